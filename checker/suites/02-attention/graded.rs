@@ -1,0 +1,761 @@
+//! Graded tests of lesson 02, attention.
+//!
+//! These run in the checker against a learner's `src/` and, through the solution crate's
+//! `cargo test`, against the reference solution. They call only the lesson's public API,
+//! so any correct implementation passes. Each test names the property it checks; every
+//! fixture is a hand-computed value, a value from NumPy (tools/reference/lesson02_attention.py,
+//! float64), or an exact mathematical property.
+
+use attention::{
+    Attention, Linear, Mask, SelfAttentionHead, apply_mask, causal_mask, padding_mask,
+    scaled_dot_product_attention, scaled_dot_product_attention_backward, softmax_rows,
+    softmax_rows_backward,
+};
+use course_common::ndarray::{Axis, array, s};
+use course_common::{Float, Matrix, Vector};
+use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::{
+    Misconception, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
+    assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
+    numerical_gradient,
+};
+
+const WRONG_AXIS: &str = "the softmax normalised each column instead of each row \
+    (rows are queries: each query's weights over the keys must sum to 1)";
+
+/// Softmax along the given axis, used only to build the wrong answers that common mistakes
+/// produce, so that a failure can name the mistake.
+fn softmax_along(scores: &Matrix, axis: usize) -> Matrix {
+    let mut out = scores.clone();
+    for mut lane in out.lanes_mut(Axis(axis)) {
+        let max = lane.fold(Float::NEG_INFINITY, |m, &x| m.max(x));
+        lane.mapv_inplace(|x| (x - max).exp());
+        let sum = lane.sum();
+        lane /= sum;
+    }
+    out
+}
+
+/// What attention gives with `scale` instead of 1/√d_k, or with the softmax over columns.
+fn attention_mistakes(q: &Matrix, k: &Matrix, v: &Matrix) -> Vec<Misconception<'static>> {
+    let d_k = q.ncols() as Float;
+    let raw = q.dot(&k.t());
+    vec![
+        Misconception {
+            cause: "the scores were not divided by √d_k",
+            result: softmax_along(&raw, 1).dot(v),
+        },
+        Misconception {
+            cause: "the scores were divided by d_k instead of √d_k",
+            result: softmax_along(&(&raw / d_k), 1).dot(v),
+        },
+        Misconception {
+            cause: WRONG_AXIS,
+            result: softmax_along(&(&raw / d_k.sqrt()), 0).dot(v),
+        },
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
+// Softmax
+// ---------------------------------------------------------------------------------------
+
+/// softmax([1, 2, 3]) = [e¹, e², e³] / (e¹ + e² + e³), and equal scores give equal weights.
+#[test]
+fn softmax_matches_hand_computed_values() {
+    graded(|| {
+        let scores = array![[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]];
+        let expected = array![
+            [0.09003057317, 0.2447284711, 0.6652409558],
+            [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]
+        ];
+        let wrong_axis = Misconception { cause: WRONG_AXIS, result: softmax_along(&scores, 0) };
+        assert_matrix_close(
+            "softmax_rows([[1, 2, 3], [1, 1, 1]])",
+            &softmax_rows(&scores),
+            &expected,
+            Tol { abs: 1e-10, rel: 0.0 },
+            &[wrong_axis],
+        );
+    });
+}
+
+/// Every row of a softmax is a probability distribution: it sums to 1.
+#[test]
+fn softmax_rows_sum_to_one() {
+    graded(|| {
+        let scores = linspace_matrix(4, 5, -3.0, 2.5);
+        let weights = softmax_rows(&scores);
+        assert_same_shape("softmax_rows of a (4, 5) matrix", &weights, (4, 5));
+        assert_rows_sum_to_one("softmax_rows", &weights, WRONG_AXIS);
+    });
+}
+
+/// Scores of 10⁴ overflow a naive exp; subtracting the row maximum first keeps every
+/// weight finite and the answer unchanged.
+#[test]
+fn softmax_is_stable_for_huge_scores() {
+    graded(|| {
+        let scores = array![[1e4, 1e4 - 1.0, 0.0], [-1e4, -1e4, -1e4 + 2.0]];
+        let weights = softmax_rows(&scores);
+        assert_all_finite(
+            "softmax_rows of scores near ±10⁴",
+            &weights,
+            "exp(10000) overflows to infinity: subtract each row's maximum before exponentiating",
+        );
+        let e = (-1.0 as Float).exp();
+        let e2 = (-2.0 as Float).exp();
+        let expected = array![[1.0 / (1.0 + e), e / (1.0 + e), 0.0], [
+            e2 / (1.0 + 2.0 * e2),
+            e2 / (1.0 + 2.0 * e2),
+            1.0 / (1.0 + 2.0 * e2)
+        ]];
+        assert_matrix_close(
+            "softmax_rows of scores near ±10⁴",
+            &weights,
+            &expected,
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// A score of −∞ (a masked position) gets a weight of exactly 0; a row that is all −∞
+/// gets all-zero weights, never NaN.
+#[test]
+fn softmax_gives_zero_weight_to_minus_infinity_and_never_nan() {
+    graded(|| {
+        let inf = Float::INFINITY;
+        let scores = array![[0.5, -inf, 0.5], [-inf, -inf, -inf]];
+        let weights = softmax_rows(&scores);
+        assert_all_finite(
+            "softmax_rows with a fully masked row",
+            &weights,
+            "a row that is all −∞ has maximum −∞, and −∞ − (−∞) is NaN: \
+             give such a row all-zero weights instead",
+        );
+        let expected = array![[0.5, 0.0, 0.5], [0.0, 0.0, 0.0]];
+        assert_matrix_close("softmax_rows with −∞ scores", &weights, &expected, Tol::TIGHT, &[]);
+    });
+}
+
+/// The backward pass of softmax agrees with central differences.
+#[test]
+fn softmax_backward_matches_numerical_gradient() {
+    graded(|| {
+        let scores = linspace_matrix(3, 4, -1.5, 2.0);
+        let upstream = linspace_matrix(3, 4, 0.7, -0.9);
+        let weights = softmax_rows(&scores);
+        let analytic = softmax_rows_backward(&weights, &upstream);
+        let numerical =
+            numerical_gradient(|s| weighted_sum(&softmax_rows(s), &upstream), &scores, STEP);
+        assert_gradient_close(
+            "softmax_rows_backward",
+            &analytic,
+            &numerical,
+            "each row's Jacobian is diag(w) − w wᵀ, so dS = W ⊙ (dW − rowsum(W ⊙ dW)); \
+             check the row sum is taken per row and broadcast back over the row",
+        );
+    });
+}
+
+/// The seed's "The cat sat on the mat" weights for "sat" are a softmax of their own
+/// logarithms, shifted by any constant: softmax only sees differences of scores.
+#[test]
+fn softmax_recovers_the_cat_sat_on_the_mat_weights_from_their_logarithms() {
+    graded(|| {
+        // The, cat, sat, on, the, mat: the seed's illustrative weights for the query "sat".
+        let weights = array![[0.05, 0.6, 0.02, 0.02, 0.01, 0.3]];
+        let scores = weights.mapv(|w: Float| w.ln() + 7.0);
+        assert_matrix_close(
+            "softmax_rows(ln w + 7)",
+            &softmax_rows(&scores),
+            &weights,
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Masks
+// ---------------------------------------------------------------------------------------
+
+/// Position i may look at positions 0..=i: lower-triangular, diagonal included.
+#[test]
+fn causal_mask_is_lower_triangular_with_the_diagonal() {
+    graded(|| {
+        let expected: Mask = array![
+            [true, false, false, false],
+            [true, true, false, false],
+            [true, true, true, false],
+            [true, true, true, true]
+        ];
+        let got = causal_mask(4);
+        assert!(
+            got == expected,
+            "causal_mask(4) should be\n{expected:?}\ngot\n{got:?}\nLikely cause: the mask \
+             must allow j <= i (a position sees itself); an upper-triangular mask lets \
+             positions see the future."
+        );
+        assert!(causal_mask(0).is_empty(), "causal_mask(0) should be an empty (0, 0) mask");
+    });
+}
+
+/// Every query may attend to real tokens and to no padding: columns follow key_is_token.
+#[test]
+fn padding_mask_blocks_the_padded_keys_for_every_query() {
+    graded(|| {
+        let got = padding_mask(2, &[true, true, false]);
+        let expected: Mask = array![[true, true, false], [true, true, false]];
+        assert!(
+            got == expected,
+            "padding_mask(2, [true, true, false]) should be\n{expected:?}\ngot\n{got:?}\n\
+             Likely cause: the mask has one row per query and one column per key; \
+             column j is key_is_token[j]."
+        );
+    });
+}
+
+/// Masked scores become −∞ and allowed scores stay exactly as they were.
+#[test]
+fn apply_mask_puts_minus_infinity_where_attending_is_forbidden() {
+    graded(|| {
+        let scores = array![[1.5, -2.0], [0.25, 3.0]];
+        let mask: Mask = array![[true, false], [false, true]];
+        let got = apply_mask(&scores, &mask);
+        let expected = array![[1.5, Float::NEG_INFINITY], [Float::NEG_INFINITY, 3.0]];
+        assert!(
+            got == expected,
+            "apply_mask should give\n{expected:?}\ngot\n{got:?}\nLikely cause: `true` in the \
+             mask means 'may attend' (keep the score); `false` means −∞. A large negative \
+             number such as −1e9 is not −∞: scores can drift below it."
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Scaled dot-product attention
+// ---------------------------------------------------------------------------------------
+
+/// The three-word walk-through of chapter 02, computed by hand: queries and keys
+/// [1, 0], [0, 1], [1, 1]; values [1, 2], [3, 4], [5, 6]; d_k = 2.
+#[test]
+fn attention_matches_the_three_word_walkthrough() {
+    graded(|| {
+        let q = array![[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
+        let k = q.clone();
+        let v = array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]];
+        let Attention { output, weights } = scaled_dot_product_attention(&q, &k, &v, None);
+        let expected_weights = array![
+            [0.4011120927, 0.1977758146, 0.4011120927],
+            [0.1977758146, 0.4011120927, 0.4011120927],
+            [0.2482550783, 0.2482550783, 0.5034898435]
+        ];
+        let expected_output =
+            array![[3.0, 4.0], [3.406672556, 4.406672556], [3.51046953, 4.51046953]];
+        let tol = Tol { abs: 1e-9, rel: 0.0 };
+        let mistakes = attention_mistakes(&q, &k, &v);
+        assert_matrix_close("attention output (three words)", &output, &expected_output, tol, &mistakes);
+        assert_matrix_close("attention weights (three words)", &weights, &expected_weights, tol, &[]);
+    });
+}
+
+/// Raschka's "Your journey starts with one step" fixture: the context vector of x² with
+/// unscaled dot-product scores is [0.4419, 0.6515, 0.5683] (printed to 4 decimals).
+/// Scaling the queries by √d_k cancels attention's 1/√d_k, giving the unscaled scores.
+#[test]
+fn attention_reproduces_the_published_journey_fixture() {
+    graded(|| {
+        let x = array![
+            [0.43, 0.15, 0.89],
+            [0.55, 0.87, 0.66],
+            [0.57, 0.85, 0.64],
+            [0.22, 0.58, 0.33],
+            [0.77, 0.25, 0.10],
+            [0.05, 0.80, 0.55]
+        ];
+        let q = x.slice(s![1..2, ..]).to_owned() * (3.0 as Float).sqrt();
+        let Attention { output, weights } = scaled_dot_product_attention(&q, &x, &x, None);
+        let expected_weights = array![[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]];
+        let expected_output = array![[0.4419, 0.6515, 0.5683]];
+        assert_matrix_close(
+            "weights of the query x²",
+            &weights,
+            &expected_weights,
+            Tol::FOUR_DECIMALS,
+            &[],
+        );
+        assert_matrix_close(
+            "context vector z²",
+            &output,
+            &expected_output,
+            Tol::FOUR_DECIMALS,
+            &attention_mistakes(&q, &x, &x),
+        );
+    });
+}
+
+/// With d_k = 16 the scores' scale decides the answer: dividing by √d_k, by d_k, or not at
+/// all give outputs that differ by more than 0.1. Only √d_k passes.
+#[test]
+fn attention_divides_the_scores_by_the_square_root_of_d_k() {
+    graded(|| {
+        let q = linspace_matrix(3, 16, -1.0, 1.2);
+        let k = linspace_matrix(4, 16, 0.9, -1.1);
+        let v = linspace_matrix(4, 3, -0.5, 0.7);
+        let expected = array![
+            [0.3690175581, 0.4781084672, 0.5871993763],
+            [-0.09125075345, 0.01784015564, 0.1269310647],
+            [-0.4303531285, -0.3212622194, -0.2121713103]
+        ];
+        let got = scaled_dot_product_attention(&q, &k, &v, None).output;
+        assert_matrix_close(
+            "attention output (d_k = 16)",
+            &got,
+            &expected,
+            Tol { abs: 1e-9, rel: 0.0 },
+            &attention_mistakes(&q, &k, &v),
+        );
+    });
+}
+
+/// Each query's weights over the keys form a probability distribution.
+#[test]
+fn attention_weights_rows_sum_to_one() {
+    graded(|| {
+        let q = linspace_matrix(3, 4, -1.0, 1.0);
+        let k = linspace_matrix(5, 4, 0.8, -0.6);
+        let v = linspace_matrix(5, 2, 0.0, 1.0);
+        let weights = scaled_dot_product_attention(&q, &k, &v, None).weights;
+        assert_same_shape("attention weights for 3 queries and 5 keys", &weights, (3, 5));
+        assert_rows_sum_to_one("attention weights", &weights, WRONG_AXIS);
+    });
+}
+
+/// Queries and keys may come from different sequences (cross-attention): 2 queries over 5
+/// keys with 3-wide values give a (2, 3) output and (2, 5) weights.
+#[test]
+fn cross_attention_shapes_follow_queries_and_values() {
+    graded(|| {
+        let q = linspace_matrix(2, 4, -1.0, 1.0);
+        let k = linspace_matrix(5, 4, 0.5, -0.5);
+        let v = linspace_matrix(5, 3, -1.0, 2.0);
+        let Attention { output, weights } = scaled_dot_product_attention(&q, &k, &v, None);
+        assert_same_shape("output: one row per query, one column per value feature", &output, (2, 3));
+        assert_same_shape("weights: one row per query, one column per key", &weights, (2, 5));
+    });
+}
+
+/// Under a causal mask the weights above the diagonal are exactly 0, so the first
+/// position's output is exactly its own value.
+#[test]
+fn causal_attention_gives_exactly_zero_weight_to_the_future() {
+    graded(|| {
+        let x = linspace_matrix(4, 3, -1.0, 1.0);
+        let v = linspace_matrix(4, 2, 2.0, -2.0);
+        let Attention { output, weights } =
+            scaled_dot_product_attention(&x, &x, &v, Some(&causal_mask(4)));
+        for i in 0..4 {
+            for j in (i + 1)..4 {
+                assert!(
+                    weights[[i, j]] == 0.0,
+                    "weight [{i}, {j}] under a causal mask is {}, but position {i} must not \
+                     see position {j} at all. Likely cause: masking with a large finite \
+                     number or after the softmax; mask the scores with −∞ before it.",
+                    weights[[i, j]]
+                );
+            }
+        }
+        assert_rows_sum_to_one("causally masked weights", &weights, "renormalise after masking");
+        assert_matrix_close(
+            "output of position 0 under a causal mask",
+            &output.slice(s![0..1, ..]).to_owned(),
+            &v.slice(s![0..1, ..]).to_owned(),
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// Masking the scores before the softmax is the same as zeroing the masked weights after
+/// it and renormalising each row.
+#[test]
+fn masking_before_softmax_equals_masking_after_and_renormalising() {
+    graded(|| {
+        let q = linspace_matrix(3, 4, -0.9, 1.3);
+        let k = linspace_matrix(4, 4, 1.1, -0.7);
+        let v = linspace_matrix(4, 2, -0.5, 0.5);
+        let mask: Mask = array![
+            [true, false, true, true],
+            [false, true, true, false],
+            [true, true, false, true]
+        ];
+        let masked = scaled_dot_product_attention(&q, &k, &v, Some(&mask)).weights;
+        let mut renormalised = scaled_dot_product_attention(&q, &k, &v, None).weights;
+        for ((i, j), w) in renormalised.indexed_iter_mut() {
+            if !mask[[i, j]] {
+                *w = 0.0;
+            }
+        }
+        for mut row in renormalised.rows_mut() {
+            let sum = row.sum();
+            row /= sum;
+        }
+        assert_matrix_close(
+            "masked attention weights",
+            &masked,
+            &renormalised,
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// Padded keys get no weight: whatever their values hold, the output does not change.
+#[test]
+fn padded_keys_do_not_change_the_output() {
+    graded(|| {
+        let q = linspace_matrix(2, 3, -1.0, 1.0);
+        let k = linspace_matrix(4, 3, 0.6, -0.4);
+        let mut v = linspace_matrix(4, 2, 0.0, 1.5);
+        let mask = padding_mask(2, &[true, true, true, false]);
+        let before = scaled_dot_product_attention(&q, &k, &v, Some(&mask)).output;
+        v.row_mut(3).fill(1e6);
+        let after = scaled_dot_product_attention(&q, &k, &v, Some(&mask)).output;
+        assert_matrix_close(
+            "output after changing the value of a padded key",
+            &after,
+            &before,
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// A query allowed to attend to nothing gets zero weights and a zero output, never NaN.
+#[test]
+fn a_fully_masked_query_gives_a_zero_output_not_nan() {
+    graded(|| {
+        let q = linspace_matrix(2, 2, -1.0, 1.0);
+        let k = linspace_matrix(3, 2, 0.5, -0.5);
+        let v = linspace_matrix(3, 2, 1.0, 2.0);
+        let mask: Mask = array![[true, true, false], [false, false, false]];
+        let Attention { output, weights } = scaled_dot_product_attention(&q, &k, &v, Some(&mask));
+        let hint = "a query with every key masked has scores all −∞; its softmax must give \
+                    zero weights (not 0/0 = NaN)";
+        assert_all_finite("weights with a fully masked query", &weights, hint);
+        assert_all_finite("output with a fully masked query", &output, hint);
+        assert_matrix_close(
+            "output of the fully masked query",
+            &output.slice(s![1..2, ..]).to_owned(),
+            &array![[0.0, 0.0]],
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// Scores near 10⁴ must not overflow: weights and output stay finite.
+#[test]
+fn attention_stays_finite_with_huge_scores() {
+    graded(|| {
+        let q = array![[100.0, 0.0], [0.0, 100.0]];
+        let k = array![[100.0, 0.0], [0.0, 100.0], [-100.0, 0.0]];
+        let v = array![[1.0, 0.0], [0.0, 1.0], [5.0, 5.0]];
+        let Attention { output, weights } = scaled_dot_product_attention(&q, &k, &v, None);
+        let hint = "scores of 10⁴/√2 overflow exp: subtract each row's maximum first";
+        assert_all_finite("weights with scores near 10⁴", &weights, hint);
+        assert_all_finite("output with scores near 10⁴", &output, hint);
+        assert_matrix_close(
+            "output with scores near 10⁴",
+            &output,
+            &array![[1.0, 0.0], [0.0, 1.0]],
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// A query that matches one key far better than the others copies that key's value
+/// (CS224n's "copying" question).
+#[test]
+fn a_sharply_peaked_query_copies_one_value() {
+    graded(|| {
+        let keys = Matrix::eye(4); // orthonormal keys
+        let values = linspace_matrix(4, 3, -2.0, 3.0);
+        let beta = 50.0;
+        let q = keys.slice(s![2..3, ..]).to_owned() * beta;
+        let out = scaled_dot_product_attention(&q, &keys, &values, None).output;
+        assert_matrix_close(
+            "output of a query 50 × k₂ (should copy v₂)",
+            &out,
+            &values.slice(s![2..3, ..]).to_owned(),
+            Tol { abs: 1e-9, rel: 0.0 },
+            &[],
+        );
+    });
+}
+
+/// A query pointing between two orthogonal keys averages their two values
+/// (CS224n's "average of two" question).
+#[test]
+fn a_query_between_two_orthogonal_keys_averages_their_values() {
+    graded(|| {
+        let keys = Matrix::eye(4);
+        let values = linspace_matrix(4, 3, -2.0, 3.0);
+        let beta = 50.0;
+        let q = (&keys.slice(s![0..1, ..]) + &keys.slice(s![3..4, ..])) * beta;
+        let out = scaled_dot_product_attention(&q, &keys, &values, None).output;
+        let average = (&values.slice(s![0..1, ..]) + &values.slice(s![3..4, ..])) / 2.0;
+        assert_matrix_close(
+            "output of a query 50 × (k₀ + k₃) (should average v₀ and v₃)",
+            &out,
+            &average,
+            Tol { abs: 1e-9, rel: 0.0 },
+            &[],
+        );
+    });
+}
+
+/// The library analogy: a query for "machine learning" weighs the book labelled "deep
+/// learning" most, and what comes back is mostly that book's content.
+#[test]
+fn the_library_query_finds_the_deep_learning_book() {
+    graded(|| {
+        // Features: [machine learning, cooking, gardening].
+        let labels = array![[0.9, 0.0, 0.1], [0.0, 1.0, 0.2], [0.1, 0.1, 1.0]];
+        let contents = array![[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let query = array![[4.0, 0.0, 0.0]];
+        let Attention { output, weights } =
+            scaled_dot_product_attention(&query, &labels, &contents, None);
+        let best = (0..3).max_by(|&a, &b| weights[[0, a]].total_cmp(&weights[[0, b]]));
+        assert!(
+            best == Some(0),
+            "the query [4, 0, 0] should weigh the deep-learning book (key 0) most; weights \
+             were {weights:?}. Likely cause: scores must be query · key, one per key."
+        );
+        assert!(
+            output[[0, 0]] > 0.5,
+            "the answer should be mostly the deep-learning book's content; got {output:?}"
+        );
+    });
+}
+
+/// The backward pass of attention agrees with central differences for Q, K and V, with a
+/// causal mask in place.
+#[test]
+fn attention_backward_matches_numerical_gradients() {
+    graded(|| {
+        let q = linspace_matrix(4, 3, -0.8, 1.1);
+        let k = linspace_matrix(4, 3, 0.9, -0.7);
+        let v = linspace_matrix(4, 2, -1.2, 0.6);
+        let mask = causal_mask(4);
+        let upstream = linspace_matrix(4, 2, 0.5, -1.0);
+        let forward = scaled_dot_product_attention(&q, &k, &v, Some(&mask));
+        let grads =
+            scaled_dot_product_attention_backward(&q, &k, &v, &forward.weights, &upstream);
+        let loss = |q: &Matrix, k: &Matrix, v: &Matrix| {
+            weighted_sum(&scaled_dot_product_attention(q, k, v, Some(&mask)).output, &upstream)
+        };
+        let d_q = numerical_gradient(|q| loss(q, &k, &v), &q, STEP);
+        let d_k = numerical_gradient(|k| loss(&q, k, &v), &k, STEP);
+        let d_v = numerical_gradient(|v| loss(&q, &k, v), &v, STEP);
+        assert_gradient_close(
+            "d_v",
+            &grads.d_v,
+            &d_v,
+            "the output is W V, so dV = Wᵀ dO (the weights transposed)",
+        );
+        assert_gradient_close(
+            "d_q",
+            &grads.d_q,
+            &d_q,
+            "dQ = dS K, where dS is the softmax backward of dW = dO Vᵀ, times 1/√d_k",
+        );
+        assert_gradient_close(
+            "d_k",
+            &grads.d_k,
+            &d_k,
+            "dK = dSᵀ Q: the scores are Q Kᵀ, so K's gradient takes dS transposed",
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// The Linear layer and one self-attention head
+// ---------------------------------------------------------------------------------------
+
+fn fixture_linear() -> Linear {
+    Linear::new(linspace_matrix(4, 3, 0.3, -0.8), Vector::from(linspace(-0.1, 0.2, 4)))
+}
+
+/// y = x Wᵀ + b with W of shape (d_out, d_in), as in PyTorch's nn.Linear.
+#[test]
+fn linear_forward_computes_x_w_transposed_plus_b() {
+    graded(|| {
+        let layer = fixture_linear();
+        let x = linspace_matrix(2, 3, -1.0, 1.5);
+        let expected = array![[-0.5, 0.05, 0.6, 1.15], [0.4, -0.4, -1.2, -2.0]];
+        let no_bias = Misconception {
+            cause: "the bias was not added",
+            result: x.dot(&layer.weight.t()),
+        };
+        let bias_once = Misconception {
+            cause: "the bias was added to one row only; it belongs to every row",
+            result: {
+                let mut y = x.dot(&layer.weight.t());
+                y.row_mut(0).scaled_add(1.0, &layer.bias);
+                y
+            },
+        };
+        assert_matrix_close(
+            "Linear::forward",
+            &layer.forward(&x),
+            &expected,
+            Tol::TIGHT,
+            &[no_bias, bias_once],
+        );
+    });
+}
+
+/// The backward pass of Linear agrees with central differences for x, W and b.
+#[test]
+fn linear_backward_matches_numerical_gradients() {
+    graded(|| {
+        let layer = fixture_linear();
+        let x = linspace_matrix(3, 3, -1.0, 1.0);
+        let upstream = linspace_matrix(3, 4, 0.9, -0.4);
+        let grads = layer.backward(&x, &upstream);
+        let d_x = numerical_gradient(|x| weighted_sum(&layer.forward(x), &upstream), &x, STEP);
+        let d_w = numerical_gradient(
+            |w| {
+                let probe = Linear::new(w.clone(), layer.bias.clone());
+                weighted_sum(&probe.forward(&x), &upstream)
+            },
+            &layer.weight,
+            STEP,
+        );
+        let bias_row = layer.bias.clone().insert_axis(Axis(0));
+        let d_b = numerical_gradient(
+            |b| {
+                let probe = Linear::new(layer.weight.clone(), b.row(0).to_owned());
+                weighted_sum(&probe.forward(&x), &upstream)
+            },
+            &bias_row,
+            STEP,
+        );
+        assert_gradient_close("Linear d_x", &grads.d_x, &d_x, "dx = dY W (not Wᵀ)");
+        assert_gradient_close("Linear d_weight", &grads.d_weight, &d_w, "dW = dYᵀ x");
+        assert_gradient_close(
+            "Linear d_bias",
+            &grads.d_bias.insert_axis(Axis(0)),
+            &d_b,
+            "the bias is added to every row, so db sums dY over the rows",
+        );
+    });
+}
+
+fn fixture_head() -> SelfAttentionHead {
+    SelfAttentionHead {
+        w_q: Linear::new(linspace_matrix(3, 5, 0.4, -0.6), Vector::from(linspace(0.1, -0.1, 3))),
+        w_k: Linear::new(linspace_matrix(3, 5, -0.7, 0.5), Vector::from(linspace(-0.2, 0.3, 3))),
+        w_v: Linear::new(linspace_matrix(2, 5, 0.2, 0.9), Vector::from(linspace(0.05, -0.05, 2))),
+    }
+}
+
+/// One causal self-attention head on a (4, 5) input matches NumPy.
+#[test]
+fn self_attention_head_matches_the_reference_values() {
+    graded(|| {
+        let x = linspace_matrix(4, 5, -0.8, 0.9);
+        let forward = fixture_head().forward(&x, Some(&causal_mask(4)));
+        let expected_weights = array![
+            [1.0, 0.0, 0.0, 0.0],
+            [0.4442968865, 0.5557031135, 0.0, 0.0],
+            [0.5317312977, 0.2995348004, 0.1687339019, 0.0],
+            [0.7493933339, 0.1901298875, 0.04823818479, 0.01223859385]
+        ];
+        let expected_output = array![
+            [-0.984502924, -2.292105263],
+            [-0.5425402138, -1.366745839],
+            [-0.4778809698, -1.231365547],
+            [-0.7273579108, -1.753707892]
+        ];
+        let tol = Tol { abs: 1e-9, rel: 0.0 };
+        let swapped = Misconception {
+            cause: "queries and keys were swapped (W_q and W_k mixed up)",
+            result: scaled_dot_product_attention(&forward.k, &forward.q, &forward.v, Some(&causal_mask(4)))
+                .weights,
+        };
+        assert_matrix_close(
+            "head weights",
+            &forward.attention.weights,
+            &expected_weights,
+            tol,
+            &[swapped],
+        );
+        assert_matrix_close("head output", &forward.attention.output, &expected_output, tol, &[]);
+    });
+}
+
+/// The backward pass of a head agrees with central differences for x and every parameter.
+#[test]
+fn self_attention_head_backward_matches_numerical_gradients() {
+    graded(|| {
+        let head = fixture_head();
+        let x = linspace_matrix(4, 5, -0.8, 0.9);
+        let mask = causal_mask(4);
+        let upstream = linspace_matrix(4, 2, 1.0, -0.5);
+        let forward = head.forward(&x, Some(&mask));
+        let grads = head.backward(&x, &forward, &upstream);
+        let loss = |head: &SelfAttentionHead, x: &Matrix| {
+            weighted_sum(&head.forward(x, Some(&mask)).attention.output, &upstream)
+        };
+        let d_x = numerical_gradient(|x| loss(&head, x), &x, STEP);
+        assert_gradient_close(
+            "head d_x",
+            &grads.d_x,
+            &d_x,
+            "x feeds the query, key and value projections: its gradient is the sum of all three",
+        );
+        let projections: [(&str, fn(&mut SelfAttentionHead) -> &mut Linear, &Matrix); 3] = [
+            ("W_q", |h| &mut h.w_q, &grads.w_q.d_weight),
+            ("W_k", |h| &mut h.w_k, &grads.w_k.d_weight),
+            ("W_v", |h| &mut h.w_v, &grads.w_v.d_weight),
+        ];
+        for (name, select, analytic) in projections {
+            let mut probe = head.clone();
+            let start = select(&mut probe).weight.clone();
+            let numerical = numerical_gradient(
+                |w| {
+                    select(&mut probe).weight = w.clone();
+                    loss(&probe, &x)
+                },
+                &start,
+                STEP,
+            );
+            assert_gradient_close(
+                &format!("head d_{name}"),
+                analytic,
+                &numerical,
+                "send each of dQ, dK, dV back through its own projection",
+            );
+        }
+        let d_bq = numerical_gradient(
+            |b| {
+                let mut probe = head.clone();
+                probe.w_q.bias = b.row(0).to_owned();
+                loss(&probe, &x)
+            },
+            &head.w_q.bias.clone().insert_axis(Axis(0)),
+            STEP,
+        );
+        assert_gradient_close(
+            "head d_b_q",
+            &grads.w_q.d_bias.clone().insert_axis(Axis(0)),
+            &d_bq,
+            "the query bias's gradient is dQ summed over the rows",
+        );
+    });
+}

@@ -1,0 +1,211 @@
+//! Assertions on floats and matrices whose failures teach.
+//!
+//! Every failure message has the same parts, so a learner learns to read them once:
+//!
+//! ```text
+//! attention weights: row 2 sums to 1.37, but every row of a softmax sums to 1.
+//! Likely cause: the softmax normalised over the wrong axis (columns instead of rows).
+//! ```
+//!
+//! and, for a matrix that differs from the expected one, the first entry that differs,
+//! both matrices, and, when the wrong answer matches a known [`Misconception`], its name.
+//!
+//! Tolerances are stated per check as a [`Tol`]: `|got - expected| <= abs + rel * |expected|`.
+//! NaN is never close to anything, so a NaN always fails.
+
+use course_common::{Float, Matrix};
+use std::fmt::Write as _;
+
+/// A tolerance for comparing floats: `|got - expected| <= abs + rel * |expected|`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tol {
+    /// The absolute part.
+    pub abs: Float,
+    /// The part relative to the expected value's magnitude.
+    pub rel: Float,
+}
+
+impl Tol {
+    /// Agreement to about ten significant digits: holds for any correct order of summation
+    /// of the course's small fixtures in `f64`, and fails any wrong formula.
+    pub const TIGHT: Tol = Tol { abs: 1e-10, rel: 1e-9 };
+    /// Agreement to the four decimals that hand-computed and printed fixtures carry.
+    pub const FOUR_DECIMALS: Tol = Tol { abs: 6e-5, rel: 0.0 };
+
+    /// Whether `got` is within this tolerance of `expected`. NaN is never close.
+    pub fn accepts(&self, got: Float, expected: Float) -> bool {
+        (got - expected).abs() <= self.abs + self.rel * expected.abs()
+    }
+}
+
+/// A wrong answer that a common mistake produces, used to name the mistake when a
+/// learner's result matches it.
+pub struct Misconception<'a> {
+    /// What the mistake is, phrased as the likely cause: "softmax over the wrong axis".
+    pub cause: &'a str,
+    /// What the code returns when it makes that mistake.
+    pub result: Matrix,
+}
+
+/// Panics unless `got` is within `tol` of `expected`.
+#[track_caller]
+pub fn assert_close(what: &str, got: Float, expected: Float, tol: Tol) {
+    if !tol.accepts(got, expected) {
+        panic!(
+            "{what}: expected {expected}, got {got} (tolerance {} + {} x |expected|).",
+            tol.abs, tol.rel
+        );
+    }
+}
+
+/// Panics unless `got` has the shape `expected`, naming both.
+#[track_caller]
+pub fn assert_same_shape(what: &str, got: &Matrix, expected: (usize, usize)) {
+    if got.dim() != expected {
+        panic!(
+            "{what}: expected shape {expected:?} (rows, columns), got {:?}.\n\
+             Check which dimensions your matrix products contract over and whether a \
+             transpose is missing.",
+            got.dim()
+        );
+    }
+}
+
+/// Panics unless every entry of `got` is finite, pointing at the first that is not.
+#[track_caller]
+pub fn assert_all_finite(what: &str, got: &Matrix, hint: &str) {
+    if let Some(((row, col), value)) = got.indexed_iter().find(|(_, v)| !v.is_finite()) {
+        panic!(
+            "{what}: entry [{row}, {col}] is {value}; every entry must be finite.\n\
+             Likely cause: {hint}\n{}",
+            show("got", got)
+        );
+    }
+}
+
+/// Panics unless every row of `got` sums to 1 within `1e-9`.
+#[track_caller]
+pub fn assert_rows_sum_to_one(what: &str, got: &Matrix, hint: &str) {
+    for (row, values) in got.rows().into_iter().enumerate() {
+        let sum: Float = values.sum();
+        if !Tol::TIGHT.accepts(sum, 1.0) {
+            panic!(
+                "{what}: row {row} sums to {sum:.6}, but every row of a softmax sums to 1.\n\
+                 Likely cause: {hint}\n{}",
+                show("got", got)
+            );
+        }
+    }
+}
+
+/// Panics unless `got` equals `expected` entry by entry within `tol`.
+///
+/// On failure the message names the first entry that differs and prints both matrices;
+/// if `got` matches one of the `misconceptions` instead, it names that mistake.
+#[track_caller]
+pub fn assert_matrix_close(
+    what: &str,
+    got: &Matrix,
+    expected: &Matrix,
+    tol: Tol,
+    misconceptions: &[Misconception<'_>],
+) {
+    assert_same_shape(what, got, expected.dim());
+    let Some(((row, col), diff)) = first_difference(got, expected, tol) else {
+        return;
+    };
+    let mut message = format!(
+        "{what}: entry [{row}, {col}] should be {:.6}, got {:.6} (|difference| {diff:.3e}, \
+         tolerance {:.0e} + {:.0e} x |expected|).\n",
+        expected[[row, col]],
+        got[[row, col]],
+        tol.abs,
+        tol.rel,
+    );
+    let loose = Tol { abs: tol.abs.max(1e-6), rel: tol.rel.max(1e-6) };
+    if let Some(mistake) = misconceptions
+        .iter()
+        .find(|m| m.result.dim() == got.dim() && first_difference(got, &m.result, loose).is_none())
+    {
+        let _ = writeln!(message, "Your result matches a known mistake. Likely cause: {}.", mistake.cause);
+    }
+    message.push_str(&show("expected", expected));
+    message.push_str(&show("got", got));
+    panic!("{message}");
+}
+
+/// The first entry where `got` and `expected` differ beyond `tol`, with the difference.
+fn first_difference(got: &Matrix, expected: &Matrix, tol: Tol) -> Option<((usize, usize), Float)> {
+    got.indexed_iter()
+        .zip(expected.iter())
+        .find(|((_, g), e)| !tol.accepts(**g, **e))
+        .map(|((index, g), e)| (index, (g - e).abs()))
+}
+
+/// A matrix printed compactly for a failure message: at most 8 rows and 8 columns.
+pub fn show(label: &str, m: &Matrix) -> String {
+    const MAX: usize = 8;
+    let mut text = format!("{label} ({} x {}):\n", m.nrows(), m.ncols());
+    for row in m.rows().into_iter().take(MAX) {
+        text.push_str("  [");
+        for (j, value) in row.iter().take(MAX).enumerate() {
+            if j > 0 {
+                text.push_str(", ");
+            }
+            let _ = write!(text, "{value:>9.4}");
+        }
+        if row.len() > MAX {
+            text.push_str(", ...");
+        }
+        text.push_str("]\n");
+    }
+    if m.nrows() > MAX {
+        text.push_str("  ...\n");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use course_common::ndarray::array;
+
+    fn message_of(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let payload = std::panic::catch_unwind(f).expect_err("the check should have failed");
+        payload.downcast_ref::<String>().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn nan_is_never_close() {
+        assert!(!Tol::TIGHT.accepts(Float::NAN, 0.0));
+        assert!(!Tol { abs: Float::INFINITY, rel: 0.0 }.accepts(Float::NAN, 1.0));
+    }
+
+    #[test]
+    fn a_row_that_does_not_sum_to_one_is_named_with_the_hint() {
+        let m = array![[0.5, 0.5], [0.9, 0.47]];
+        let text = message_of(|| assert_rows_sum_to_one("weights", &m, "wrong axis?"));
+        assert!(text.contains("row 1 sums to 1.370000"), "{text}");
+        assert!(text.contains("wrong axis?"), "{text}");
+    }
+
+    #[test]
+    fn a_matching_misconception_is_named() {
+        let expected = array![[1.0, 2.0]];
+        let got = array![[2.0, 1.0]];
+        let mistake = Misconception { cause: "swapped columns", result: got.clone() };
+        let text = message_of(|| {
+            assert_matrix_close("out", &got, &expected, Tol::TIGHT, &[mistake]);
+        });
+        assert!(text.contains("entry [0, 0] should be 1.000000, got 2.000000"), "{text}");
+        assert!(text.contains("Likely cause: swapped columns"), "{text}");
+    }
+
+    #[test]
+    fn close_matrices_pass_and_shapes_are_checked() {
+        let a = array![[1.0, 2.0]];
+        assert_matrix_close("out", &(a.clone() + 1e-12), &a, Tol::TIGHT, &[]);
+        let text = message_of(|| assert_matrix_close("out", &a.t().to_owned(), &a, Tol::TIGHT, &[]));
+        assert!(text.contains("expected shape (1, 2)"), "{text}");
+    }
+}

@@ -1,0 +1,23 @@
+//! What the course's tests are written with.
+//!
+//! - [`graded`] wraps the body of every graded test so the checker gets *positive proof*
+//!   that the assertions ran to the end (see the module docs of [`report`]).
+//! - [`check`] holds assertions on floats and matrices whose failure messages say which
+//!   property failed, what was expected, what came back, and the likely misconception.
+//! - [`gradient`] computes numerical gradients by central differences, to check every
+//!   backward pass of the course.
+//! - [`fixtures`] builds deterministic inputs (no random generator whose stream could
+//!   change between crate versions).
+
+pub mod check;
+pub mod fixtures;
+pub mod gradient;
+pub mod report;
+
+pub use check::{
+    Misconception, Tol, assert_all_finite, assert_close, assert_matrix_close,
+    assert_rows_sum_to_one, assert_same_shape,
+};
+pub use fixtures::{linspace, linspace_matrix};
+pub use gradient::{assert_gradient_close, numerical_gradient, relative_error};
+pub use report::graded;

@@ -1,0 +1,78 @@
+"""Reference values for lesson 02's graded tests, computed independently with NumPy.
+
+The graded suite (checker/suites/02-attention/graded.rs) keeps these values as literals;
+this script is how they were made. Run it with `python3 lesson02_attention.py` (NumPy
+only) and it prints every fixture as Rust array literals, in float64, to 10 significant
+digits. Inputs are deterministic fills (numpy.linspace), never a random stream.
+"""
+
+import numpy as np
+
+np.set_printoptions(precision=10)
+
+
+def softmax_rows(s):
+    s = s - s.max(axis=1, keepdims=True)
+    e = np.exp(s)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def attention(q, k, v, mask=None, scale=None):
+    d_k = q.shape[1]
+    scale = 1.0 / np.sqrt(d_k) if scale is None else scale
+    s = q @ k.T * scale
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    w = softmax_rows(s)
+    return w @ v, w
+
+
+def lin(rows, cols, start, end):
+    return np.linspace(start, end, rows * cols).reshape(rows, cols)
+
+
+def rust(name, m):
+    m = np.atleast_2d(m)
+    rows = ",\n    ".join("[" + ", ".join(f"{x:.10}" for x in r) + "]" for r in m)
+    print(f"// {name}\narray![\n    {rows}\n];\n")
+
+
+print("// softmax of [[1, 2, 3], [1, 1, 1]]")
+rust("softmax", softmax_rows(np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])))
+
+# The three-word walk-through: two features, easy to follow by hand.
+q = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+k = q.copy()
+v = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+out, w = attention(q, k, v)
+rust("three words: weights", w)
+rust("three words: output", out)
+
+# A wider fixture on which the 1/sqrt(d_k) scaling matters by a wide margin.
+q = lin(3, 16, -1.0, 1.2)
+k = lin(4, 16, 0.9, -1.1)
+v = lin(4, 3, -0.5, 0.7)
+out, w = attention(q, k, v)
+rust("d_k = 16: weights", w)
+rust("d_k = 16: output", out)
+out_unscaled, w_unscaled = attention(q, k, v, scale=1.0)
+out_by_dk, _ = attention(q, k, v, scale=1.0 / 16)
+rust("d_k = 16: output without the scaling", out_unscaled)
+rust("d_k = 16: output divided by d_k", out_by_dk)
+print("// margin between scaled and unscaled weights:", np.abs(w - w_unscaled).max())
+
+# Linear: y = x W^T + b.
+x = lin(2, 3, -1.0, 1.5)
+weight = lin(4, 3, 0.3, -0.8)
+bias = np.linspace(-0.1, 0.2, 4)
+rust("linear: y", x @ weight.T + bias)
+
+# One self-attention head with a causal mask.
+x = lin(4, 5, -0.8, 0.9)
+w_q, b_q = lin(3, 5, 0.4, -0.6), np.linspace(0.1, -0.1, 3)
+w_k, b_k = lin(3, 5, -0.7, 0.5), np.linspace(-0.2, 0.3, 3)
+w_v, b_v = lin(2, 5, 0.2, 0.9), np.linspace(0.05, -0.05, 2)
+causal = np.tril(np.ones((4, 4), dtype=bool))
+out, w = attention(x @ w_q.T + b_q, x @ w_k.T + b_k, x @ w_v.T + b_v, mask=causal)
+rust("head, causal: weights", w)
+rust("head, causal: output", out)
