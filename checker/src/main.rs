@@ -1,1 +1,94 @@
-fn main() {}
+//! The `checker`: grades the course's lessons with hidden tests, shows progress, watches
+//! files, gives hints, and verifies the course for its maintainers.
+//!
+//! `main` parses the command line, runs one command, and maps the outcome to an exit
+//! status in one place: 0 when the command ran (whatever the score), 1 when `verify`
+//! found problems, 2 on bad input or any other error, with a message that says what to do.
+
+mod cli;
+mod compile;
+mod course;
+mod explain;
+mod grade;
+mod hint;
+mod manifest;
+mod process;
+mod render;
+mod report;
+mod run;
+mod scratch;
+mod ui;
+mod verify;
+mod watch;
+
+use anyhow::Result;
+use clap::Parser;
+use cli::{Cli, Command, Format, GradingArgs};
+use course::Course;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("checker: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let course = Course::locate(cli.course_dir.as_deref())?;
+    match cli.command {
+        None => show_progress(&course, &cli.grading),
+        Some(Command::Grade { lessons, grading }) => grade_and_print(&course, &lessons, &grading),
+        Some(Command::Watch { lesson, grading, poll }) => {
+            watch::watch(&course, lesson.as_deref(), &grading, poll)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Hint { lesson, all, reset }) => {
+            print!("{}", hint::hint(&course, &lesson, all, reset)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Verify { limits }) => {
+            let problems = verify::verify(&course, &limits.options())?;
+            if problems.is_empty() {
+                println!("verify: the course is consistent; every solution scores 100% and every stub 0%.");
+                Ok(ExitCode::SUCCESS)
+            } else {
+                for problem in &problems {
+                    println!("- {problem}");
+                }
+                println!("verify: {} problem(s) found.", problems.len());
+                Ok(ExitCode::from(1))
+            }
+        }
+    }
+}
+
+/// No command: grade everything and show the progress table.
+fn show_progress(course: &Course, grading: &GradingArgs) -> Result<ExitCode> {
+    let report = ui::grade_with_progress(course, &[], grading)?;
+    match grading.format {
+        Format::Json => println!("{}", render::json(&report)),
+        Format::Text => print!("{}", render::progress(course, &report, render::Paint::for_stdout())),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grade`: grade the named lessons (or all) and show every test.
+fn grade_and_print(course: &Course, lessons: &[String], grading: &GradingArgs) -> Result<ExitCode> {
+    let report = ui::grade_with_progress(course, lessons, grading)?;
+    match grading.format {
+        Format::Json => println!("{}", render::json(&report)),
+        Format::Text => {
+            let paint = render::Paint::for_stdout();
+            print!("{}", render::details(&report, paint));
+            if report.score < 1.0 {
+                println!("\n{}", render::next_step(course, &report));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

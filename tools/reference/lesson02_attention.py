@@ -76,3 +76,25 @@ causal = np.tril(np.ones((4, 4), dtype=bool))
 out, w = attention(x @ w_q.T + b_q, x @ w_k.T + b_k, x @ w_v.T + b_v, mask=causal)
 rust("head, causal: weights", w)
 rust("head, causal: output", out)
+
+# Linear with a square weight, where x W + b (the weight not transposed) also runs.
+x = np.array([[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]])
+weight = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0], [2.0, 1.0, 0.0]])
+bias = np.array([0.5, -1.0, 0.0])
+rust("linear, square weight: y", x @ weight.T + bias)
+rust("linear, square weight: x W + b (the mistake)", x @ weight + bias)
+
+# The head's key bias: shifting every key by b adds q_i . b to all of row i's scores, which
+# the softmax ignores, so the loss does not depend on b_k (its gradient is exactly 0).
+x = lin(4, 5, -0.8, 0.9)
+upstream = lin(4, 2, 1.0, -0.5)
+
+
+def head_loss(b_k):
+    out, _ = attention(x @ w_q.T + b_q, x @ w_k.T + b_k, x @ w_v.T + b_v, mask=causal)
+    return (out * upstream).sum()
+
+
+h = 1e-5
+d_b_k = np.array([(head_loss(b_k + h * e) - head_loss(b_k - h * e)) / (2 * h) for e in np.eye(3)])
+rust("head, causal: numerical d_b_k (exactly 0 in exact arithmetic)", d_b_k)

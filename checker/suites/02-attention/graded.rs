@@ -13,11 +13,11 @@ use attention::{
 };
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
-use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
 use course_harness::{
     Misconception, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
     assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient,
+    numerical_gradient, relative_error,
 };
 
 const WRONG_AXIS: &str = "the softmax normalised each column instead of each row \
@@ -69,12 +69,18 @@ fn softmax_matches_hand_computed_values() {
             [0.09003057317, 0.2447284711, 0.6652409558],
             [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]
         ];
-        let wrong_axis = Misconception { cause: WRONG_AXIS, result: softmax_along(&scores, 0) };
+        let wrong_axis = Misconception {
+            cause: WRONG_AXIS,
+            result: softmax_along(&scores, 0),
+        };
         assert_matrix_close(
             "softmax_rows([[1, 2, 3], [1, 1, 1]])",
             &softmax_rows(&scores),
             &expected,
-            Tol { abs: 1e-10, rel: 0.0 },
+            Tol {
+                abs: 1e-10,
+                rel: 0.0,
+            },
             &[wrong_axis],
         );
     });
@@ -105,11 +111,14 @@ fn softmax_is_stable_for_huge_scores() {
         );
         let e = (-1.0 as Float).exp();
         let e2 = (-2.0 as Float).exp();
-        let expected = array![[1.0 / (1.0 + e), e / (1.0 + e), 0.0], [
-            e2 / (1.0 + 2.0 * e2),
-            e2 / (1.0 + 2.0 * e2),
-            1.0 / (1.0 + 2.0 * e2)
-        ]];
+        let expected = array![
+            [1.0 / (1.0 + e), e / (1.0 + e), 0.0],
+            [
+                e2 / (1.0 + 2.0 * e2),
+                e2 / (1.0 + 2.0 * e2),
+                1.0 / (1.0 + 2.0 * e2)
+            ]
+        ];
         assert_matrix_close(
             "softmax_rows of scores near ±10⁴",
             &weights,
@@ -135,7 +144,13 @@ fn softmax_gives_zero_weight_to_minus_infinity_and_never_nan() {
              give such a row all-zero weights instead",
         );
         let expected = array![[0.5, 0.0, 0.5], [0.0, 0.0, 0.0]];
-        assert_matrix_close("softmax_rows with −∞ scores", &weights, &expected, Tol::TIGHT, &[]);
+        assert_matrix_close(
+            "softmax_rows with −∞ scores",
+            &weights,
+            &expected,
+            Tol::TIGHT,
+            &[],
+        );
     });
 }
 
@@ -147,8 +162,11 @@ fn softmax_backward_matches_numerical_gradient() {
         let upstream = linspace_matrix(3, 4, 0.7, -0.9);
         let weights = softmax_rows(&scores);
         let analytic = softmax_rows_backward(&weights, &upstream);
-        let numerical =
-            numerical_gradient(|s| weighted_sum(&softmax_rows(s), &upstream), &scores, STEP);
+        let numerical = numerical_gradient(
+            |s| weighted_sum(&softmax_rows(s), &upstream),
+            &scores,
+            STEP,
+        );
         assert_gradient_close(
             "softmax_rows_backward",
             &analytic,
@@ -198,7 +216,10 @@ fn causal_mask_is_lower_triangular_with_the_diagonal() {
              must allow j <= i (a position sees itself); an upper-triangular mask lets \
              positions see the future."
         );
-        assert!(causal_mask(0).is_empty(), "causal_mask(0) should be an empty (0, 0) mask");
+        assert!(
+            causal_mask(0).is_empty(),
+            "causal_mask(0) should be an empty (0, 0) mask"
+        );
     });
 }
 
@@ -246,18 +267,37 @@ fn attention_matches_the_three_word_walkthrough() {
         let q = array![[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
         let k = q.clone();
         let v = array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]];
-        let Attention { output, weights } = scaled_dot_product_attention(&q, &k, &v, None);
+        let Attention { output, weights } =
+            scaled_dot_product_attention(&q, &k, &v, None);
         let expected_weights = array![
             [0.4011120927, 0.1977758146, 0.4011120927],
             [0.1977758146, 0.4011120927, 0.4011120927],
             [0.2482550783, 0.2482550783, 0.5034898435]
         ];
-        let expected_output =
-            array![[3.0, 4.0], [3.406672556, 4.406672556], [3.51046953, 4.51046953]];
-        let tol = Tol { abs: 1e-9, rel: 0.0 };
+        let expected_output = array![
+            [3.0, 4.0],
+            [3.406672556, 4.406672556],
+            [3.51046953, 4.51046953]
+        ];
+        let tol = Tol {
+            abs: 1e-9,
+            rel: 0.0,
+        };
         let mistakes = attention_mistakes(&q, &k, &v);
-        assert_matrix_close("attention output (three words)", &output, &expected_output, tol, &mistakes);
-        assert_matrix_close("attention weights (three words)", &weights, &expected_weights, tol, &[]);
+        assert_matrix_close(
+            "attention output (three words)",
+            &output,
+            &expected_output,
+            tol,
+            &mistakes,
+        );
+        assert_matrix_close(
+            "attention weights (three words)",
+            &weights,
+            &expected_weights,
+            tol,
+            &[],
+        );
     });
 }
 
@@ -276,7 +316,8 @@ fn attention_reproduces_the_published_journey_fixture() {
             [0.05, 0.80, 0.55]
         ];
         let q = x.slice(s![1..2, ..]).to_owned() * (3.0 as Float).sqrt();
-        let Attention { output, weights } = scaled_dot_product_attention(&q, &x, &x, None);
+        let Attention { output, weights } =
+            scaled_dot_product_attention(&q, &x, &x, None);
         let expected_weights = array![[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]];
         let expected_output = array![[0.4419, 0.6515, 0.5683]];
         assert_matrix_close(
@@ -314,7 +355,10 @@ fn attention_divides_the_scores_by_the_square_root_of_d_k() {
             "attention output (d_k = 16)",
             &got,
             &expected,
-            Tol { abs: 1e-9, rel: 0.0 },
+            Tol {
+                abs: 1e-9,
+                rel: 0.0,
+            },
             &attention_mistakes(&q, &k, &v),
         );
     });
@@ -328,7 +372,11 @@ fn attention_weights_rows_sum_to_one() {
         let k = linspace_matrix(5, 4, 0.8, -0.6);
         let v = linspace_matrix(5, 2, 0.0, 1.0);
         let weights = scaled_dot_product_attention(&q, &k, &v, None).weights;
-        assert_same_shape("attention weights for 3 queries and 5 keys", &weights, (3, 5));
+        assert_same_shape(
+            "attention weights for 3 queries and 5 keys",
+            &weights,
+            (3, 5),
+        );
         assert_rows_sum_to_one("attention weights", &weights, WRONG_AXIS);
     });
 }
@@ -341,9 +389,18 @@ fn cross_attention_shapes_follow_queries_and_values() {
         let q = linspace_matrix(2, 4, -1.0, 1.0);
         let k = linspace_matrix(5, 4, 0.5, -0.5);
         let v = linspace_matrix(5, 3, -1.0, 2.0);
-        let Attention { output, weights } = scaled_dot_product_attention(&q, &k, &v, None);
-        assert_same_shape("output: one row per query, one column per value feature", &output, (2, 3));
-        assert_same_shape("weights: one row per query, one column per key", &weights, (2, 5));
+        let Attention { output, weights } =
+            scaled_dot_product_attention(&q, &k, &v, None);
+        assert_same_shape(
+            "output: one row per query, one column per value feature",
+            &output,
+            (2, 3),
+        );
+        assert_same_shape(
+            "weights: one row per query, one column per key",
+            &weights,
+            (2, 5),
+        );
     });
 }
 
@@ -367,7 +424,13 @@ fn causal_attention_gives_exactly_zero_weight_to_the_future() {
                 );
             }
         }
-        assert_rows_sum_to_one("causally masked weights", &weights, "renormalise after masking");
+        assert_rows_sum_to_one(
+            "causally masked weights",
+            &weights,
+            "the weights were zeroed after the softmax, which leaves rows that no longer sum \
+             to 1: mask the scores with −∞ before the softmax instead (or the softmax \
+             normalised columns instead of rows)",
+        );
         assert_matrix_close(
             "output of position 0 under a causal mask",
             &output.slice(s![0..1, ..]).to_owned(),
@@ -392,22 +455,29 @@ fn masking_before_softmax_equals_masking_after_and_renormalising() {
             [true, true, false, true]
         ];
         let masked = scaled_dot_product_attention(&q, &k, &v, Some(&mask)).weights;
-        let mut renormalised = scaled_dot_product_attention(&q, &k, &v, None).weights;
-        for ((i, j), w) in renormalised.indexed_iter_mut() {
+        let mut zeroed = scaled_dot_product_attention(&q, &k, &v, None).weights;
+        for ((i, j), w) in zeroed.indexed_iter_mut() {
             if !mask[[i, j]] {
                 *w = 0.0;
             }
         }
+        let mut renormalised = zeroed.clone();
         for mut row in renormalised.rows_mut() {
             let sum = row.sum();
             row /= sum;
         }
+        let masked_after = Misconception {
+            cause: "the masked weights were set to 0 after the softmax and the rest were not \
+                    renormalised, so rows sum to less than 1: replace the masked scores with \
+                    −∞ before the softmax",
+            result: zeroed,
+        };
         assert_matrix_close(
             "masked attention weights",
             &masked,
             &renormalised,
             Tol::TIGHT,
-            &[],
+            &[masked_after],
         );
     });
 }
@@ -441,17 +511,27 @@ fn a_fully_masked_query_gives_a_zero_output_not_nan() {
         let k = linspace_matrix(3, 2, 0.5, -0.5);
         let v = linspace_matrix(3, 2, 1.0, 2.0);
         let mask: Mask = array![[true, true, false], [false, false, false]];
-        let Attention { output, weights } = scaled_dot_product_attention(&q, &k, &v, Some(&mask));
+        let Attention { output, weights } =
+            scaled_dot_product_attention(&q, &k, &v, Some(&mask));
         let hint = "a query with every key masked has scores all −∞; its softmax must give \
                     zero weights (not 0/0 = NaN)";
         assert_all_finite("weights with a fully masked query", &weights, hint);
         assert_all_finite("output with a fully masked query", &output, hint);
+        let finite_mask = Misconception {
+            cause: "the mask used a large finite number such as −1e9 instead of −∞: a query \
+                    with every key masked then weighs all keys equally and returns the average \
+                    of the values; mask with −∞ and give an all −∞ row zero weights",
+            result: v
+                .mean_axis(Axis(0))
+                .expect("v has rows")
+                .insert_axis(Axis(0)),
+        };
         assert_matrix_close(
             "output of the fully masked query",
             &output.slice(s![1..2, ..]).to_owned(),
             &array![[0.0, 0.0]],
             Tol::TIGHT,
-            &[],
+            &[finite_mask],
         );
     });
 }
@@ -463,7 +543,8 @@ fn attention_stays_finite_with_huge_scores() {
         let q = array![[100.0, 0.0], [0.0, 100.0]];
         let k = array![[100.0, 0.0], [0.0, 100.0], [-100.0, 0.0]];
         let v = array![[1.0, 0.0], [0.0, 1.0], [5.0, 5.0]];
-        let Attention { output, weights } = scaled_dot_product_attention(&q, &k, &v, None);
+        let Attention { output, weights } =
+            scaled_dot_product_attention(&q, &k, &v, None);
         let hint = "scores of 10⁴/√2 overflow exp: subtract each row's maximum first";
         assert_all_finite("weights with scores near 10⁴", &weights, hint);
         assert_all_finite("output with scores near 10⁴", &output, hint);
@@ -491,7 +572,10 @@ fn a_sharply_peaked_query_copies_one_value() {
             "output of a query 50 × k₂ (should copy v₂)",
             &out,
             &values.slice(s![2..3, ..]).to_owned(),
-            Tol { abs: 1e-9, rel: 0.0 },
+            Tol {
+                abs: 1e-9,
+                rel: 0.0,
+            },
             &[],
         );
     });
@@ -512,7 +596,10 @@ fn a_query_between_two_orthogonal_keys_averages_their_values() {
             "output of a query 50 × (k₀ + k₃) (should average v₀ and v₃)",
             &out,
             &average,
-            Tol { abs: 1e-9, rel: 0.0 },
+            Tol {
+                abs: 1e-9,
+                rel: 0.0,
+            },
             &[],
         );
     });
@@ -553,10 +640,18 @@ fn attention_backward_matches_numerical_gradients() {
         let mask = causal_mask(4);
         let upstream = linspace_matrix(4, 2, 0.5, -1.0);
         let forward = scaled_dot_product_attention(&q, &k, &v, Some(&mask));
-        let grads =
-            scaled_dot_product_attention_backward(&q, &k, &v, &forward.weights, &upstream);
+        let grads = scaled_dot_product_attention_backward(
+            &q,
+            &k,
+            &v,
+            &forward.weights,
+            &upstream,
+        );
         let loss = |q: &Matrix, k: &Matrix, v: &Matrix| {
-            weighted_sum(&scaled_dot_product_attention(q, k, v, Some(&mask)).output, &upstream)
+            weighted_sum(
+                &scaled_dot_product_attention(q, k, v, Some(&mask)).output,
+                &upstream,
+            )
         };
         let d_q = numerical_gradient(|q| loss(q, &k, &v), &q, STEP);
         let d_k = numerical_gradient(|k| loss(&q, k, &v), &k, STEP);
@@ -587,7 +682,10 @@ fn attention_backward_matches_numerical_gradients() {
 // ---------------------------------------------------------------------------------------
 
 fn fixture_linear() -> Linear {
-    Linear::new(linspace_matrix(4, 3, 0.3, -0.8), Vector::from(linspace(-0.1, 0.2, 4)))
+    Linear::new(
+        linspace_matrix(4, 3, 0.3, -0.8),
+        Vector::from(linspace(-0.1, 0.2, 4)),
+    )
 }
 
 /// y = x Wᵀ + b with W of shape (d_out, d_in), as in PyTorch's nn.Linear.
@@ -619,6 +717,49 @@ fn linear_forward_computes_x_w_transposed_plus_b() {
     });
 }
 
+/// The weight is (d_out, d_in): a (4, 3) weight maps 3 input features to 4 outputs, so
+/// d_in() is its number of columns and d_out() its number of rows.
+#[test]
+fn linear_reads_d_in_and_d_out_from_the_weight_shape() {
+    graded(|| {
+        let layer = fixture_linear();
+        let (d_in, d_out) = (layer.d_in(), layer.d_out());
+        assert!(
+            (d_in, d_out) == (3, 4),
+            "a Linear with a (4, 3) weight should have d_in() = 3 and d_out() = 4; got \
+             d_in() = {d_in} and d_out() = {d_out}. Likely cause: the weight is (d_out, d_in), \
+             one row per output feature as in PyTorch: d_in is its number of columns, d_out \
+             its number of rows."
+        );
+    });
+}
+
+/// y = x Wᵀ + b also when W is square, where x W + b runs without a shape error:
+/// W = [[1, 0, 2], [0, 1, −1], [2, 1, 0]], b = [0.5, −1, 0], computed by hand.
+#[test]
+fn linear_forward_transposes_a_square_weight_too() {
+    graded(|| {
+        let weight = array![[1.0, 0.0, 2.0], [0.0, 1.0, -1.0], [2.0, 1.0, 0.0]];
+        let layer = Linear::new(weight, Vector::from(vec![0.5, -1.0, 0.0]));
+        let x = array![[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]];
+        // y[i, o] = x_i · (row o of W) + b_o; e.g. y[0, 1] = 0 + 2 − 3 − 1 = −2.
+        let expected = array![[7.5, -2.0, 4.0], [2.5, -3.0, -1.0]];
+        let not_transposed = Misconception {
+            cause: "the output is x W + b, which reads the weight as (d_in, d_out); it is \
+                    (d_out, d_in), one row per output feature as in PyTorch, so y = x Wᵀ + b \
+                    (with a non-square weight, x W is a shape error)",
+            result: x.dot(&layer.weight) + &layer.bias,
+        };
+        assert_matrix_close(
+            "Linear::forward with a square weight",
+            &layer.forward(&x),
+            &expected,
+            Tol::TIGHT,
+            &[not_transposed],
+        );
+    });
+}
+
 /// The backward pass of Linear agrees with central differences for x, W and b.
 #[test]
 fn linear_backward_matches_numerical_gradients() {
@@ -627,7 +768,8 @@ fn linear_backward_matches_numerical_gradients() {
         let x = linspace_matrix(3, 3, -1.0, 1.0);
         let upstream = linspace_matrix(3, 4, 0.9, -0.4);
         let grads = layer.backward(&x, &upstream);
-        let d_x = numerical_gradient(|x| weighted_sum(&layer.forward(x), &upstream), &x, STEP);
+        let d_x =
+            numerical_gradient(|x| weighted_sum(&layer.forward(x), &upstream), &x, STEP);
         let d_w = numerical_gradient(
             |w| {
                 let probe = Linear::new(w.clone(), layer.bias.clone());
@@ -658,9 +800,18 @@ fn linear_backward_matches_numerical_gradients() {
 
 fn fixture_head() -> SelfAttentionHead {
     SelfAttentionHead {
-        w_q: Linear::new(linspace_matrix(3, 5, 0.4, -0.6), Vector::from(linspace(0.1, -0.1, 3))),
-        w_k: Linear::new(linspace_matrix(3, 5, -0.7, 0.5), Vector::from(linspace(-0.2, 0.3, 3))),
-        w_v: Linear::new(linspace_matrix(2, 5, 0.2, 0.9), Vector::from(linspace(0.05, -0.05, 2))),
+        w_q: Linear::new(
+            linspace_matrix(3, 5, 0.4, -0.6),
+            Vector::from(linspace(0.1, -0.1, 3)),
+        ),
+        w_k: Linear::new(
+            linspace_matrix(3, 5, -0.7, 0.5),
+            Vector::from(linspace(-0.2, 0.3, 3)),
+        ),
+        w_v: Linear::new(
+            linspace_matrix(2, 5, 0.2, 0.9),
+            Vector::from(linspace(0.05, -0.05, 2)),
+        ),
     }
 }
 
@@ -682,11 +833,19 @@ fn self_attention_head_matches_the_reference_values() {
             [-0.4778809698, -1.231365547],
             [-0.7273579108, -1.753707892]
         ];
-        let tol = Tol { abs: 1e-9, rel: 0.0 };
+        let tol = Tol {
+            abs: 1e-9,
+            rel: 0.0,
+        };
         let swapped = Misconception {
             cause: "queries and keys were swapped (W_q and W_k mixed up)",
-            result: scaled_dot_product_attention(&forward.k, &forward.q, &forward.v, Some(&causal_mask(4)))
-                .weights,
+            result: scaled_dot_product_attention(
+                &forward.k,
+                &forward.q,
+                &forward.v,
+                Some(&causal_mask(4)),
+            )
+            .weights,
         };
         assert_matrix_close(
             "head weights",
@@ -695,11 +854,22 @@ fn self_attention_head_matches_the_reference_values() {
             tol,
             &[swapped],
         );
-        assert_matrix_close("head output", &forward.attention.output, &expected_output, tol, &[]);
+        assert_matrix_close(
+            "head output",
+            &forward.attention.output,
+            &expected_output,
+            tol,
+            &[],
+        );
     });
 }
 
-/// The backward pass of a head agrees with central differences for x and every parameter.
+/// Picks one projection of a head, to probe its parameters.
+type Projection = fn(&mut SelfAttentionHead) -> &mut Linear;
+
+/// The backward pass of a head agrees with central differences for x, for each
+/// projection's share of x's gradient, and for every weight and bias; the key bias's
+/// gradient is exactly 0.
 #[test]
 fn self_attention_head_backward_matches_numerical_gradients() {
     graded(|| {
@@ -712,14 +882,53 @@ fn self_attention_head_backward_matches_numerical_gradients() {
         let loss = |head: &SelfAttentionHead, x: &Matrix| {
             weighted_sum(&head.forward(x, Some(&mask)).attention.output, &upstream)
         };
+        // The loss with a separate input for each projection: each path's share of ∂L/∂x.
+        let loss_by_path = |x_q: &Matrix, x_k: &Matrix, x_v: &Matrix| {
+            let (q, k, v) = (
+                head.w_q.forward(x_q),
+                head.w_k.forward(x_k),
+                head.w_v.forward(x_v),
+            );
+            weighted_sum(
+                &scaled_dot_product_attention(&q, &k, &v, Some(&mask)).output,
+                &upstream,
+            )
+        };
+        let shares = [
+            numerical_gradient(|x_q| loss_by_path(x_q, &x, &x), &x, STEP),
+            numerical_gradient(|x_k| loss_by_path(&x, x_k, &x), &x, STEP),
+            numerical_gradient(|x_v| loss_by_path(&x, &x, x_v), &x, STEP),
+        ];
+        let paths = [
+            ("query", "W_q", &grads.w_q.d_x),
+            ("key", "W_k", &grads.w_k.d_x),
+            ("value", "W_v", &grads.w_v.d_x),
+        ];
         let d_x = numerical_gradient(|x| loss(&head, x), &x, STEP);
-        assert_gradient_close(
-            "head d_x",
-            &grads.d_x,
-            &d_x,
-            "x feeds the query, key and value projections: its gradient is the sum of all three",
-        );
-        let projections: [(&str, fn(&mut SelfAttentionHead) -> &mut Linear, &Matrix); 3] = [
+        let missing = paths.iter().zip(&shares).find(|(_, share)| {
+            relative_error(&grads.d_x, &(&d_x - *share)) <= MAX_RELATIVE_ERROR
+        });
+        let hint = match missing {
+            Some(((path, name, _), _)) => format!(
+                "your d_x is the sum of the other two paths only: the {path} path (the d_x \
+                 of {name}) is missing. x feeds the query, key and value projections, so its \
+                 gradient is the sum of all three"
+            ),
+            None => "x feeds the query, key and value projections: its gradient is the sum of \
+                     all three"
+                .to_owned(),
+        };
+        assert_gradient_close("head d_x", &grads.d_x, &d_x, &hint);
+        for ((path, name, analytic), numerical) in paths.iter().zip(&shares) {
+            assert_gradient_close(
+                &format!("head: the d_x of {name} (the {path} path's share of d_x)"),
+                analytic,
+                numerical,
+                "each projection's d_x is what its own input receives: dQ W_q for the query \
+                 path, dK W_k for the key path, dV W_v for the value path",
+            );
+        }
+        let projections: [(&str, Projection, &Matrix); 3] = [
             ("W_q", |h| &mut h.w_q, &grads.w_q.d_weight),
             ("W_k", |h| &mut h.w_k, &grads.w_k.d_weight),
             ("W_v", |h| &mut h.w_v, &grads.w_v.d_weight),
@@ -742,20 +951,37 @@ fn self_attention_head_backward_matches_numerical_gradients() {
                 "send each of dQ, dK, dV back through its own projection",
             );
         }
-        let d_bq = numerical_gradient(
-            |b| {
-                let mut probe = head.clone();
-                probe.w_q.bias = b.row(0).to_owned();
-                loss(&probe, &x)
-            },
-            &head.w_q.bias.clone().insert_axis(Axis(0)),
-            STEP,
-        );
-        assert_gradient_close(
-            "head d_b_q",
-            &grads.w_q.d_bias.clone().insert_axis(Axis(0)),
-            &d_bq,
-            "the query bias's gradient is dQ summed over the rows",
+        let biases: [(&str, Projection, &Vector); 2] = [
+            ("b_q", |h| &mut h.w_q, &grads.w_q.d_bias),
+            ("b_v", |h| &mut h.w_v, &grads.w_v.d_bias),
+        ];
+        for (name, select, analytic) in biases {
+            let mut probe = head.clone();
+            let start = select(&mut probe).bias.clone().insert_axis(Axis(0));
+            let numerical = numerical_gradient(
+                |b| {
+                    select(&mut probe).bias = b.row(0).to_owned();
+                    loss(&probe, &x)
+                },
+                &start,
+                STEP,
+            );
+            assert_gradient_close(
+                &format!("head d_{name}"),
+                &analytic.clone().insert_axis(Axis(0)),
+                &numerical,
+                "a projection's bias gradient is its dQ (or dV) summed over the rows",
+            );
+        }
+        let d_bk = &grads.w_k.d_bias;
+        assert!(
+            d_bk.len() == 3 && d_bk.iter().all(|g| g.abs() <= 1e-10),
+            "head d_b_k should be 0 (up to rounding) for any input, got {d_bk}. Adding a \
+             vector b to every key adds q_i · b to every score of row i, and the softmax \
+             ignores a constant added to a row, so the loss does not depend on b_k. \
+             Likely cause: d_b_k must be dK summed over the rows; with dK = dSᵀ Q those sums \
+             are 0 because every row of dS sums to 0. Check dK and the key projection's \
+             backward."
         );
     });
 }

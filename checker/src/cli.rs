@@ -1,0 +1,116 @@
+//! The command line: every command and flag, with the help text clap shows.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Grades the lessons of "Build a Transformer in Rust", shows your progress, gives hints.
+///
+/// With no command, grades every lesson in ./lessons and shows a progress table with the
+/// next thing to do.
+#[derive(Debug, Parser)]
+#[command(name = "checker", version, about, long_about)]
+pub struct Cli {
+    /// The course's root folder (the one holding course.toml). Default: found from the
+    /// current directory.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub course_dir: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub grading: GradingArgs,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Grade lessons and show every test's result, with what to fix.
+    Grade {
+        /// Lesson ids to grade (e.g. 02-attention). Default: all.
+        lessons: Vec<String>,
+        #[command(flatten)]
+        grading: GradingArgs,
+    },
+    /// Re-grade a lesson every time you save; keys: h hint, n next lesson, r re-run, q quit.
+    Watch {
+        /// The lesson to start with. Default: the first one not yet done.
+        lesson: Option<String>,
+        #[command(flatten)]
+        grading: GradingArgs,
+        /// Look for changes every second instead of relying on file-system events (for
+        /// network drives and some virtual machines, where events do not arrive).
+        #[arg(long)]
+        poll: bool,
+    },
+    /// Show the next hint for a lesson (each call shows one more).
+    Hint {
+        /// The lesson id, e.g. 02-attention.
+        lesson: String,
+        /// Show every hint at once.
+        #[arg(long, conflicts_with = "reset")]
+        all: bool,
+        /// Start the hints of this lesson over.
+        #[arg(long)]
+        reset: bool,
+    },
+    /// For maintainers: every solution scores 100%, every stub 0%, and the manifest, the
+    /// folders and the book agree.
+    Verify {
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+}
+
+/// Options of every command that grades.
+#[derive(Debug, Clone, Args)]
+pub struct GradingArgs {
+    /// Grade the lesson sources under DIR (laid out like lessons/) instead of ./lessons.
+    #[arg(long, value_name = "DIR")]
+    pub lessons_dir: Option<PathBuf>,
+
+    /// How to print the results.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Limits of a grading run.
+#[derive(Debug, Clone, Args)]
+pub struct LimitArgs {
+    /// Seconds each test may run before it is stopped.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    pub test_timeout: u64,
+
+    /// Memory each test may use, in MiB (its address space).
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    pub memory_limit: u64,
+
+    /// How many tests run at once. Default: one per CPU.
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For people.
+    Text,
+    /// For programs: {"score", "lessons": [{"id", "passed", "total", "score", "tests": [...]}]}.
+    Json,
+}
+
+impl LimitArgs {
+    /// The grading options these limits describe.
+    pub fn options(&self) -> crate::grade::Options {
+        let defaults = crate::grade::Options::default();
+        crate::grade::Options {
+            test_timeout: std::time::Duration::from_secs(self.test_timeout.max(1)),
+            memory_bytes: self.memory_limit.max(64) << 20,
+            jobs: self.jobs.unwrap_or(defaults.jobs).max(1),
+            ..defaults
+        }
+    }
+}

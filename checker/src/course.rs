@@ -1,0 +1,154 @@
+//! The course on disk: where its root, lessons, solutions, suites and scratch space are.
+
+use crate::manifest::{Lesson, Manifest};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+
+/// The file that marks the root of a course.
+pub const MANIFEST_FILE: &str = "course.toml";
+
+/// A course: its root folder and its manifest.
+#[derive(Debug, Clone)]
+pub struct Course {
+    /// The folder that holds `course.toml`.
+    pub root: PathBuf,
+    /// The parsed manifest.
+    pub manifest: Manifest,
+}
+
+impl Course {
+    /// Finds the course: `explicit` if given, else the nearest folder at or above the
+    /// current directory that holds `course.toml`, else the course this checker was built in.
+    pub fn locate(explicit: Option<&Path>) -> Result<Self> {
+        let root = match explicit {
+            Some(dir) => {
+                if !dir.join(MANIFEST_FILE).is_file() {
+                    bail!(
+                        "{} has no {MANIFEST_FILE}: --course-dir must name the course's root folder",
+                        dir.display()
+                    );
+                }
+                dir.to_path_buf()
+            }
+            None => Self::search_upwards()?,
+        };
+        let root = root
+            .canonicalize()
+            .with_context(|| format!("could not resolve the course folder {}", root.display()))?;
+        let manifest = Manifest::load(&root.join(MANIFEST_FILE))?;
+        Ok(Self { root, manifest })
+    }
+
+    fn search_upwards() -> Result<PathBuf> {
+        let cwd = std::env::current_dir().context("could not read the current directory")?;
+        if let Some(dir) = cwd.ancestors().find(|dir| dir.join(MANIFEST_FILE).is_file()) {
+            return Ok(dir.to_path_buf());
+        }
+        // Built from a checkout: the checker's own crate sits one level below the root.
+        let built_in = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        if built_in.join(MANIFEST_FILE).is_file() {
+            return Ok(built_in);
+        }
+        bail!(
+            "no {MANIFEST_FILE} here or in any parent folder: run the checker from inside the \
+             course (the folder you cloned), or pass --course-dir"
+        )
+    }
+
+    /// The folder of the learner's lessons, `lessons/`.
+    pub fn lessons_dir(&self) -> PathBuf {
+        self.root.join("lessons")
+    }
+
+    /// The folder of the reference solutions, `solutions/`.
+    pub fn solutions_dir(&self) -> PathBuf {
+        self.root.join("solutions")
+    }
+
+    /// The graded test suite of a lesson: `checker/suites/<id>/graded.rs`.
+    pub fn suite_file(&self, lesson: &Lesson) -> PathBuf {
+        self.root.join("checker").join("suites").join(&lesson.id).join("graded.rs")
+    }
+
+    /// The book chapter of a lesson.
+    pub fn chapter_file(&self, lesson: &Lesson) -> PathBuf {
+        self.root.join("book").join("src").join(&lesson.chapter)
+    }
+
+    /// The target directory cargo builds the course into (honours `CARGO_TARGET_DIR`).
+    pub fn target_dir(&self) -> PathBuf {
+        match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(dir) if !dir.is_empty() => {
+                let dir = PathBuf::from(dir);
+                if dir.is_absolute() { dir } else { self.root.join(dir) }
+            }
+            _ => self.root.join("target"),
+        }
+    }
+
+    /// Where the checker keeps everything it writes: `target/checker/`. Grading never
+    /// writes anywhere else.
+    pub fn scratch_dir(&self) -> PathBuf {
+        self.target_dir().join("checker")
+    }
+
+    /// The lessons in course order, or the ones named (in course order), or an error
+    /// naming an unknown one.
+    pub fn select(&self, ids: &[String]) -> Result<Vec<&Lesson>> {
+        for id in ids {
+            self.manifest.lesson(id)?;
+        }
+        Ok(self
+            .manifest
+            .lessons
+            .iter()
+            .filter(|lesson| ids.is_empty() || ids.contains(&lesson.id))
+            .collect())
+    }
+}
+
+/// The names of the graded tests of a suite file: every `fn` that follows a `#[test]`.
+///
+/// The list comes from the course's own source, not from a build of the submission, so it
+/// is known even when the submission does not compile, and nothing the submission does can
+/// shorten it. `checker verify` checks it against the compiled suite's own list.
+pub fn expected_tests(suite_source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut after_test_attribute = false;
+    for line in suite_source.lines().map(str::trim) {
+        if line == "#[test]" {
+            after_test_attribute = true;
+        } else if after_test_attribute {
+            if let Some(rest) = line.strip_prefix("fn ") {
+                let name: String =
+                    rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                names.push(name);
+                after_test_attribute = false;
+            } else if !line.starts_with("#[") && !line.starts_with("//") {
+                after_test_attribute = false;
+            }
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_names_are_read_from_the_suite_source() {
+        let source = "
+            /// Rows sum to one.
+            #[test]
+            fn rows_sum_to_one() {}
+
+            fn helper() {}
+
+            #[test]
+            #[should_panic]
+            fn panics() {}
+        ";
+        assert_eq!(expected_tests(source), vec!["rows_sum_to_one", "panics"]);
+    }
+}

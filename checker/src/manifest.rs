@@ -1,0 +1,151 @@
+//! `course.toml`: the one manifest that lists the course's lessons.
+//!
+//! Every other part of the course (the checker, the xtask, the book's checks) reads the
+//! lessons from here; nothing else repeats the list.
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use std::path::Path;
+
+/// The manifest format this checker understands.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The whole manifest.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The format of the file; must equal [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The lessons, in the order the course takes them.
+    pub lessons: Vec<Lesson>,
+}
+
+/// One lesson of the course.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    /// The folder name under `lessons/`, `solutions/` and `checker/suites/`, e.g. `02-attention`.
+    pub id: String,
+    /// The title, as the book and the progress table show it.
+    pub title: String,
+    /// The package name of the learner's crate (`cargo test -p <crate>`).
+    #[serde(rename = "crate")]
+    pub crate_name: String,
+    /// The book chapter, relative to `book/src/`.
+    pub chapter: String,
+    /// Ids of earlier lessons whose crates this one uses.
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+    /// Progressive hints, from a nudge to nearly the answer.
+    pub hints: Vec<String>,
+}
+
+impl Lesson {
+    /// The package name of the lesson's solution crate.
+    pub fn solution_crate(&self) -> String {
+        format!("{}-solution", self.crate_name)
+    }
+}
+
+impl Manifest {
+    /// Reads and validates the manifest at `path`.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("could not read the course manifest {}", path.display()))?;
+        let manifest: Manifest = toml::from_str(&text)
+            .with_context(|| format!("{} is not a valid course manifest", path.display()))?;
+        manifest.validate().with_context(|| format!("in {}", path.display()))?;
+        Ok(manifest)
+    }
+
+    /// The lesson with this id, or an error that lists the ids there are.
+    pub fn lesson(&self, id: &str) -> Result<&Lesson> {
+        self.lessons.iter().find(|lesson| lesson.id == id).with_context(|| {
+            format!(
+                "there is no lesson `{id}`; the lessons are: {}",
+                self.lessons.iter().map(|l| l.id.as_str()).collect::<Vec<_>>().join(", ")
+            )
+        })
+    }
+
+    /// Checks what the types cannot: the version, unique ids, names, hints, dependencies.
+    fn validate(&self) -> Result<()> {
+        if self.format_version != FORMAT_VERSION {
+            bail!(
+                "format_version is {}, but this checker reads version {FORMAT_VERSION}; \
+                 update the checker (git pull) or the manifest",
+                self.format_version
+            );
+        }
+        for (index, lesson) in self.lessons.iter().enumerate() {
+            let valid_id = !lesson.id.is_empty()
+                && lesson.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            if !valid_id {
+                bail!("lesson id `{}` must be lowercase letters, digits and `-`", lesson.id);
+            }
+            if self.lessons[..index].iter().any(|earlier| earlier.id == lesson.id) {
+                bail!("lesson id `{}` appears twice", lesson.id);
+            }
+            if lesson.hints.is_empty() || lesson.hints.iter().any(|h| h.trim().is_empty()) {
+                bail!("lesson `{}` needs at least one hint, and no empty ones", lesson.id);
+            }
+            for dependency in &lesson.depends_on {
+                if !self.lessons[..index].iter().any(|earlier| &earlier.id == dependency) {
+                    bail!(
+                        "lesson `{}` depends on `{dependency}`, which is not an earlier lesson",
+                        lesson.id
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Manifest> {
+        let manifest: Manifest = toml::from_str(text)?;
+        manifest.validate()?;
+        Ok(manifest)
+    }
+
+    const ONE: &str = r#"
+        format_version = 1
+        [[lessons]]
+        id = "02-attention"
+        title = "Attention"
+        crate = "attention"
+        chapter = "02-attention.md"
+        hints = ["start with softmax"]
+    "#;
+
+    #[test]
+    fn a_valid_manifest_parses() {
+        let manifest = parse(ONE).unwrap();
+        assert_eq!(manifest.lesson("02-attention").unwrap().solution_crate(), "attention-solution");
+    }
+
+    #[test]
+    fn an_unknown_lesson_lists_the_known_ones() {
+        let error = parse(ONE).unwrap().lesson("99-nope").unwrap_err().to_string();
+        assert!(error.contains("the lessons are: 02-attention"), "{error}");
+    }
+
+    #[test]
+    fn bad_manifests_are_rejected_with_a_reason() {
+        let cases = [
+            (ONE.replace("format_version = 1", "format_version = 9"), "format_version"),
+            (ONE.replace("[\"start with softmax\"]", "[]"), "hint"),
+            (ONE.replace("02-attention\"\n", "02 Attention\"\n"), "lowercase"),
+            (ONE.replace("hints", "depends_on = [\"01-rnn\"]\n        hints"), "not an earlier"),
+            (format!("{ONE}\n{}", &ONE[ONE.find("[[lessons]]").unwrap()..]), "twice"),
+        ];
+        for (text, reason) in cases {
+            let error = format!("{:#}", parse(&text).unwrap_err());
+            assert!(error.contains(reason), "expected `{reason}` in: {error}");
+        }
+    }
+}

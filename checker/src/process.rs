@@ -1,0 +1,205 @@
+//! Running a child process under limits: a wall-clock timeout after which its whole
+//! process group is killed, a cap on the address space, capped output, no input but
+//! what the checker writes.
+//!
+//! Both the build of a submission and each graded test go through [`run`]. Killing the
+//! process group, not just the child, matters: `cargo` and a test binary spawn children
+//! that would otherwise outlive a timeout.
+
+use anyhow::{Context, Result};
+use std::io::{Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The limits a child runs under.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Wall-clock time before the process group is killed.
+    pub timeout: Duration,
+    /// Maximum address space in bytes (`RLIMIT_AS`), or `None` for no cap.
+    pub memory_bytes: Option<u64>,
+    /// How many bytes of standard output and of standard error to keep; the rest is
+    /// read and dropped, so a child that floods its output cannot stall or exhaust us.
+    pub output_bytes: usize,
+}
+
+/// What a finished (or killed) child left behind.
+#[derive(Debug)]
+pub struct Finished {
+    /// The exit status; `None` if the child was killed for exceeding its timeout.
+    pub status: Option<ExitStatus>,
+    /// The first `output_bytes` of standard output.
+    pub stdout: Vec<u8>,
+    /// The first `output_bytes` of standard error.
+    pub stderr: Vec<u8>,
+}
+
+impl Finished {
+    /// Whether the child ran out of time and was killed.
+    pub fn timed_out(&self) -> bool {
+        self.status.is_none()
+    }
+
+    /// Standard error as text, lossily.
+    pub fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+}
+
+/// Runs `command` under `limits`, writing `input` to its standard input and closing it.
+pub fn run(mut command: Command, input: &[u8], limits: Limits) -> Result<Finished> {
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    isolate(&mut command, limits.memory_bytes);
+    let mut child = command
+        .spawn()
+        .with_context(|| format!("could not start {:?}", command.get_program()))?;
+
+    let stdout = capture(child.stdout.take(), limits.output_bytes);
+    let stderr = capture(child.stderr.take(), limits.output_bytes);
+    if let Some(mut stdin) = child.stdin.take() {
+        // A child that exits without reading its input closes the pipe: not an error here.
+        let _ = stdin.write_all(input);
+    }
+
+    let status = wait_with_timeout(&mut child, limits.timeout)?;
+    // Whatever the child left running in its group (a spawned process, a grandchild
+    // holding the output pipes open) goes now.
+    kill_group(&child);
+    if status.is_none() {
+        let _ = child.wait();
+    }
+    Ok(Finished {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
+}
+
+/// Reads a pipe to its end in a thread, keeping the first `cap` bytes.
+fn capture(pipe: Option<impl Read + Send + 'static>, cap: usize) -> thread::JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut kept = Vec::new();
+        let Some(mut pipe) = pipe else { return kept };
+        let mut buffer = [0u8; 8192];
+        loop {
+            match pipe.read(&mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let room = cap.saturating_sub(kept.len());
+                    kept.extend_from_slice(&buffer[..n.min(room)]);
+                }
+            }
+        }
+        kept
+    })
+}
+
+fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Result<Option<ExitStatus>> {
+    let deadline = Instant::now() + timeout;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait().context("could not wait for a child process")? {
+            return Ok(Some(status));
+        }
+        if Instant::now() >= deadline {
+            kill_group(child);
+            let _ = child.kill();
+            return Ok(None);
+        }
+        thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+#[cfg(unix)]
+fn isolate(command: &mut Command, memory_bytes: Option<u64>) {
+    use std::os::unix::process::CommandExt;
+    // Its own process group, so that a timeout kills everything it started.
+    command.process_group(0);
+    if let Some(bytes) = memory_bytes {
+        // SAFETY: the closure runs in the forked child before exec and only calls
+        // setrlimit, which is async-signal-safe; it allocates nothing and takes no locks.
+        #[allow(unsafe_code)]
+        unsafe {
+            command.pre_exec(move || {
+                use nix::sys::resource::{Resource, setrlimit};
+                setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
+                setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
+                Ok(())
+            });
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn isolate(_command: &mut Command, _memory_bytes: Option<u64>) {
+    // Without process groups and rlimits only the child itself is killed on timeout,
+    // and memory is not capped. The book's grading chapter says so.
+}
+
+#[cfg(unix)]
+fn kill_group(child: &Child) {
+    use nix::sys::signal::{Signal, killpg};
+    use nix::unistd::Pid;
+    if let Ok(pid) = i32::try_from(child.id()) {
+        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(child: &Child) {
+    let _ = child.kill();
+}
+
+/// A description of how a process ended, for messages: "exit code 3", "signal 6 (SIGABRT)".
+pub fn describe_status(status: &ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exit code {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = nix::sys::signal::Signal::try_from(signal)
+                .map(|s| s.as_str().to_owned())
+                .unwrap_or_else(|_| "unknown".to_owned());
+            return format!("signal {signal} ({name})");
+        }
+    }
+    "an unknown status".to_owned()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn limits(timeout_ms: u64) -> Limits {
+        Limits {
+            timeout: Duration::from_millis(timeout_ms),
+            memory_bytes: None,
+            output_bytes: 16,
+        }
+    }
+
+    #[test]
+    fn output_is_captured_and_capped() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "cat; echo 0123456789abcdefXYZ >&2"]);
+        let done = run(command, b"hello", limits(5_000)).unwrap();
+        assert_eq!(done.stdout, b"hello");
+        assert_eq!(done.stderr, b"0123456789abcdef");
+        assert!(done.status.unwrap().success());
+    }
+
+    #[test]
+    fn a_child_past_its_timeout_is_killed_with_its_whole_group() {
+        let mut command = Command::new("sh");
+        // The grandchild holds the output pipe open; only killing the group ends it.
+        command.args(["-c", "sleep 30 & sleep 30"]);
+        let start = Instant::now();
+        let done = run(command, b"", limits(200)).unwrap();
+        assert!(done.timed_out());
+        assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    }
+}

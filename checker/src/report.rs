@@ -1,0 +1,141 @@
+//! The results of grading, as the terminal shows them and `--format json` prints them.
+//!
+//! The JSON shape is stable: `{"score", "lessons": [{"id", "passed", "total", "score",
+//! "tests": [{"name", "passed", "message"}]}]}`, with more fields alongside. It holds no
+//! timings, so grading the same submission twice prints the same bytes.
+
+use serde::Serialize;
+
+/// How one graded test ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStatus {
+    /// Its checks ran to the end and held.
+    Pass,
+    /// A check failed.
+    Fail,
+    /// It reached a `todo!()`.
+    NotStarted,
+    /// It ran past its time limit.
+    Timeout,
+    /// Its process died or exited without reporting.
+    Crash,
+    /// The lesson did not compile, so the test could not run.
+    NotBuilt,
+}
+
+/// One graded test's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct TestResult {
+    /// The test's name, which states the property it checks.
+    pub name: String,
+    /// Whether it passed.
+    pub passed: bool,
+    /// How it ended.
+    pub status: TestStatus,
+    /// What went wrong and the likely cause; empty for a pass.
+    pub message: String,
+}
+
+/// What happened to a lesson as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LessonStatus {
+    /// It compiled and its tests ran.
+    Graded,
+    /// Its code did not compile.
+    DoesNotCompile,
+    /// The submission has no folder (or no `src/lib.rs`) for it.
+    Missing,
+    /// The build failed for a reason outside the lesson's code.
+    BuildFailed,
+}
+
+/// One lesson's results.
+#[derive(Debug, Clone, Serialize)]
+pub struct LessonReport {
+    /// The lesson id, e.g. `02-attention`.
+    pub id: String,
+    /// The lesson title.
+    pub title: String,
+    /// What happened to the lesson as a whole.
+    pub status: LessonStatus,
+    /// Why the lesson could not be graded, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Tests passed.
+    pub passed: usize,
+    /// Tests expected.
+    pub total: usize,
+    /// `passed / total`, from 0 to 1.
+    pub score: f64,
+    /// Every expected test, in the suite's order.
+    pub tests: Vec<TestResult>,
+}
+
+/// The results of one grading run.
+#[derive(Debug, Clone, Serialize)]
+pub struct CourseReport {
+    /// The mean of the lessons' scores, from 0 to 1.
+    pub score: f64,
+    /// The graded lessons, in course order.
+    pub lessons: Vec<LessonReport>,
+}
+
+impl LessonReport {
+    /// A lesson whose every expected test failed for one reason.
+    pub fn unbuilt(
+        id: &str,
+        title: &str,
+        status: LessonStatus,
+        message: String,
+        expected: &[String],
+    ) -> Self {
+        let tests = expected
+            .iter()
+            .map(|name| TestResult {
+                name: name.clone(),
+                passed: false,
+                status: TestStatus::NotBuilt,
+                message: String::new(),
+            })
+            .collect();
+        Self::from_tests(id, title, status, Some(message), tests)
+    }
+
+    /// A lesson from its tests' results.
+    pub fn from_tests(
+        id: &str,
+        title: &str,
+        status: LessonStatus,
+        message: Option<String>,
+        tests: Vec<TestResult>,
+    ) -> Self {
+        let passed = tests.iter().filter(|t| t.passed).count();
+        let total = tests.len();
+        let score = if total == 0 { 0.0 } else { passed as f64 / total as f64 };
+        Self { id: id.to_owned(), title: title.to_owned(), status, message, passed, total, score, tests }
+    }
+
+    /// The first test that did not pass.
+    pub fn first_failure(&self) -> Option<&TestResult> {
+        self.tests.iter().find(|t| !t.passed)
+    }
+
+    /// Whether the learner has not begun: nothing passes and everything hit a `todo!()`.
+    pub fn not_started(&self) -> bool {
+        self.passed == 0 && self.tests.iter().all(|t| t.status == TestStatus::NotStarted)
+    }
+}
+
+impl CourseReport {
+    /// The report of these lessons, scored as the mean of their scores.
+    pub fn new(lessons: Vec<LessonReport>) -> Self {
+        let score = if lessons.is_empty() {
+            0.0
+        } else {
+            lessons.iter().map(|l| l.score).sum::<f64>() / lessons.len() as f64
+        };
+        Self { score, lessons }
+    }
+}

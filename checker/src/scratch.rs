@@ -1,0 +1,259 @@
+//! The scratch workspace a submission is graded in.
+//!
+//! Grading builds a fresh Cargo workspace under `target/checker/work/`, one member per
+//! lesson, from three sources only:
+//!
+//! - the submission's `src/` folder (regular files only; nothing else of the submission);
+//! - the course's graded suite for the lesson, as `tests/graded.rs`;
+//! - a manifest this module writes from the course's own `Cargo.toml` and `course.toml`.
+//!
+//! So a submission's `Cargo.toml`, `build.rs`, `.cargo/config.toml`, `rust-toolchain`,
+//! tests or dependencies never reach the build. Cargo runs from inside the scratch
+//! folder, so the configuration it discovers is the course's, not the submission's.
+//!
+//! Files are written only when their content changed, which keeps their modification times
+//! and so lets cargo skip lessons that did not change: re-grading after one edit rebuilds
+//! one lesson.
+
+use crate::course::Course;
+use crate::manifest::Lesson;
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use toml::{Table, Value};
+
+/// The largest `src/` folder the checker copies, in bytes.
+const MAX_SOURCE_BYTES: u64 = 8 << 20;
+
+/// A prepared scratch workspace, locked against other checkers for as long as it lives.
+pub struct Scratch {
+    /// The workspace folder.
+    pub dir: PathBuf,
+    /// The lessons that are members (their `src/` exists in the submission).
+    pub members: Vec<String>,
+    _lock: File,
+}
+
+/// Where the submission's lessons come from, and what was found for each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceState {
+    /// `src/` was copied into the scratch workspace.
+    Copied,
+    /// The submission has no folder for this lesson.
+    MissingFolder,
+    /// The lesson folder exists but has no `src/lib.rs`.
+    MissingLib,
+    /// The source could not be copied (too large, unreadable).
+    Unusable(String),
+}
+
+impl Scratch {
+    /// Prepares the scratch workspace for grading `lessons` from `submission` (a folder
+    /// laid out like `lessons/`), returning it with the state of each lesson's source.
+    pub fn prepare(
+        course: &Course,
+        lessons: &[&Lesson],
+        submission: &Path,
+    ) -> Result<(Self, Vec<SourceState>)> {
+        let key = {
+            let mut hasher = std::hash::DefaultHasher::new();
+            submission.hash(&mut hasher);
+            format!("{:016x}", hasher.finish())
+        };
+        let work = course.scratch_dir().join("work");
+        std::fs::create_dir_all(&work)
+            .with_context(|| format!("could not create {}", work.display()))?;
+        let lock = File::create(work.join(format!("{key}.lock")))?;
+        lock.lock().context("could not lock the checker's scratch folder")?;
+        let dir = work.join(key);
+
+        let mut states = Vec::new();
+        let mut members = Vec::new();
+        for lesson in lessons {
+            let state = copy_lesson(course, lesson, &submission.join(&lesson.id), &dir)?;
+            if state == SourceState::Copied {
+                members.push(lesson.id.clone());
+            } else {
+                // Leave no member behind that the workspace would try to build.
+                let stale = dir.join(&lesson.id);
+                if stale.exists() {
+                    std::fs::remove_dir_all(&stale)?;
+                }
+            }
+            states.push(state);
+        }
+        write_if_changed(&dir.join("Cargo.toml"), &workspace_manifest(course, &members)?)?;
+        let lockfile = std::fs::read(course.root.join("Cargo.lock")).unwrap_or_default();
+        if !lockfile.is_empty() {
+            write_if_changed(&dir.join("Cargo.lock"), &String::from_utf8_lossy(&lockfile))?;
+        }
+        Ok((Self { dir, members, _lock: lock }, states))
+    }
+
+    /// The folder of one lesson's member crate.
+    pub fn lesson_dir(&self, lesson: &Lesson) -> PathBuf {
+        self.dir.join(&lesson.id)
+    }
+}
+
+fn copy_lesson(course: &Course, lesson: &Lesson, from: &Path, scratch: &Path) -> Result<SourceState> {
+    if !from.is_dir() {
+        return Ok(SourceState::MissingFolder);
+    }
+    let src = from.join("src");
+    if !src.join("lib.rs").is_file() {
+        return Ok(SourceState::MissingLib);
+    }
+    let member = scratch.join(&lesson.id);
+    match sync_tree(&src, &member.join("src")) {
+        Ok(()) => {}
+        Err(error) => return Ok(SourceState::Unusable(format!("{error:#}"))),
+    }
+    let suite = std::fs::read_to_string(course.suite_file(lesson)).with_context(|| {
+        format!("the course has no graded suite for {} (checker/suites/)", lesson.id)
+    })?;
+    write_if_changed(&member.join("tests").join("graded.rs"), &suite)?;
+    write_if_changed(&member.join("Cargo.toml"), &lesson_manifest(course, lesson))?;
+    Ok(SourceState::Copied)
+}
+
+/// Makes `to` hold exactly the regular files of `from`, writing only what changed.
+/// Symbolic links are skipped: a submission's source is its own files.
+fn sync_tree(from: &Path, to: &Path) -> Result<()> {
+    let mut wanted = BTreeSet::new();
+    let mut total = 0u64;
+    for entry in walkdir::WalkDir::new(from).follow_links(false) {
+        let entry = entry?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        total += entry.metadata()?.len();
+        if total > MAX_SOURCE_BYTES {
+            bail!(
+                "src/ holds more than {} MiB; a lesson's source is a few files of code",
+                MAX_SOURCE_BYTES >> 20
+            );
+        }
+        let relative = entry.path().strip_prefix(from)?.to_path_buf();
+        let bytes = std::fs::read(entry.path())
+            .with_context(|| format!("could not read {}", entry.path().display()))?;
+        write_bytes_if_changed(&to.join(&relative), &bytes)?;
+        wanted.insert(relative);
+    }
+    if to.is_dir() {
+        for entry in walkdir::WalkDir::new(to).contents_first(true) {
+            let entry = entry?;
+            let relative = entry.path().strip_prefix(to)?;
+            if entry.file_type().is_file() && !wanted.contains(relative) {
+                std::fs::remove_file(entry.path())?;
+            } else if entry.file_type().is_dir() && entry.path() != to {
+                // Empty leftovers only; fails harmlessly when not empty.
+                let _ = std::fs::remove_dir(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_if_changed(path: &Path, text: &str) -> Result<()> {
+    write_bytes_if_changed(path, text.as_bytes())
+}
+
+fn write_bytes_if_changed(path: &Path, bytes: &[u8]) -> Result<()> {
+    if std::fs::read(path).is_ok_and(|existing| existing == bytes) {
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, bytes).with_context(|| format!("could not write {}", path.display()))
+}
+
+/// The scratch workspace's root manifest: the course's dependency versions and profiles,
+/// with path dependencies made absolute.
+fn workspace_manifest(course: &Course, members: &[String]) -> Result<String> {
+    let path = course.root.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    let root: Table = toml::from_str(&text).with_context(|| format!("{} is not valid TOML", path.display()))?;
+    let mut dependencies = root
+        .get("workspace")
+        .and_then(|w| w.get("dependencies"))
+        .and_then(Value::as_table)
+        .cloned()
+        .unwrap_or_default();
+    for (_, spec) in dependencies.iter_mut() {
+        if let Some(relative) = spec.get("path").and_then(Value::as_str) {
+            let absolute = course.root.join(relative).display().to_string();
+            spec["path"] = Value::String(absolute);
+        }
+    }
+    let mut workspace = Table::new();
+    workspace.insert("resolver".into(), "3".into());
+    workspace.insert(
+        "members".into(),
+        Value::Array(members.iter().map(|m| Value::from(m.as_str())).collect()),
+    );
+    workspace.insert("dependencies".into(), Value::Table(dependencies));
+    let mut manifest = Table::new();
+    manifest.insert("workspace".into(), Value::Table(workspace));
+    if let Some(profile) = root.get("profile") {
+        manifest.insert("profile".into(), profile.clone());
+    }
+    Ok(format!(
+        "# Written by the checker for grading; every run rewrites it.\n{}",
+        toml::to_string(&manifest)?
+    ))
+}
+
+/// A lesson's manifest in the scratch workspace: the course's dependencies for the lesson,
+/// earlier lessons as their reference solutions, and the graded suite as the one test.
+fn lesson_manifest(course: &Course, lesson: &Lesson) -> String {
+    let mut dependencies = String::from("course-common = { workspace = true }\n");
+    for id in &lesson.depends_on {
+        if let Ok(earlier) = course.manifest.lesson(id) {
+            dependencies.push_str(&format!(
+                "{} = {{ package = \"{}\", path = \"{}\" }}\n",
+                earlier.crate_name,
+                earlier.solution_crate(),
+                course.solutions_dir().join(&earlier.id).display()
+            ));
+        }
+    }
+    format!(
+        r#"# Written by the checker for grading; every run rewrites it.
+[package]
+name = "{name}"
+version = "0.0.0"
+edition = "2024"
+publish = false
+build = false
+autobins = false
+autotests = false
+autoexamples = false
+autobenches = false
+
+[lib]
+path = "src/lib.rs"
+test = false
+doctest = false
+
+[dependencies]
+{dependencies}
+[dev-dependencies]
+course-common = {{ workspace = true }}
+course-harness = {{ workspace = true }}
+insta = {{ workspace = true }}
+
+[[test]]
+name = "graded"
+path = "tests/graded.rs"
+
+[lints.rust]
+unsafe_code = "deny"
+"#,
+        name = lesson.crate_name
+    )
+}

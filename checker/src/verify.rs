@@ -1,0 +1,183 @@
+//! `checker verify`: the maintainer's proof that the course is whole.
+//!
+//! - the manifest, the folders, the workspace and the book agree;
+//! - every stub still compiles and still has its `todo!()`s;
+//! - every graded test is wrapped in `graded(...)`, so it can report;
+//! - every solution scores 100% and every stub scores 0%, through the same grading path
+//!   a learner's submission takes.
+
+use crate::course::{Course, expected_tests};
+use crate::grade::{self, Options};
+use crate::report::CourseReport;
+use anyhow::{Context, Result};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Returns every problem found; empty means the course is consistent.
+pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
+    let mut problems = check_layout(course)?;
+    let lessons = course.select(&[])?;
+    let quiet = |_| {};
+
+    let solved = grade::grade(course, &lessons, &course.solutions_dir(), options, &quiet)?;
+    for lesson in &solved.lessons {
+        if lesson.score < 1.0 || lesson.total == 0 {
+            problems.push(format!(
+                "solution of {} scores {}/{}: {}",
+                lesson.id,
+                lesson.passed,
+                lesson.total,
+                describe_failures(&solved, &lesson.id)
+            ));
+        }
+    }
+    let stubs = grade::grade(course, &lessons, &course.lessons_dir(), options, &quiet)?;
+    for lesson in &stubs.lessons {
+        if lesson.passed > 0 {
+            let passing: Vec<&str> =
+                lesson.tests.iter().filter(|t| t.passed).map(|t| t.name.as_str()).collect();
+            problems.push(format!(
+                "the stub of {} passes graded tests it should fail: {}",
+                lesson.id,
+                passing.join(", ")
+            ));
+        }
+        if lesson.status != crate::report::LessonStatus::Graded {
+            problems.push(format!(
+                "the stub of {} does not build: {}",
+                lesson.id,
+                lesson.message.as_deref().unwrap_or("")
+            ));
+        }
+    }
+    Ok(problems)
+}
+
+fn describe_failures(report: &CourseReport, id: &str) -> String {
+    let Some(lesson) = report.lessons.iter().find(|l| l.id == id) else { return String::new() };
+    if let Some(message) = &lesson.message {
+        return message.clone();
+    }
+    lesson
+        .tests
+        .iter()
+        .filter(|t| !t.passed)
+        .map(|t| format!("{} ({})", t.name, t.message.lines().next().unwrap_or("")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Checks that the manifest, the folders, the workspace and the book agree.
+fn check_layout(course: &Course) -> Result<Vec<String>> {
+    let mut problems = Vec::new();
+    let root = &course.root;
+    let workspace = std::fs::read_to_string(root.join("Cargo.toml")).context("reading Cargo.toml")?;
+    let workspace: toml::Table = toml::from_str(&workspace).context("parsing Cargo.toml")?;
+    let list = |key: &str| -> BTreeSet<String> {
+        workspace
+            .get("workspace")
+            .and_then(|w| w.get(key))
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default()
+    };
+    let (members, defaults) = (list("members"), list("default-members"));
+    let summary = std::fs::read_to_string(root.join("book/src/SUMMARY.md")).unwrap_or_default();
+
+    for lesson in &course.manifest.lessons {
+        let id = &lesson.id;
+        let lesson_dir = format!("lessons/{id}");
+        let solution_dir = format!("solutions/{id}");
+        match package_name(&root.join(&lesson_dir)) {
+            Some(name) if name == lesson.crate_name => {}
+            other => problems.push(format!(
+                "{lesson_dir}/Cargo.toml should define package `{}`, found {other:?}",
+                lesson.crate_name
+            )),
+        }
+        match package_name(&root.join(&solution_dir)) {
+            Some(name) if name == lesson.solution_crate() => {}
+            other => problems.push(format!(
+                "{solution_dir}/Cargo.toml should define package `{}`, found {other:?}",
+                lesson.solution_crate()
+            )),
+        }
+        if !members.contains(&lesson_dir) || !members.contains(&solution_dir) {
+            problems.push(format!("the workspace members must include {lesson_dir} and {solution_dir}"));
+        }
+        if defaults.contains(&lesson_dir) {
+            problems.push(format!(
+                "{lesson_dir} must not be a default member: its failing stubs would turn `cargo test` red"
+            ));
+        }
+        if !defaults.contains(&solution_dir) {
+            problems.push(format!("{solution_dir} must be a default member, so that `cargo test` runs it"));
+        }
+        let stub = std::fs::read_to_string(root.join(&lesson_dir).join("src/lib.rs")).unwrap_or_default();
+        if !stub.contains("todo!(") {
+            problems.push(format!("{lesson_dir}/src/lib.rs has no todo!(): the stub is solved"));
+        }
+        let visible = root.join(&lesson_dir).join("tests");
+        if !has_test(&visible) {
+            problems.push(format!("{lesson_dir}/tests/ has no visible #[test]"));
+        }
+        match std::fs::read_to_string(course.suite_file(lesson)) {
+            Ok(suite) => {
+                let names = expected_tests(&suite);
+                let attributes = suite.lines().filter(|l| l.trim() == "#[test]").count();
+                let wrapped = suite.matches("graded(||").count();
+                if names.is_empty() {
+                    problems.push(format!("checker/suites/{id}/graded.rs has no tests"));
+                }
+                if names.len() != attributes {
+                    problems.push(format!(
+                        "checker/suites/{id}/graded.rs: {attributes} #[test] attributes but {} \
+                         test functions found right after them",
+                        names.len()
+                    ));
+                }
+                if wrapped < names.len() {
+                    problems.push(format!(
+                        "checker/suites/{id}/graded.rs: {} tests but only {wrapped} bodies wrapped \
+                         in graded(|| ...); an unwrapped test can never report a pass",
+                        names.len()
+                    ));
+                }
+                let unique: BTreeSet<&String> = names.iter().collect();
+                if unique.len() != names.len() {
+                    problems.push(format!("checker/suites/{id}/graded.rs has duplicate test names"));
+                }
+            }
+            Err(_) => problems.push(format!("checker/suites/{id}/graded.rs is missing")),
+        }
+        if !course.chapter_file(lesson).is_file() {
+            problems.push(format!("the chapter book/src/{} is missing", lesson.chapter));
+        } else if !summary.contains(&format!("({})", lesson.chapter)) {
+            problems.push(format!("book/src/SUMMARY.md does not list {}", lesson.chapter));
+        }
+    }
+    for folder in ["lessons", "solutions", "checker/suites"] {
+        for entry in std::fs::read_dir(root.join(folder)).with_context(|| format!("reading {folder}/"))? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type()?.is_dir() && course.manifest.lesson(&name).is_err() {
+                problems.push(format!("{folder}/{name}/ is not a lesson of course.toml"));
+            }
+        }
+    }
+    Ok(problems)
+}
+
+fn package_name(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    Some(table.get("package")?.get("name")?.as_str()?.to_owned())
+}
+
+fn has_test(dir: &Path) -> bool {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|text| text.contains("#[test]")))
+}

@@ -1,0 +1,191 @@
+//! `checker watch`: re-grade the current lesson every time its source is saved.
+//!
+//! Keys: `h` shows the next hint, `n` moves to the next lesson, `r` re-runs, `q` quits.
+//! File events come from the operating system (notify); where they do not arrive
+//! (network drives, some virtual machines), `--poll` looks every second instead, and the
+//! checker falls back to polling by itself if events cannot be set up.
+
+use crate::cli::GradingArgs;
+use crate::course::Course;
+use crate::grade;
+use crate::hint;
+use crate::render::{self, Paint};
+use crate::report::CourseReport;
+use anyhow::{Context, Result, bail};
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::{cursor, execute, terminal};
+use notify::{RecursiveMode, Watcher};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// What wakes the watch loop.
+enum Wake {
+    /// A file under the watched lesson's `src/` changed.
+    Saved,
+    /// A key was pressed.
+    Key(char),
+}
+
+/// Restores the terminal when watch mode ends, however it ends.
+struct RawMode;
+
+impl RawMode {
+    fn enable() -> Result<Self> {
+        terminal::enable_raw_mode().context("could not switch the terminal to raw mode")?;
+        Ok(Self)
+    }
+}
+
+impl Drop for RawMode {
+    fn drop(&mut self) {
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
+/// Runs watch mode until the learner presses `q` (or Ctrl-C).
+pub fn watch(course: &Course, start: Option<&str>, grading: &GradingArgs, poll: bool) -> Result<()> {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        bail!(
+            "watch mode needs an interactive terminal; in scripts and CI use \
+             `cargo run -p checker -- grade` instead"
+        );
+    }
+    let lessons_dir = grading.lessons_dir.clone().unwrap_or_else(|| course.lessons_dir());
+    let options = grading.limits.options();
+    let mut current = match start {
+        Some(id) => position(course, id)?,
+        None => first_unfinished(course, &lessons_dir, &options)?,
+    };
+
+    let (sender, wakes) = mpsc::channel();
+    let _watcher = start_watcher(&lessons_dir, poll, sender.clone())?;
+    std::thread::spawn(move || read_keys(&sender));
+    let _raw = RawMode::enable()?;
+
+    let mut notes = String::new();
+    loop {
+        let lesson = &course.manifest.lessons[current];
+        show(&format!("Grading {} ({})...\n", lesson.id, lesson.title))?;
+        let report = grade::grade(course, &[lesson], &lessons_dir, &options, &|_| {});
+        let text = match &report {
+            Ok(report) => screen(course, report, &notes),
+            Err(error) => format!("The checker could not grade: {error:#}\n"),
+        };
+        show(&text)?;
+        notes.clear();
+
+        // Wait for a save of this lesson or a key.
+        let watched = lessons_dir.join(&lesson.id).join("src");
+        loop {
+            match wakes.recv().context("the watch loop lost its event sources")? {
+                Wake::Saved => {
+                    // Editors write a file in several steps: let them settle.
+                    std::thread::sleep(Duration::from_millis(200));
+                    while wakes.try_recv().is_ok() {}
+                    if watched.exists() {
+                        break;
+                    }
+                }
+                Wake::Key('q') => return Ok(()),
+                Wake::Key('r') => break,
+                Wake::Key('n') => {
+                    current = (current + 1) % course.manifest.lessons.len();
+                    break;
+                }
+                Wake::Key('h') => {
+                    notes = hint::hint(course, &lesson.id, false, false)?;
+                    let report = report.as_ref().ok();
+                    show(&(report.map(|r| screen(course, r, &notes)).unwrap_or_default()))?;
+                }
+                Wake::Key(_) => {}
+            }
+        }
+    }
+}
+
+fn position(course: &Course, id: &str) -> Result<usize> {
+    course.manifest.lesson(id)?;
+    Ok(course.manifest.lessons.iter().position(|l| l.id == id).unwrap_or(0))
+}
+
+fn first_unfinished(course: &Course, lessons_dir: &Path, options: &grade::Options) -> Result<usize> {
+    println!("Grading every lesson to find where you are...");
+    let lessons = course.select(&[])?;
+    let report = grade::grade(course, &lessons, lessons_dir, options, &|_| {})?;
+    Ok(report.lessons.iter().position(|l| l.score < 1.0).unwrap_or(0))
+}
+
+fn screen(course: &Course, report: &CourseReport, notes: &str) -> String {
+    let mut text = render::details(report, Paint::for_stdout());
+    if report.score >= 1.0 {
+        text.push_str("\nThis lesson is done: every graded test passes. Press n for the next lesson.\n");
+    } else {
+        text.push_str(&format!("\n{}\n", render::next_step(course, report)));
+    }
+    if !notes.is_empty() {
+        text.push_str(&format!("\n{notes}"));
+    }
+    text.push_str("\nSave the file to re-grade.   h hint · n next lesson · r re-run · q quit\n");
+    text
+}
+
+/// Clears the screen and prints `text`; raw mode needs explicit carriage returns.
+fn show(text: &str) -> Result<()> {
+    let mut out = std::io::stdout();
+    execute!(out, terminal::Clear(terminal::ClearType::All), cursor::MoveTo(0, 0))?;
+    out.write_all(text.replace('\n', "\r\n").as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+fn start_watcher(dir: &Path, poll: bool, sender: mpsc::Sender<Wake>) -> Result<Box<dyn Watcher>> {
+    let dir: PathBuf = dir.to_path_buf();
+    let handler = move |event: notify::Result<notify::Event>| {
+        let is_source = |path: &PathBuf| path.components().any(|c| c.as_os_str() == "src");
+        if let Ok(event) = event {
+            if event.kind.is_modify() || event.kind.is_create() || event.kind.is_remove() {
+                if event.paths.iter().any(is_source) {
+                    let _ = sender.send(Wake::Saved);
+                }
+            }
+        }
+    };
+    let polling = || -> Result<Box<dyn Watcher>> {
+        let config = notify::Config::default().with_poll_interval(Duration::from_secs(1));
+        let mut watcher = notify::PollWatcher::new(handler.clone(), config)?;
+        watcher.watch(&dir, RecursiveMode::Recursive)?;
+        Ok(Box::new(watcher))
+    };
+    if poll {
+        return polling();
+    }
+    let native = notify::recommended_watcher(handler.clone()).and_then(|mut watcher| {
+        watcher.watch(&dir, RecursiveMode::Recursive)?;
+        Ok(watcher)
+    });
+    match native {
+        Ok(watcher) => Ok(Box::new(watcher)),
+        Err(error) => {
+            eprintln!("File events are not available here ({error}); checking every second instead.");
+            polling()
+        }
+    }
+}
+
+fn read_keys(sender: &mpsc::Sender<Wake>) {
+    while let Ok(event) = event::read() {
+        if let Event::Key(KeyEvent { code, modifiers, kind: KeyEventKind::Press, .. }) = event {
+            let key = match code {
+                KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => 'q',
+                KeyCode::Char(c) => c.to_ascii_lowercase(),
+                KeyCode::Esc => 'q',
+                _ => continue,
+            };
+            if sender.send(Wake::Key(key)).is_err() {
+                return;
+            }
+        }
+    }
+}
