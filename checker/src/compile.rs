@@ -57,14 +57,24 @@ pub fn build(workspace: &Path, target_dir: &Path, timeout: Duration) -> Result<B
         // The build uses the toolchain itself, with nothing wrapped around it.
         .env_remove("RUSTC_WRAPPER")
         .env_remove("RUSTC_WORKSPACE_WRAPPER");
-    let limits = Limits { timeout, memory_bytes: None, output_bytes: 64 << 20 };
+    let limits = Limits {
+        timeout,
+        memory_bytes: None,
+        output_bytes: 64 << 20,
+    };
     let finished = process::run(command, b"", limits).context("could not run cargo")?;
 
     let mut build = Build::default();
     let mut success = false;
     for line in String::from_utf8_lossy(&finished.stdout).lines() {
-        let Ok(message) = serde_json::from_str::<CargoMessage>(line) else { continue };
-        let lesson_dir = message.manifest_path.as_deref().and_then(Path::parent).map(Path::to_path_buf);
+        let Ok(message) = serde_json::from_str::<CargoMessage>(line) else {
+            continue;
+        };
+        let lesson_dir = message
+            .manifest_path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
         match message.reason.as_str() {
             "compiler-artifact" => {
                 if let (Some(dir), Some(executable), Some(Profile { test: true })) =
@@ -74,11 +84,11 @@ pub fn build(workspace: &Path, target_dir: &Path, timeout: Duration) -> Result<B
                 }
             }
             "compiler-message" => {
-                if let (Some(dir), Some(diagnostic)) = (lesson_dir, message.message) {
-                    if diagnostic.level == "error" {
-                        let text = build.errors.entry(dir).or_default();
-                        text.push_str(&diagnostic.rendered.unwrap_or_default());
-                    }
+                if let (Some(dir), Some(diagnostic)) = (lesson_dir, message.message)
+                    && diagnostic.level == "error"
+                {
+                    let text = build.errors.entry(dir).or_default();
+                    text.push_str(&diagnostic.rendered.unwrap_or_default());
                 }
             }
             "build-finished" => success = message.success.unwrap_or(false),

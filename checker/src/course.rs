@@ -32,16 +32,20 @@ impl Course {
             }
             None => Self::search_upwards()?,
         };
-        let root = root
-            .canonicalize()
-            .with_context(|| format!("could not resolve the course folder {}", root.display()))?;
+        let root = root.canonicalize().with_context(|| {
+            format!("could not resolve the course folder {}", root.display())
+        })?;
         let manifest = Manifest::load(&root.join(MANIFEST_FILE))?;
         Ok(Self { root, manifest })
     }
 
     fn search_upwards() -> Result<PathBuf> {
-        let cwd = std::env::current_dir().context("could not read the current directory")?;
-        if let Some(dir) = cwd.ancestors().find(|dir| dir.join(MANIFEST_FILE).is_file()) {
+        let cwd =
+            std::env::current_dir().context("could not read the current directory")?;
+        if let Some(dir) = cwd
+            .ancestors()
+            .find(|dir| dir.join(MANIFEST_FILE).is_file())
+        {
             return Ok(dir.to_path_buf());
         }
         // Built from a checkout: the checker's own crate sits one level below the root.
@@ -67,7 +71,11 @@ impl Course {
 
     /// The graded test suite of a lesson: `checker/suites/<id>/graded.rs`.
     pub fn suite_file(&self, lesson: &Lesson) -> PathBuf {
-        self.root.join("checker").join("suites").join(&lesson.id).join("graded.rs")
+        self.root
+            .join("checker")
+            .join("suites")
+            .join(&lesson.id)
+            .join("graded.rs")
     }
 
     /// The book chapter of a lesson.
@@ -80,7 +88,11 @@ impl Course {
         match std::env::var_os("CARGO_TARGET_DIR") {
             Some(dir) if !dir.is_empty() => {
                 let dir = PathBuf::from(dir);
-                if dir.is_absolute() { dir } else { self.root.join(dir) }
+                if dir.is_absolute() {
+                    dir
+                } else {
+                    self.root.join(dir)
+                }
             }
             _ => self.root.join("target"),
         }
@@ -120,8 +132,10 @@ pub fn expected_tests(suite_source: &str) -> Vec<String> {
             after_test_attribute = true;
         } else if after_test_attribute {
             if let Some(rest) = line.strip_prefix("fn ") {
-                let name: String =
-                    rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
                 names.push(name);
                 after_test_attribute = false;
             } else if !line.starts_with("#[") && !line.starts_with("//") {

@@ -12,10 +12,16 @@ use std::process::ExitStatus;
 pub fn failure(message: &str) -> (TestStatus, String) {
     if let Some(rest) = message.strip_prefix("not yet implemented") {
         let what = rest.trim_start_matches(':').trim();
-        let what = if what.is_empty() { "a function this test needs".to_owned() } else { format!("`{what}`") };
+        let what = if what.is_empty() {
+            "a function this test needs".to_owned()
+        } else {
+            format!("`{what}`")
+        };
         return (
             TestStatus::NotStarted,
-            format!("{what} is still a todo!(): implement it following its /// contract."),
+            format!(
+                "{what} is still a todo!(): implement it following its /// contract."
+            ),
         );
     }
     let hint = if message.contains("not compatible for matrix multiplication") {
@@ -29,7 +35,9 @@ pub fn failure(message: &str) -> (TestStatus, String) {
             "an elementwise operation got arrays whose shapes do not broadcast. A row vector \
              broadcasts over rows as shape (1, n); a column as (n, 1) (`insert_axis`).",
         )
-    } else if message.contains("index out of bounds") || message.contains("ndarray: index") {
+    } else if message.contains("index out of bounds")
+        || message.contains("ndarray: index")
+    {
         Some("an index past the end of an array: check loop bounds against the shapes.")
     } else if message.contains("attempt to") && message.contains("overflow") {
         Some("integer arithmetic overflowed (for example 0 - 1 on a usize).")
@@ -44,14 +52,20 @@ pub fn failure(message: &str) -> (TestStatus, String) {
 }
 
 /// The status and message of a test whose process ended without a valid report.
-pub fn no_report(exit: &ExitStatus, stderr: &str, limits: Limits) -> (TestStatus, String) {
+pub fn no_report(
+    exit: &ExitStatus,
+    stderr: &str,
+    limits: Limits,
+) -> (TestStatus, String) {
     let how = process::describe_status(exit);
     let message = if stderr.contains("has overflowed its stack") {
         format!(
             "The test crashed with a stack overflow ({how}). Likely cause: a function that \
              calls itself without ever stopping."
         )
-    } else if stderr.contains("memory allocation of") || stderr.contains("capacity overflow") {
+    } else if stderr.contains("memory allocation of")
+        || stderr.contains("capacity overflow")
+    {
         let limit = limits.memory_bytes.map(|b| format!("{} MiB", b >> 20));
         format!(
             "The test ran out of memory ({how}; the limit is {}). Likely cause: a matrix or \
@@ -68,7 +82,11 @@ pub fn no_report(exit: &ExitStatus, stderr: &str, limits: Limits) -> (TestStatus
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         format!(
             "The test's process ended with {how} before its checks finished.{}",
-            if tail.is_empty() { String::new() } else { format!("\nIts last output:\n{}", tail.join("\n")) }
+            if tail.is_empty() {
+                String::new()
+            } else {
+                format!("\nIts last output:\n{}", tail.join("\n"))
+            }
         )
     };
     (TestStatus::Crash, message)
@@ -82,13 +100,17 @@ mod tests {
     fn a_todo_is_reported_as_not_started_with_its_name() {
         let (status, message) = failure("not yet implemented: softmax_rows");
         assert_eq!(status, TestStatus::NotStarted);
-        assert_eq!(message, "`softmax_rows` is still a todo!(): implement it following its /// contract.");
+        assert_eq!(
+            message,
+            "`softmax_rows` is still a todo!(): implement it following its /// contract."
+        );
     }
 
     #[test]
     fn a_shape_panic_gets_a_hint() {
-        let (status, message) =
-            failure("ndarray: inputs 2 × 3 and 4 × 3 are not compatible for matrix multiplication");
+        let (status, message) = failure(
+            "ndarray: inputs 2 × 3 and 4 × 3 are not compatible for matrix multiplication",
+        );
         assert_eq!(status, TestStatus::Fail);
         assert!(message.contains("transpose"), "{message}");
     }

@@ -80,8 +80,9 @@ pub fn grade(
         .iter()
         .map(|lesson| {
             let path = course.suite_file(lesson);
-            let source = std::fs::read_to_string(&path)
-                .with_context(|| format!("could not read the graded suite {}", path.display()))?;
+            let source = std::fs::read_to_string(&path).with_context(|| {
+                format!("could not read the graded suite {}", path.display())
+            })?;
             Ok(expected_tests(&source))
         })
         .collect::<Result<_>>()?;
@@ -91,16 +92,28 @@ pub fn grade(
         compile::Build::default()
     } else {
         progress(Event::Building);
-        compile::build(&scratch.dir, &course.scratch_dir().join("build"), options.build_timeout)?
+        compile::build(
+            &scratch.dir,
+            &course.scratch_dir().join("build"),
+            options.build_timeout,
+        )?
     };
 
     // Decide each lesson's fate; collect the tests of those that built.
     let mut reports: Vec<Option<LessonReport>> = Vec::new();
     let mut jobs: Vec<(usize, usize, PathBuf, PathBuf)> = Vec::new();
-    for (index, ((lesson, state), names)) in lessons.iter().zip(&states).zip(&expected).enumerate() {
+    for (index, ((lesson, state), names)) in
+        lessons.iter().zip(&states).zip(&expected).enumerate()
+    {
         let dir = scratch.lesson_dir(lesson);
         let unbuilt = |status, message: String| {
-            Some(LessonReport::unbuilt(&lesson.id, &lesson.title, status, message, names))
+            Some(LessonReport::unbuilt(
+                &lesson.id,
+                &lesson.title,
+                status,
+                message,
+                names,
+            ))
         };
         let report = match state {
             SourceState::MissingFolder => unbuilt(
@@ -128,7 +141,12 @@ pub fn grade(
                         LessonStatus::BuildFailed,
                         format!(
                             "The build failed before reaching the lesson's code:\n{}",
-                            first_lines(build.failure.as_deref().unwrap_or("(cargo said nothing)"))
+                            first_lines(
+                                build
+                                    .failure
+                                    .as_deref()
+                                    .unwrap_or("(cargo said nothing)")
+                            )
                         ),
                     ),
                 },
@@ -152,11 +170,17 @@ pub fn grade(
                 loop {
                     // Results land in their job's slot: lesson by lesson, test by test.
                     let slot = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((lesson, test, binary, reports_dir)) = jobs.get(slot) else { break };
+                    let Some((lesson, test, binary, reports_dir)) = jobs.get(slot) else {
+                        break;
+                    };
                     let name = &expected[*lesson][*test];
                     match run_test(binary, name, reports_dir, limits) {
-                        Ok(result) => results.lock().expect("no worker panics")[slot] = Some(result),
-                        Err(error) => *failure.lock().expect("no worker panics") = Some(error),
+                        Ok(result) => {
+                            results.lock().expect("no worker panics")[slot] = Some(result)
+                        }
+                        Err(error) => {
+                            *failure.lock().expect("no worker panics") = Some(error)
+                        }
                     }
                     progress(Event::TestDone);
                 }
@@ -175,7 +199,13 @@ pub fn grade(
         .map(|((lesson, report), names)| {
             report.unwrap_or_else(|| {
                 let tests = results.by_ref().take(names.len()).flatten().collect();
-                LessonReport::from_tests(&lesson.id, &lesson.title, LessonStatus::Graded, None, tests)
+                LessonReport::from_tests(
+                    &lesson.id,
+                    &lesson.title,
+                    LessonStatus::Graded,
+                    None,
+                    tests,
+                )
             })
         })
         .collect();

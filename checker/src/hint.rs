@@ -30,7 +30,9 @@ pub fn hint(course: &Course, id: &str, all: bool, reset: bool) -> Result<String>
         .with_context(|| format!("could not save hint progress to {}", path.display()))?;
 
     if reset {
-        return Ok(format!("The hints of {id} start over; `checker hint {id}` shows the first.\n"));
+        return Ok(format!(
+            "The hints of {id} start over; `checker hint {id}` shows the first.\n"
+        ));
     }
     let mut out = format!("Hints for lesson {} ({}):\n", lesson.id, lesson.title);
     for (index, text) in lesson.hints.iter().take(count).enumerate() {
@@ -38,9 +40,17 @@ pub fn hint(course: &Course, id: &str, all: bool, reset: bool) -> Result<String>
         let _ = writeln!(out, "\n{}/{total}. {text}", index + 1);
     }
     if count < total {
-        let _ = writeln!(out, "\nRun the same command again for the next hint ({} more).", total - count);
+        let _ = writeln!(
+            out,
+            "\nRun the same command again for the next hint ({} more).",
+            total - count
+        );
     } else {
-        let _ = writeln!(out, "\nThat was the last hint. The chapter ({}) works through every step.", lesson.chapter);
+        let _ = writeln!(
+            out,
+            "\nThat was the last hint. The chapter ({}) works through every step.",
+            lesson.chapter
+        );
     }
     Ok(out)
 }

@@ -42,8 +42,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let course = Course::locate(cli.course_dir.as_deref())?;
     match cli.command {
         None => show_progress(&course, &cli.grading),
-        Some(Command::Grade { lessons, grading }) => grade_and_print(&course, &lessons, &grading),
-        Some(Command::Watch { lesson, grading, poll }) => {
+        Some(Command::Grade { lessons, grading }) => {
+            grade_and_print(&course, &lessons, &grading)
+        }
+        Some(Command::Watch {
+            lesson,
+            grading,
+            poll,
+        }) => {
             watch::watch(&course, lesson.as_deref(), &grading, poll)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -54,7 +60,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Verify { limits }) => {
             let problems = verify::verify(&course, &limits.options())?;
             if problems.is_empty() {
-                println!("verify: the course is consistent; every solution scores 100% and every stub 0%.");
+                println!(
+                    "verify: the course is consistent; every solution scores 100% and every stub 0%."
+                );
                 Ok(ExitCode::SUCCESS)
             } else {
                 for problem in &problems {
@@ -72,13 +80,20 @@ fn show_progress(course: &Course, grading: &GradingArgs) -> Result<ExitCode> {
     let report = ui::grade_with_progress(course, &[], grading)?;
     match grading.format {
         Format::Json => println!("{}", render::json(&report)),
-        Format::Text => print!("{}", render::progress(course, &report, render::Paint::for_stdout())),
+        Format::Text => print!(
+            "{}",
+            render::progress(course, &report, render::Paint::for_stdout())
+        ),
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `grade`: grade the named lessons (or all) and show every test.
-fn grade_and_print(course: &Course, lessons: &[String], grading: &GradingArgs) -> Result<ExitCode> {
+fn grade_and_print(
+    course: &Course,
+    lessons: &[String],
+    grading: &GradingArgs,
+) -> Result<ExitCode> {
     let report = ui::grade_with_progress(course, lessons, grading)?;
     match grading.format {
         Format::Json => println!("{}", render::json(&report)),

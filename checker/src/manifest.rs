@@ -50,22 +50,33 @@ impl Lesson {
 impl Manifest {
     /// Reads and validates the manifest at `path`.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("could not read the course manifest {}", path.display()))?;
-        let manifest: Manifest = toml::from_str(&text)
-            .with_context(|| format!("{} is not a valid course manifest", path.display()))?;
-        manifest.validate().with_context(|| format!("in {}", path.display()))?;
+        let text = std::fs::read_to_string(path).with_context(|| {
+            format!("could not read the course manifest {}", path.display())
+        })?;
+        let manifest: Manifest = toml::from_str(&text).with_context(|| {
+            format!("{} is not a valid course manifest", path.display())
+        })?;
+        manifest
+            .validate()
+            .with_context(|| format!("in {}", path.display()))?;
         Ok(manifest)
     }
 
     /// The lesson with this id, or an error that lists the ids there are.
     pub fn lesson(&self, id: &str) -> Result<&Lesson> {
-        self.lessons.iter().find(|lesson| lesson.id == id).with_context(|| {
-            format!(
-                "there is no lesson `{id}`; the lessons are: {}",
-                self.lessons.iter().map(|l| l.id.as_str()).collect::<Vec<_>>().join(", ")
-            )
-        })
+        self.lessons
+            .iter()
+            .find(|lesson| lesson.id == id)
+            .with_context(|| {
+                format!(
+                    "there is no lesson `{id}`; the lessons are: {}",
+                    self.lessons
+                        .iter()
+                        .map(|l| l.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
     }
 
     /// Checks what the types cannot: the version, unique ids, names, hints, dependencies.
@@ -79,18 +90,34 @@ impl Manifest {
         }
         for (index, lesson) in self.lessons.iter().enumerate() {
             let valid_id = !lesson.id.is_empty()
-                && lesson.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                && lesson
+                    .id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
             if !valid_id {
-                bail!("lesson id `{}` must be lowercase letters, digits and `-`", lesson.id);
+                bail!(
+                    "lesson id `{}` must be lowercase letters, digits and `-`",
+                    lesson.id
+                );
             }
-            if self.lessons[..index].iter().any(|earlier| earlier.id == lesson.id) {
+            if self.lessons[..index]
+                .iter()
+                .any(|earlier| earlier.id == lesson.id)
+            {
                 bail!("lesson id `{}` appears twice", lesson.id);
             }
-            if lesson.hints.is_empty() || lesson.hints.iter().any(|h| h.trim().is_empty()) {
-                bail!("lesson `{}` needs at least one hint, and no empty ones", lesson.id);
+            if lesson.hints.is_empty() || lesson.hints.iter().any(|h| h.trim().is_empty())
+            {
+                bail!(
+                    "lesson `{}` needs at least one hint, and no empty ones",
+                    lesson.id
+                );
             }
             for dependency in &lesson.depends_on {
-                if !self.lessons[..index].iter().any(|earlier| &earlier.id == dependency) {
+                if !self.lessons[..index]
+                    .iter()
+                    .any(|earlier| &earlier.id == dependency)
+                {
                     bail!(
                         "lesson `{}` depends on `{dependency}`, which is not an earlier lesson",
                         lesson.id
@@ -125,23 +152,42 @@ mod tests {
     #[test]
     fn a_valid_manifest_parses() {
         let manifest = parse(ONE).unwrap();
-        assert_eq!(manifest.lesson("02-attention").unwrap().solution_crate(), "attention-solution");
+        assert_eq!(
+            manifest.lesson("02-attention").unwrap().solution_crate(),
+            "attention-solution"
+        );
     }
 
     #[test]
     fn an_unknown_lesson_lists_the_known_ones() {
-        let error = parse(ONE).unwrap().lesson("99-nope").unwrap_err().to_string();
+        let error = parse(ONE)
+            .unwrap()
+            .lesson("99-nope")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("the lessons are: 02-attention"), "{error}");
     }
 
     #[test]
     fn bad_manifests_are_rejected_with_a_reason() {
         let cases = [
-            (ONE.replace("format_version = 1", "format_version = 9"), "format_version"),
+            (
+                ONE.replace("format_version = 1", "format_version = 9"),
+                "format_version",
+            ),
             (ONE.replace("[\"start with softmax\"]", "[]"), "hint"),
-            (ONE.replace("02-attention\"\n", "02 Attention\"\n"), "lowercase"),
-            (ONE.replace("hints", "depends_on = [\"01-rnn\"]\n        hints"), "not an earlier"),
-            (format!("{ONE}\n{}", &ONE[ONE.find("[[lessons]]").unwrap()..]), "twice"),
+            (
+                ONE.replace("02-attention\"\n", "02 Attention\"\n"),
+                "lowercase",
+            ),
+            (
+                ONE.replace("hints", "depends_on = [\"01-rnn\"]\n        hints"),
+                "not an earlier",
+            ),
+            (
+                format!("{ONE}\n{}", &ONE[ONE.find("[[lessons]]").unwrap()..]),
+                "twice",
+            ),
         ];
         for (text, reason) in cases {
             let error = format!("{:#}", parse(&text).unwrap_err());

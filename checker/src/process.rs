@@ -49,7 +49,10 @@ impl Finished {
 
 /// Runs `command` under `limits`, writing `input` to its standard input and closing it.
 pub fn run(mut command: Command, input: &[u8], limits: Limits) -> Result<Finished> {
-    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     isolate(&mut command, limits.memory_bytes);
     let mut child = command
         .spawn()
@@ -77,7 +80,10 @@ pub fn run(mut command: Command, input: &[u8], limits: Limits) -> Result<Finishe
 }
 
 /// Reads a pipe to its end in a thread, keeping the first `cap` bytes.
-fn capture(pipe: Option<impl Read + Send + 'static>, cap: usize) -> thread::JoinHandle<Vec<u8>> {
+fn capture(
+    pipe: Option<impl Read + Send + 'static>,
+    cap: usize,
+) -> thread::JoinHandle<Vec<u8>> {
     thread::spawn(move || {
         let mut kept = Vec::new();
         let Some(mut pipe) = pipe else { return kept };
@@ -99,7 +105,10 @@ fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Result<Option<Exit
     let deadline = Instant::now() + timeout;
     let mut pause = Duration::from_millis(1);
     loop {
-        if let Some(status) = child.try_wait().context("could not wait for a child process")? {
+        if let Some(status) = child
+            .try_wait()
+            .context("could not wait for a child process")?
+        {
             return Ok(Some(status));
         }
         if Instant::now() >= deadline {
@@ -200,6 +209,10 @@ mod tests {
         let start = Instant::now();
         let done = run(command, b"", limits(200)).unwrap();
         assert!(done.timed_out());
-        assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "took {:?}",
+            start.elapsed()
+        );
     }
 }

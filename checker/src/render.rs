@@ -16,7 +16,9 @@ impl Paint {
     /// Colours if standard output is a terminal and `NO_COLOR` is not set.
     pub fn for_stdout() -> Self {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Self { enabled: !no_color && std::io::stdout().is_terminal() }
+        Self {
+            enabled: !no_color && std::io::stdout().is_terminal(),
+        }
     }
 
     /// No colours at all (for tests and files).
@@ -25,23 +27,43 @@ impl Paint {
     }
 
     fn green(&self, text: &str) -> String {
-        if self.enabled { text.green().to_string() } else { text.to_owned() }
+        if self.enabled {
+            text.green().to_string()
+        } else {
+            text.to_owned()
+        }
     }
 
     fn red(&self, text: &str) -> String {
-        if self.enabled { text.red().to_string() } else { text.to_owned() }
+        if self.enabled {
+            text.red().to_string()
+        } else {
+            text.to_owned()
+        }
     }
 
     fn yellow(&self, text: &str) -> String {
-        if self.enabled { text.yellow().to_string() } else { text.to_owned() }
+        if self.enabled {
+            text.yellow().to_string()
+        } else {
+            text.to_owned()
+        }
     }
 
     fn bold(&self, text: &str) -> String {
-        if self.enabled { text.bold().to_string() } else { text.to_owned() }
+        if self.enabled {
+            text.bold().to_string()
+        } else {
+            text.to_owned()
+        }
     }
 
     fn dim(&self, text: &str) -> String {
-        if self.enabled { text.dim().to_string() } else { text.to_owned() }
+        if self.enabled {
+            text.dim().to_string()
+        } else {
+            text.to_owned()
+        }
     }
 }
 
@@ -70,12 +92,25 @@ fn lesson_state(lesson: &LessonReport) -> &'static str {
 /// The progress table and the next thing to do.
 pub fn progress(course: &Course, report: &CourseReport, paint: Paint) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{}\n", paint.bold("Build a Transformer in Rust: your progress"));
-    let width = report.lessons.iter().map(|l| l.title.len()).max().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "{}\n",
+        paint.bold("Build a Transformer in Rust: your progress")
+    );
+    let width = report
+        .lessons
+        .iter()
+        .map(|l| l.title.len())
+        .max()
+        .unwrap_or(0);
     for lesson in &report.lessons {
         let number = lesson.id.split('-').next().unwrap_or(&lesson.id);
         let bar = bar(lesson.score);
-        let bar = if lesson.score >= 1.0 { paint.green(&bar) } else { bar };
+        let bar = if lesson.score >= 1.0 {
+            paint.green(&bar)
+        } else {
+            bar
+        };
         let _ = writeln!(
             out,
             "  {number}  {:<width$}  {:>3}/{:<3} {bar} {}  {}",
@@ -109,12 +144,18 @@ pub fn next_step(course: &Course, report: &CourseReport) -> String {
             format!("Open {file}: {}", first_line(&test.message))
         }
         (LessonStatus::Graded, Some(test)) => {
-            format!("Open {file}; the first failing test is `{}`:\n  {}", test.name, first_line(&test.message))
+            format!(
+                "Open {file}; the first failing test is `{}`:\n  {}",
+                test.name,
+                first_line(&test.message)
+            )
         }
-        (_, _) => format!(
-            "{}",
-            lesson.message.as_deref().map(first_line).unwrap_or("The lesson could not be graded.")
-        ),
+        (_, _) => lesson
+            .message
+            .as_deref()
+            .map(first_line)
+            .unwrap_or("The lesson could not be graded.")
+            .to_owned(),
     };
     format!(
         "Next: lesson {} ({}). Read the chapter ({chapter}).\n{detail}\n\
@@ -164,7 +205,10 @@ fn test_line(test: &TestResult, paint: Paint) -> String {
         TestStatus::NotBuilt => (paint.dim("·"), String::new()),
     };
     let mut line = format!("  {mark} {}{label}\n", test.name);
-    if matches!(test.status, TestStatus::Fail | TestStatus::Timeout | TestStatus::Crash) {
+    if matches!(
+        test.status,
+        TestStatus::Fail | TestStatus::Timeout | TestStatus::Crash
+    ) {
         line.push_str(&paint.yellow(&indent(&test.message, "      ")));
         line.push('\n');
     }
@@ -172,10 +216,88 @@ fn test_line(test: &TestResult, paint: Paint) -> String {
 }
 
 fn indent(text: &str, prefix: &str) -> String {
-    text.trim_end().lines().map(|l| format!("{prefix}{l}")).collect::<Vec<_>>().join("\n")
+    text.trim_end()
+        .lines()
+        .map(|l| format!("{prefix}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The report as JSON, pretty-printed.
 pub fn json(report: &CourseReport) -> String {
     serde_json::to_string_pretty(report).expect("a report always serialises")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{LessonReport, LessonStatus, TestResult, TestStatus};
+
+    fn test(name: &str, status: TestStatus, message: &str) -> TestResult {
+        TestResult {
+            name: name.to_owned(),
+            passed: status == TestStatus::Pass,
+            status,
+            message: message.to_owned(),
+        }
+    }
+
+    #[test]
+    fn the_detailed_report_shows_each_failure_with_its_message() {
+        let lesson = LessonReport::from_tests(
+            "02-attention",
+            "Attention",
+            LessonStatus::Graded,
+            None,
+            vec![
+                test("softmax_rows_sum_to_one", TestStatus::Pass, ""),
+                test(
+                    "attention_weights_rows_sum_to_one",
+                    TestStatus::Fail,
+                    "attention weights: row 2 sums to 1.370000, but every row of a softmax \
+                     sums to 1.\nLikely cause: softmax over the wrong axis",
+                ),
+                test(
+                    "padding_mask_blocks_the_padded_keys",
+                    TestStatus::Timeout,
+                    "stopped after 10 s",
+                ),
+                test(
+                    "linear_forward",
+                    TestStatus::NotStarted,
+                    "`Linear::forward` is still a todo!()",
+                ),
+            ],
+        );
+        let missing = LessonReport::unbuilt(
+            "03-multi-head-attention",
+            "Multi-head attention",
+            LessonStatus::Missing,
+            "There is no folder 03-multi-head-attention/ in the submission.".to_owned(),
+            &["split_then_merge_is_the_identity".to_owned()],
+        );
+        let report = CourseReport::new(vec![lesson, missing]);
+        insta::assert_snapshot!(details(&report, Paint::plain()), @r"
+        02-attention Attention  1/4 tests, 25%
+          ✓ softmax_rows_sum_to_one
+          ✗ attention_weights_rows_sum_to_one
+              attention weights: row 2 sums to 1.370000, but every row of a softmax sums to 1.
+              Likely cause: softmax over the wrong axis
+          ⏱ padding_mask_blocks_the_padded_keys (timed out)
+              stopped after 10 s
+          · linear_forward (not started)
+
+        03-multi-head-attention Multi-head attention  0/1 tests, 0%
+            There is no folder 03-multi-head-attention/ in the submission.
+
+        Overall score: 12%
+        ");
+    }
+
+    #[test]
+    fn the_bar_fills_with_the_score() {
+        assert_eq!(bar(0.0), "░".repeat(BAR_WIDTH));
+        assert_eq!(bar(0.5), format!("{}{}", "█".repeat(10), "░".repeat(10)));
+        assert_eq!(bar(1.0), "█".repeat(BAR_WIDTH));
+    }
 }

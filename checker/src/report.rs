@@ -113,8 +113,21 @@ impl LessonReport {
     ) -> Self {
         let passed = tests.iter().filter(|t| t.passed).count();
         let total = tests.len();
-        let score = if total == 0 { 0.0 } else { passed as f64 / total as f64 };
-        Self { id: id.to_owned(), title: title.to_owned(), status, message, passed, total, score, tests }
+        let score = if total == 0 {
+            0.0
+        } else {
+            passed as f64 / total as f64
+        };
+        Self {
+            id: id.to_owned(),
+            title: title.to_owned(),
+            status,
+            message,
+            passed,
+            total,
+            score,
+            tests,
+        }
     }
 
     /// The first test that did not pass.
@@ -124,7 +137,11 @@ impl LessonReport {
 
     /// Whether the learner has not begun: nothing passes and everything hit a `todo!()`.
     pub fn not_started(&self) -> bool {
-        self.passed == 0 && self.tests.iter().all(|t| t.status == TestStatus::NotStarted)
+        self.passed == 0
+            && self
+                .tests
+                .iter()
+                .all(|t| t.status == TestStatus::NotStarted)
     }
 }
 

@@ -17,7 +17,12 @@ use std::process::Command;
 /// Runs the test `name` of the test executable `binary` and grades it.
 ///
 /// `scratch` is a folder the checker owns, for the report file.
-pub fn run_test(binary: &Path, name: &str, scratch: &Path, limits: Limits) -> Result<TestResult> {
+pub fn run_test(
+    binary: &Path,
+    name: &str,
+    scratch: &Path,
+    limits: Limits,
+) -> Result<TestResult> {
     let nonce = format!("{:032x}", rand::rng().random::<u128>());
     std::fs::create_dir_all(scratch)?;
     let report_path = scratch.join(format!("{name}.report"));
@@ -40,7 +45,9 @@ pub fn run_test(binary: &Path, name: &str, scratch: &Path, limits: Limits) -> Re
     let finished = process::run(command, format!("{nonce}\n").as_bytes(), limits)?;
     let report = std::fs::read_to_string(&report_path).ok();
     let _ = std::fs::remove_file(&report_path);
-    let verdict = report.as_deref().and_then(|text| parse_report(text, &nonce));
+    let verdict = report
+        .as_deref()
+        .and_then(|text| parse_report(text, &nonce));
     let stderr = finished.stderr_text();
 
     let (status, message) = match (&finished.status, verdict) {
@@ -66,5 +73,10 @@ pub fn run_test(binary: &Path, name: &str, scratch: &Path, limits: Limits) -> Re
         (Some(_), Some(verdict)) => explain::failure(&verdict.message),
         (Some(exit), None) => explain::no_report(exit, &stderr, limits),
     };
-    Ok(TestResult { name: name.to_owned(), passed: status == TestStatus::Pass, status, message })
+    Ok(TestResult {
+        name: name.to_owned(),
+        passed: status == TestStatus::Pass,
+        status,
+        message,
+    })
 }

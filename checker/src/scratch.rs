@@ -66,7 +66,8 @@ impl Scratch {
         std::fs::create_dir_all(&work)
             .with_context(|| format!("could not create {}", work.display()))?;
         let lock = File::create(work.join(format!("{key}.lock")))?;
-        lock.lock().context("could not lock the checker's scratch folder")?;
+        lock.lock()
+            .context("could not lock the checker's scratch folder")?;
         let dir = work.join(key);
 
         let mut states = Vec::new();
@@ -84,12 +85,25 @@ impl Scratch {
             }
             states.push(state);
         }
-        write_if_changed(&dir.join("Cargo.toml"), &workspace_manifest(course, &members)?)?;
+        write_if_changed(
+            &dir.join("Cargo.toml"),
+            &workspace_manifest(course, &members)?,
+        )?;
         let lockfile = std::fs::read(course.root.join("Cargo.lock")).unwrap_or_default();
         if !lockfile.is_empty() {
-            write_if_changed(&dir.join("Cargo.lock"), &String::from_utf8_lossy(&lockfile))?;
+            write_if_changed(
+                &dir.join("Cargo.lock"),
+                &String::from_utf8_lossy(&lockfile),
+            )?;
         }
-        Ok((Self { dir, members, _lock: lock }, states))
+        Ok((
+            Self {
+                dir,
+                members,
+                _lock: lock,
+            },
+            states,
+        ))
     }
 
     /// The folder of one lesson's member crate.
@@ -98,7 +112,12 @@ impl Scratch {
     }
 }
 
-fn copy_lesson(course: &Course, lesson: &Lesson, from: &Path, scratch: &Path) -> Result<SourceState> {
+fn copy_lesson(
+    course: &Course,
+    lesson: &Lesson,
+    from: &Path,
+    scratch: &Path,
+) -> Result<SourceState> {
     if !from.is_dir() {
         return Ok(SourceState::MissingFolder);
     }
@@ -111,9 +130,13 @@ fn copy_lesson(course: &Course, lesson: &Lesson, from: &Path, scratch: &Path) ->
         Ok(()) => {}
         Err(error) => return Ok(SourceState::Unusable(format!("{error:#}"))),
     }
-    let suite = std::fs::read_to_string(course.suite_file(lesson)).with_context(|| {
-        format!("the course has no graded suite for {} (checker/suites/)", lesson.id)
-    })?;
+    let suite =
+        std::fs::read_to_string(course.suite_file(lesson)).with_context(|| {
+            format!(
+                "the course has no graded suite for {} (checker/suites/)",
+                lesson.id
+            )
+        })?;
     write_if_changed(&member.join("tests").join("graded.rs"), &suite)?;
     write_if_changed(&member.join("Cargo.toml"), &lesson_manifest(course, lesson))?;
     Ok(SourceState::Copied)
@@ -168,7 +191,8 @@ fn write_bytes_if_changed(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::write(path, bytes).with_context(|| format!("could not write {}", path.display()))
+    std::fs::write(path, bytes)
+        .with_context(|| format!("could not write {}", path.display()))
 }
 
 /// The scratch workspace's root manifest: the course's dependency versions and profiles,
@@ -177,7 +201,8 @@ fn workspace_manifest(course: &Course, members: &[String]) -> Result<String> {
     let path = course.root.join("Cargo.toml");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("could not read {}", path.display()))?;
-    let root: Table = toml::from_str(&text).with_context(|| format!("{} is not valid TOML", path.display()))?;
+    let root: Table = toml::from_str(&text)
+        .with_context(|| format!("{} is not valid TOML", path.display()))?;
     let mut dependencies = root
         .get("workspace")
         .and_then(|w| w.get("dependencies"))

@@ -12,9 +12,16 @@ use std::time::Duration;
 
 /// Grades the named lessons (all if none) of the selected lessons folder, showing a
 /// spinner while building and a bar while testing when standard error is a terminal.
-pub fn grade_with_progress(course: &Course, ids: &[String], grading: &GradingArgs) -> Result<CourseReport> {
+pub fn grade_with_progress(
+    course: &Course,
+    ids: &[String],
+    grading: &GradingArgs,
+) -> Result<CourseReport> {
     let lessons = course.select(ids)?;
-    let submission = grading.lessons_dir.clone().unwrap_or_else(|| course.lessons_dir());
+    let submission = grading
+        .lessons_dir
+        .clone()
+        .unwrap_or_else(|| course.lessons_dir());
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
     } else {
@@ -22,21 +29,32 @@ pub fn grade_with_progress(course: &Course, ids: &[String], grading: &GradingArg
     };
     let on_event = |event: Event| match event {
         Event::Building => {
-            bar.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"));
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+                    .expect("valid template"),
+            );
             bar.set_message("Compiling your lessons");
             bar.enable_steady_tick(Duration::from_millis(100));
         }
         Event::Testing(total) => {
             bar.set_style(
-                ProgressStyle::with_template("{spinner} Running graded tests {bar:30} {pos}/{len}")
-                    .expect("valid template"),
+                ProgressStyle::with_template(
+                    "{spinner} Running graded tests {bar:30} {pos}/{len}",
+                )
+                .expect("valid template"),
             );
             bar.set_length(total as u64);
             bar.set_position(0);
         }
         Event::TestDone => bar.inc(1),
     };
-    let report = grade::grade(course, &lessons, &submission, &grading.limits.options(), &on_event);
+    let report = grade::grade(
+        course,
+        &lessons,
+        &submission,
+        &grading.limits.options(),
+        &on_event,
+    );
     bar.finish_and_clear();
     report
 }

@@ -19,7 +19,8 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
     let lessons = course.select(&[])?;
     let quiet = |_| {};
 
-    let solved = grade::grade(course, &lessons, &course.solutions_dir(), options, &quiet)?;
+    let solved =
+        grade::grade(course, &lessons, &course.solutions_dir(), options, &quiet)?;
     for lesson in &solved.lessons {
         if lesson.score < 1.0 || lesson.total == 0 {
             problems.push(format!(
@@ -34,8 +35,12 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
     let stubs = grade::grade(course, &lessons, &course.lessons_dir(), options, &quiet)?;
     for lesson in &stubs.lessons {
         if lesson.passed > 0 {
-            let passing: Vec<&str> =
-                lesson.tests.iter().filter(|t| t.passed).map(|t| t.name.as_str()).collect();
+            let passing: Vec<&str> = lesson
+                .tests
+                .iter()
+                .filter(|t| t.passed)
+                .map(|t| t.name.as_str())
+                .collect();
             problems.push(format!(
                 "the stub of {} passes graded tests it should fail: {}",
                 lesson.id,
@@ -54,7 +59,9 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
 }
 
 fn describe_failures(report: &CourseReport, id: &str) -> String {
-    let Some(lesson) = report.lessons.iter().find(|l| l.id == id) else { return String::new() };
+    let Some(lesson) = report.lessons.iter().find(|l| l.id == id) else {
+        return String::new();
+    };
     if let Some(message) = &lesson.message {
         return message.clone();
     }
@@ -71,18 +78,25 @@ fn describe_failures(report: &CourseReport, id: &str) -> String {
 fn check_layout(course: &Course) -> Result<Vec<String>> {
     let mut problems = Vec::new();
     let root = &course.root;
-    let workspace = std::fs::read_to_string(root.join("Cargo.toml")).context("reading Cargo.toml")?;
-    let workspace: toml::Table = toml::from_str(&workspace).context("parsing Cargo.toml")?;
+    let workspace =
+        std::fs::read_to_string(root.join("Cargo.toml")).context("reading Cargo.toml")?;
+    let workspace: toml::Table =
+        toml::from_str(&workspace).context("parsing Cargo.toml")?;
     let list = |key: &str| -> BTreeSet<String> {
         workspace
             .get("workspace")
             .and_then(|w| w.get(key))
             .and_then(|v| v.as_array())
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let (members, defaults) = (list("members"), list("default-members"));
-    let summary = std::fs::read_to_string(root.join("book/src/SUMMARY.md")).unwrap_or_default();
+    let summary =
+        std::fs::read_to_string(root.join("book/src/SUMMARY.md")).unwrap_or_default();
 
     for lesson in &course.manifest.lessons {
         let id = &lesson.id;
@@ -103,7 +117,9 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
             )),
         }
         if !members.contains(&lesson_dir) || !members.contains(&solution_dir) {
-            problems.push(format!("the workspace members must include {lesson_dir} and {solution_dir}"));
+            problems.push(format!(
+                "the workspace members must include {lesson_dir} and {solution_dir}"
+            ));
         }
         if defaults.contains(&lesson_dir) {
             problems.push(format!(
@@ -111,11 +127,16 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
             ));
         }
         if !defaults.contains(&solution_dir) {
-            problems.push(format!("{solution_dir} must be a default member, so that `cargo test` runs it"));
+            problems.push(format!(
+                "{solution_dir} must be a default member, so that `cargo test` runs it"
+            ));
         }
-        let stub = std::fs::read_to_string(root.join(&lesson_dir).join("src/lib.rs")).unwrap_or_default();
+        let stub = std::fs::read_to_string(root.join(&lesson_dir).join("src/lib.rs"))
+            .unwrap_or_default();
         if !stub.contains("todo!(") {
-            problems.push(format!("{lesson_dir}/src/lib.rs has no todo!(): the stub is solved"));
+            problems.push(format!(
+                "{lesson_dir}/src/lib.rs has no todo!(): the stub is solved"
+            ));
         }
         let visible = root.join(&lesson_dir).join("tests");
         if !has_test(&visible) {
@@ -145,19 +166,29 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
                 }
                 let unique: BTreeSet<&String> = names.iter().collect();
                 if unique.len() != names.len() {
-                    problems.push(format!("checker/suites/{id}/graded.rs has duplicate test names"));
+                    problems.push(format!(
+                        "checker/suites/{id}/graded.rs has duplicate test names"
+                    ));
                 }
             }
             Err(_) => problems.push(format!("checker/suites/{id}/graded.rs is missing")),
         }
         if !course.chapter_file(lesson).is_file() {
-            problems.push(format!("the chapter book/src/{} is missing", lesson.chapter));
+            problems.push(format!(
+                "the chapter book/src/{} is missing",
+                lesson.chapter
+            ));
         } else if !summary.contains(&format!("({})", lesson.chapter)) {
-            problems.push(format!("book/src/SUMMARY.md does not list {}", lesson.chapter));
+            problems.push(format!(
+                "book/src/SUMMARY.md does not list {}",
+                lesson.chapter
+            ));
         }
     }
     for folder in ["lessons", "solutions", "checker/suites"] {
-        for entry in std::fs::read_dir(root.join(folder)).with_context(|| format!("reading {folder}/"))? {
+        for entry in std::fs::read_dir(root.join(folder))
+            .with_context(|| format!("reading {folder}/"))?
+        {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
             if entry.file_type()?.is_dir() && course.manifest.lesson(&name).is_err() {
@@ -179,5 +210,7 @@ fn has_test(dir: &Path) -> bool {
         .into_iter()
         .flatten()
         .filter(|e| e.file_type().is_file())
-        .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|text| text.contains("#[test]")))
+        .any(|e| {
+            std::fs::read_to_string(e.path()).is_ok_and(|text| text.contains("#[test]"))
+        })
 }

@@ -33,7 +33,8 @@ struct RawMode;
 
 impl RawMode {
     fn enable() -> Result<Self> {
-        terminal::enable_raw_mode().context("could not switch the terminal to raw mode")?;
+        terminal::enable_raw_mode()
+            .context("could not switch the terminal to raw mode")?;
         Ok(Self)
     }
 }
@@ -45,14 +46,22 @@ impl Drop for RawMode {
 }
 
 /// Runs watch mode until the learner presses `q` (or Ctrl-C).
-pub fn watch(course: &Course, start: Option<&str>, grading: &GradingArgs, poll: bool) -> Result<()> {
+pub fn watch(
+    course: &Course,
+    start: Option<&str>,
+    grading: &GradingArgs,
+    poll: bool,
+) -> Result<()> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!(
             "watch mode needs an interactive terminal; in scripts and CI use \
              `cargo run -p checker -- grade` instead"
         );
     }
-    let lessons_dir = grading.lessons_dir.clone().unwrap_or_else(|| course.lessons_dir());
+    let lessons_dir = grading
+        .lessons_dir
+        .clone()
+        .unwrap_or_else(|| course.lessons_dir());
     let options = grading.limits.options();
     let mut current = match start {
         Some(id) => position(course, id)?,
@@ -79,7 +88,10 @@ pub fn watch(course: &Course, start: Option<&str>, grading: &GradingArgs, poll: 
         // Wait for a save of this lesson or a key.
         let watched = lessons_dir.join(&lesson.id).join("src");
         loop {
-            match wakes.recv().context("the watch loop lost its event sources")? {
+            match wakes
+                .recv()
+                .context("the watch loop lost its event sources")?
+            {
                 Wake::Saved => {
                     // Editors write a file in several steps: let them settle.
                     std::thread::sleep(Duration::from_millis(200));
@@ -97,7 +109,11 @@ pub fn watch(course: &Course, start: Option<&str>, grading: &GradingArgs, poll: 
                 Wake::Key('h') => {
                     notes = hint::hint(course, &lesson.id, false, false)?;
                     let report = report.as_ref().ok();
-                    show(&(report.map(|r| screen(course, r, &notes)).unwrap_or_default()))?;
+                    show(
+                        &(report
+                            .map(|r| screen(course, r, &notes))
+                            .unwrap_or_default()),
+                    )?;
                 }
                 Wake::Key(_) => {}
             }
@@ -107,14 +123,27 @@ pub fn watch(course: &Course, start: Option<&str>, grading: &GradingArgs, poll: 
 
 fn position(course: &Course, id: &str) -> Result<usize> {
     course.manifest.lesson(id)?;
-    Ok(course.manifest.lessons.iter().position(|l| l.id == id).unwrap_or(0))
+    Ok(course
+        .manifest
+        .lessons
+        .iter()
+        .position(|l| l.id == id)
+        .unwrap_or(0))
 }
 
-fn first_unfinished(course: &Course, lessons_dir: &Path, options: &grade::Options) -> Result<usize> {
+fn first_unfinished(
+    course: &Course,
+    lessons_dir: &Path,
+    options: &grade::Options,
+) -> Result<usize> {
     println!("Grading every lesson to find where you are...");
     let lessons = course.select(&[])?;
     let report = grade::grade(course, &lessons, lessons_dir, options, &|_| {})?;
-    Ok(report.lessons.iter().position(|l| l.score < 1.0).unwrap_or(0))
+    Ok(report
+        .lessons
+        .iter()
+        .position(|l| l.score < 1.0)
+        .unwrap_or(0))
 }
 
 fn screen(course: &Course, report: &CourseReport, notes: &str) -> String {
@@ -127,29 +156,41 @@ fn screen(course: &Course, report: &CourseReport, notes: &str) -> String {
     if !notes.is_empty() {
         text.push_str(&format!("\n{notes}"));
     }
-    text.push_str("\nSave the file to re-grade.   h hint · n next lesson · r re-run · q quit\n");
+    text.push_str(
+        "\nSave the file to re-grade.   h hint · n next lesson · r re-run · q quit\n",
+    );
     text
 }
 
 /// Clears the screen and prints `text`; raw mode needs explicit carriage returns.
 fn show(text: &str) -> Result<()> {
     let mut out = std::io::stdout();
-    execute!(out, terminal::Clear(terminal::ClearType::All), cursor::MoveTo(0, 0))?;
+    execute!(
+        out,
+        terminal::Clear(terminal::ClearType::All),
+        cursor::MoveTo(0, 0)
+    )?;
     out.write_all(text.replace('\n', "\r\n").as_bytes())?;
     out.flush()?;
     Ok(())
 }
 
-fn start_watcher(dir: &Path, poll: bool, sender: mpsc::Sender<Wake>) -> Result<Box<dyn Watcher>> {
+fn start_watcher(
+    dir: &Path,
+    poll: bool,
+    sender: mpsc::Sender<Wake>,
+) -> Result<Box<dyn Watcher>> {
     let dir: PathBuf = dir.to_path_buf();
     let handler = move |event: notify::Result<notify::Event>| {
-        let is_source = |path: &PathBuf| path.components().any(|c| c.as_os_str() == "src");
-        if let Ok(event) = event {
-            if event.kind.is_modify() || event.kind.is_create() || event.kind.is_remove() {
-                if event.paths.iter().any(is_source) {
-                    let _ = sender.send(Wake::Saved);
-                }
-            }
+        let is_source =
+            |path: &PathBuf| path.components().any(|c| c.as_os_str() == "src");
+        if let Ok(event) = event
+            && (event.kind.is_modify()
+                || event.kind.is_create()
+                || event.kind.is_remove())
+            && event.paths.iter().any(is_source)
+        {
+            let _ = sender.send(Wake::Saved);
         }
     };
     let polling = || -> Result<Box<dyn Watcher>> {
@@ -168,7 +209,9 @@ fn start_watcher(dir: &Path, poll: bool, sender: mpsc::Sender<Wake>) -> Result<B
     match native {
         Ok(watcher) => Ok(Box::new(watcher)),
         Err(error) => {
-            eprintln!("File events are not available here ({error}); checking every second instead.");
+            eprintln!(
+                "File events are not available here ({error}); checking every second instead."
+            );
             polling()
         }
     }
@@ -176,7 +219,13 @@ fn start_watcher(dir: &Path, poll: bool, sender: mpsc::Sender<Wake>) -> Result<B
 
 fn read_keys(sender: &mpsc::Sender<Wake>) {
     while let Ok(event) = event::read() {
-        if let Event::Key(KeyEvent { code, modifiers, kind: KeyEventKind::Press, .. }) = event {
+        if let Event::Key(KeyEvent {
+            code,
+            modifiers,
+            kind: KeyEventKind::Press,
+            ..
+        }) = event
+        {
             let key = match code {
                 KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => 'q',
                 KeyCode::Char(c) => c.to_ascii_lowercase(),

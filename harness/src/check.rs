@@ -28,9 +28,15 @@ pub struct Tol {
 impl Tol {
     /// Agreement to about ten significant digits: holds for any correct order of summation
     /// of the course's small fixtures in `f64`, and fails any wrong formula.
-    pub const TIGHT: Tol = Tol { abs: 1e-10, rel: 1e-9 };
+    pub const TIGHT: Tol = Tol {
+        abs: 1e-10,
+        rel: 1e-9,
+    };
     /// Agreement to the four decimals that hand-computed and printed fixtures carry.
-    pub const FOUR_DECIMALS: Tol = Tol { abs: 6e-5, rel: 0.0 };
+    pub const FOUR_DECIMALS: Tol = Tol {
+        abs: 6e-5,
+        rel: 0.0,
+    };
 
     /// Whether `got` is within this tolerance of `expected`. NaN is never close.
     pub fn accepts(&self, got: Float, expected: Float) -> bool {
@@ -122,12 +128,18 @@ pub fn assert_matrix_close(
         tol.abs,
         tol.rel,
     );
-    let loose = Tol { abs: tol.abs.max(1e-6), rel: tol.rel.max(1e-6) };
-    if let Some(mistake) = misconceptions
-        .iter()
-        .find(|m| m.result.dim() == got.dim() && first_difference(got, &m.result, loose).is_none())
-    {
-        let _ = writeln!(message, "Your result matches a known mistake. Likely cause: {}.", mistake.cause);
+    let loose = Tol {
+        abs: tol.abs.max(1e-6),
+        rel: tol.rel.max(1e-6),
+    };
+    if let Some(mistake) = misconceptions.iter().find(|m| {
+        m.result.dim() == got.dim() && first_difference(got, &m.result, loose).is_none()
+    }) {
+        let _ = writeln!(
+            message,
+            "Your result matches a known mistake. Likely cause: {}.",
+            mistake.cause
+        );
     }
     message.push_str(&show("expected", expected));
     message.push_str(&show("got", got));
@@ -135,7 +147,11 @@ pub fn assert_matrix_close(
 }
 
 /// The first entry where `got` and `expected` differ beyond `tol`, with the difference.
-fn first_difference(got: &Matrix, expected: &Matrix, tol: Tol) -> Option<((usize, usize), Float)> {
+fn first_difference(
+    got: &Matrix,
+    expected: &Matrix,
+    tol: Tol,
+) -> Option<((usize, usize), Float)> {
     got.indexed_iter()
         .zip(expected.iter())
         .find(|((_, g), e)| !tol.accepts(**g, **e))
@@ -171,14 +187,24 @@ mod tests {
     use course_common::ndarray::array;
 
     fn message_of(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
-        let payload = std::panic::catch_unwind(f).expect_err("the check should have failed");
-        payload.downcast_ref::<String>().cloned().unwrap_or_default()
+        let payload =
+            std::panic::catch_unwind(f).expect_err("the check should have failed");
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default()
     }
 
     #[test]
     fn nan_is_never_close() {
         assert!(!Tol::TIGHT.accepts(Float::NAN, 0.0));
-        assert!(!Tol { abs: Float::INFINITY, rel: 0.0 }.accepts(Float::NAN, 1.0));
+        assert!(
+            !Tol {
+                abs: Float::INFINITY,
+                rel: 0.0
+            }
+            .accepts(Float::NAN, 1.0)
+        );
     }
 
     #[test]
@@ -193,11 +219,17 @@ mod tests {
     fn a_matching_misconception_is_named() {
         let expected = array![[1.0, 2.0]];
         let got = array![[2.0, 1.0]];
-        let mistake = Misconception { cause: "swapped columns", result: got.clone() };
+        let mistake = Misconception {
+            cause: "swapped columns",
+            result: got.clone(),
+        };
         let text = message_of(|| {
             assert_matrix_close("out", &got, &expected, Tol::TIGHT, &[mistake]);
         });
-        assert!(text.contains("entry [0, 0] should be 1.000000, got 2.000000"), "{text}");
+        assert!(
+            text.contains("entry [0, 0] should be 1.000000, got 2.000000"),
+            "{text}"
+        );
         assert!(text.contains("Likely cause: swapped columns"), "{text}");
     }
 
@@ -205,7 +237,9 @@ mod tests {
     fn close_matrices_pass_and_shapes_are_checked() {
         let a = array![[1.0, 2.0]];
         assert_matrix_close("out", &(a.clone() + 1e-12), &a, Tol::TIGHT, &[]);
-        let text = message_of(|| assert_matrix_close("out", &a.t().to_owned(), &a, Tol::TIGHT, &[]));
+        let text = message_of(|| {
+            assert_matrix_close("out", &a.t().to_owned(), &a, Tol::TIGHT, &[])
+        });
         assert!(text.contains("expected shape (1, 2)"), "{text}");
     }
 }

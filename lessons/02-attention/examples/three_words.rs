@@ -22,12 +22,18 @@ fn main() {
     // Step 2: scale by 1/√d_k and normalise each row into weights.
     let d_k = q.ncols() as Float;
     let weights = softmax_rows(&(&scores / d_k.sqrt()));
-    println!("Step 2, weights = softmax(scores / √{d_k})\n{}", show("weights", &weights));
+    println!(
+        "Step 2, weights = softmax(scores / √{d_k})\n{}",
+        show("weights", &weights)
+    );
 
     // Step 3: each output row is the weighted average of the values.
     let output = weights.dot(&v);
     println!("Step 3, output = weights V\n{}", show("output", &output));
 
     let attention = scaled_dot_product_attention(&q, &k, &v, None);
-    println!("Your scaled_dot_product_attention gives\n{}", show("output", &attention.output));
+    println!(
+        "Your scaled_dot_product_attention gives\n{}",
+        show("output", &attention.output)
+    );
 }

@@ -212,16 +212,6 @@ impl Linear {
         Self { weight, bias }
     }
 
-    /// The number of input features, `d_in`.
-    pub fn d_in(&self) -> usize {
-        self.weight.ncols()
-    }
-
-    /// The number of output features, `d_out`.
-    pub fn d_out(&self) -> usize {
-        self.weight.nrows()
-    }
-
     // ANCHOR: linear_forward
     /// `y = x Wᵀ + b`: `(n, d_in)` in, `(n, d_out)` out. The bias is added to every row.
     pub fn forward(&self, x: &Matrix) -> Matrix {
@@ -294,7 +284,12 @@ impl SelfAttentionHead {
     // ANCHOR: head_backward
     /// The backward pass, from the forward's input `x`, its saved `forward`, and the
     /// upstream gradient of the output `d_output` `(n, d_v)`.
-    pub fn backward(&self, x: &Matrix, forward: &HeadForward, d_output: &Matrix) -> HeadGrads {
+    pub fn backward(
+        &self,
+        x: &Matrix,
+        forward: &HeadForward,
+        d_output: &Matrix,
+    ) -> HeadGrads {
         // TODO: attention's backward gives dQ, dK, dV; send each back through its projection;
         //       x fed all three, so its gradient is the sum of the three d_x.
         todo!("SelfAttentionHead::backward")

@@ -4,7 +4,9 @@
 //! (stability, masks, gradients); `cargo run -p checker -- grade 02-attention` runs them.
 //! Don't edit this file to make it pass: grading never reads it.
 
-use attention::{Attention, Linear, causal_mask, scaled_dot_product_attention, softmax_rows};
+use attention::{
+    Attention, Linear, causal_mask, scaled_dot_product_attention, softmax_rows,
+};
 use course_common::ndarray::array;
 use course_common::{Float, Vector};
 use course_harness::check::show;
@@ -15,7 +17,13 @@ fn softmax_turns_scores_into_weights_that_sum_to_one() {
     // softmax([1, 2, 3]) = [e¹, e², e³] / (e¹ + e² + e³).
     let weights = softmax_rows(&array![[1.0, 2.0, 3.0]]);
     let expected = array![[0.09003057317, 0.2447284711, 0.6652409558]];
-    assert_matrix_close("softmax_rows([[1, 2, 3]])", &weights, &expected, Tol::TIGHT, &[]);
+    assert_matrix_close(
+        "softmax_rows([[1, 2, 3]])",
+        &weights,
+        &expected,
+        Tol::TIGHT,
+        &[],
+    );
     assert_rows_sum_to_one("softmax_rows", &weights, "divide by the row's sum");
 }
 
@@ -23,7 +31,11 @@ fn softmax_turns_scores_into_weights_that_sum_to_one() {
 fn the_causal_mask_lets_each_position_see_itself_and_the_past() {
     assert_eq!(
         causal_mask(3),
-        array![[true, false, false], [true, true, false], [true, true, true]]
+        array![
+            [true, false, false],
+            [true, true, false],
+            [true, true, true]
+        ]
     );
 }
 
@@ -41,7 +53,16 @@ fn the_three_word_walkthrough() {
     ");
     // The first word weighs words 1 and 3 equally, so it gets the average of their values
     // plus a little of word 2: exactly [3, 4].
-    assert_matrix_close("first output row", &output.row(0).to_owned().insert_axis(course_common::ndarray::Axis(0)), &array![[3.0, 4.0]], Tol::TIGHT, &[]);
+    assert_matrix_close(
+        "first output row",
+        &output
+            .row(0)
+            .to_owned()
+            .insert_axis(course_common::ndarray::Axis(0)),
+        &array![[3.0, 4.0]],
+        Tol::TIGHT,
+        &[],
+    );
 }
 
 #[test]
@@ -57,9 +78,18 @@ fn masked_positions_get_exactly_zero_weight() {
 #[test]
 fn linear_computes_x_w_transposed_plus_b() {
     // Weight (d_out, d_in) = (2, 3), as in PyTorch: one row per output feature.
-    let layer = Linear::new(array![[1.0, 0.0, -1.0], [0.5, 0.5, 0.5]], Vector::from(vec![0.1, -0.2]));
+    let layer = Linear::new(
+        array![[1.0, 0.0, -1.0], [0.5, 0.5, 0.5]],
+        Vector::from(vec![0.1, -0.2]),
+    );
     let x = array![[1.0, 2.0, 3.0]];
     let expected = array![[1.0 - 3.0 + 0.1, 3.0 - 0.2]];
-    assert_matrix_close("Linear::forward", &layer.forward(&x), &expected, Tol::TIGHT, &[]);
+    assert_matrix_close(
+        "Linear::forward",
+        &layer.forward(&x),
+        &expected,
+        Tol::TIGHT,
+        &[],
+    );
     let _: Float = expected[[0, 0]];
 }

@@ -86,7 +86,11 @@ pub fn padding_mask(n_queries: usize, key_is_token: &[bool]) -> Mask {
 /// still sum to 1. Panics if the shapes differ. Shape `(n_q, n_k)`.
 /// Book: chapter 02, "Masks".
 pub fn apply_mask(scores: &Matrix, mask: &Mask) -> Matrix {
-    assert_eq!(scores.dim(), mask.dim(), "the mask must have the scores' shape (n_q, n_k)");
+    assert_eq!(
+        scores.dim(),
+        mask.dim(),
+        "the mask must have the scores' shape (n_q, n_k)"
+    );
     Zip::from(scores)
         .and(mask)
         .map_collect(|&score, &allowed| if allowed { score } else { Float::NEG_INFINITY })
@@ -118,7 +122,11 @@ pub fn scaled_dot_product_attention(
     v: &Matrix,
     mask: Option<&Mask>,
 ) -> Attention {
-    assert_eq!(q.ncols(), k.ncols(), "queries and keys must have the same width d_k");
+    assert_eq!(
+        q.ncols(),
+        k.ncols(),
+        "queries and keys must have the same width d_k"
+    );
     assert_eq!(k.nrows(), v.nrows(), "there must be one value per key");
     let d_k = q.ncols() as Float;
     let scores = q.dot(&k.t()) / d_k.sqrt(); // (n_q, n_k)
@@ -207,16 +215,6 @@ impl Linear {
         Self { weight, bias }
     }
 
-    /// The number of input features, `d_in`.
-    pub fn d_in(&self) -> usize {
-        self.weight.ncols()
-    }
-
-    /// The number of output features, `d_out`.
-    pub fn d_out(&self) -> usize {
-        self.weight.nrows()
-    }
-
     /// `y = x Wᵀ + b`: `(n, d_in)` in, `(n, d_out)` out. The bias is added to every row.
     pub fn forward(&self, x: &Matrix) -> Matrix {
         x.dot(&self.weight.t()) + &self.bias // (n, d_out)
@@ -226,8 +224,8 @@ impl Linear {
     /// `d_y` `(n, d_out)`, returns `dx = dY W`, `dW = dYᵀ x` and `db = Σ_rows dY`.
     pub fn backward(&self, x: &Matrix, d_y: &Matrix) -> LinearGrads {
         LinearGrads {
-            d_x: d_y.dot(&self.weight),   // (n, d_in)
-            d_weight: d_y.t().dot(x),     // (d_out, d_in)
+            d_x: d_y.dot(&self.weight),    // (n, d_in)
+            d_weight: d_y.t().dot(x),      // (d_out, d_in)
             d_bias: d_y.sum_axis(Axis(0)), // (d_out,)
         }
     }
@@ -287,7 +285,12 @@ impl SelfAttentionHead {
 
     /// The backward pass, from the forward's input `x`, its saved `forward`, and the
     /// upstream gradient of the output `d_output` `(n, d_v)`.
-    pub fn backward(&self, x: &Matrix, forward: &HeadForward, d_output: &Matrix) -> HeadGrads {
+    pub fn backward(
+        &self,
+        x: &Matrix,
+        forward: &HeadForward,
+        d_output: &Matrix,
+    ) -> HeadGrads {
         let grads = scaled_dot_product_attention_backward(
             &forward.q,
             &forward.k,
