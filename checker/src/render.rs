@@ -21,7 +21,8 @@ impl Paint {
         }
     }
 
-    /// No colours at all (for tests and files).
+    /// No colours at all.
+    #[cfg(test)]
     pub fn plain() -> Self {
         Self { enabled: false }
     }

@@ -1,1 +1,68 @@
-fn main() {}
+//! Maintainer chores for the course, run as `cargo xtask <task>`.
+//!
+//! To add a task, add a variant to [`Task`] (its `///` line is the help text) and a
+//! function that does it, in a module of its own.
+
+mod latency;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", about = "Maintainer chores for the course")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Measure how long re-grading one edited lesson takes next to `cargo test -p <lesson>`
+    /// for the same edit, warm, and how long re-grading the whole course takes.
+    Latency {
+        /// How many edits to time for each command.
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+        /// The lesson to edit.
+        #[arg(long, default_value = "02-attention")]
+        lesson: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.task {
+        Task::Latency { rounds, lesson } => {
+            latency::run(&workspace_root(), rounds, &lesson)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("xtask: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The root of the course's workspace (the parent of this crate).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the workspace root exists")
+}
+
+/// Runs `command`, echoing it first, and fails unless it succeeds.
+fn run_command(command: &mut Command) -> Result<()> {
+    eprintln!("> {command:?}");
+    let status = command
+        .status()
+        .with_context(|| format!("could not start {command:?}"))?;
+    if !status.success() {
+        bail!("{command:?} failed with {status}");
+    }
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! `cargo xtask latency`: the learner's loop, timed.
+//!
+//! A learner edits a lesson and then either runs its visible tests (`cargo test -p
+//! <crate>`) or asks the checker to grade it. Both recompile the lesson; grading also
+//! builds the graded suite and runs each test in its own process. This task times both
+//! after the same kind of edit, warm, in a copy of the course with the lesson solved (so
+//! every test runs to the end), and prints them side by side with their ratio; then it
+//! times a re-grade of the whole course with nothing changed.
+//!
+//! The copy lives under `target/xtask/latency/` with its own target directory, so the
+//! timings do not disturb (and are not helped by) the workspace's own builds.
+
+use crate::run_command;
+use anyhow::{Context, Result};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Folders and files of the course that a build needs.
+const COURSE_PARTS: &[&str] = &[
+    "Cargo.toml",
+    "Cargo.lock",
+    "course.toml",
+    ".cargo",
+    "common",
+    "harness",
+    "lessons",
+    "solutions",
+    "checker",
+    "xtask",
+];
+
+pub fn run(root: &Path, rounds: usize, lesson: &str) -> Result<()> {
+    let base = root.join("target").join("xtask").join("latency");
+    let copy = base.join("course");
+    let target = base.join("target");
+    if copy.exists() {
+        std::fs::remove_dir_all(&copy)?;
+    }
+    for part in COURSE_PARTS {
+        copy_tree(&root.join(part), &copy.join(part))?;
+    }
+    // The lesson, solved: the visible and graded tests all run to the end.
+    let lesson_src = copy.join("lessons").join(lesson).join("src").join("lib.rs");
+    std::fs::copy(
+        root.join("solutions")
+            .join(lesson)
+            .join("src")
+            .join("lib.rs"),
+        &lesson_src,
+    )
+    .with_context(|| format!("no solution for lesson {lesson}"))?;
+    let manifest: toml::Table = toml::from_str(&std::fs::read_to_string(
+        copy.join("lessons").join(lesson).join("Cargo.toml"),
+    )?)?;
+    let crate_name = manifest["package"]["name"]
+        .as_str()
+        .context("the lesson has a package name")?
+        .to_owned();
+
+    let cargo = |args: &[&str]| {
+        let mut command = Command::new("cargo");
+        command
+            .current_dir(&copy)
+            .env("CARGO_TARGET_DIR", &target)
+            .args(args);
+        command
+    };
+    let checker_binary = target.join("debug").join("checker");
+    let checker = |args: &[&str]| {
+        let mut command = Command::new(&checker_binary);
+        command
+            .current_dir(&copy)
+            .env("CARGO_TARGET_DIR", &target)
+            .args(args);
+        command
+    };
+
+    eprintln!("Warming up: building the copy, its tests and the checker once...");
+    run_command(cargo(&["build", "-q", "-p", "checker"]).stdout(Stdio::null()))?;
+    run_command(cargo(&["test", "-q", "-p", &crate_name]).stdout(Stdio::null()))?;
+    run_command(checker(&["grade", lesson]).stdout(Stdio::null()))?;
+
+    let mut test_times = Vec::new();
+    let mut grade_times = Vec::new();
+    for round in 0..rounds {
+        touch(&lesson_src, &format!("test {round}"))?;
+        test_times.push(time(cargo(&["test", "-q", "-p", &crate_name]))?);
+        touch(&lesson_src, &format!("grade {round}"))?;
+        grade_times.push(time(checker(&["grade", lesson]))?);
+    }
+    let whole_course = time(checker(&[]))?;
+
+    println!(
+        "Re-grade latency after editing lessons/{lesson}/src/lib.rs (warm, {rounds} rounds)\n"
+    );
+    println!("  round   cargo test -p {crate_name:<12}   checker grade {lesson}");
+    for (round, (test, grade)) in test_times.iter().zip(&grade_times).enumerate() {
+        println!(
+            "  {:>5}   {:>22.2} s   {:>20.2} s",
+            round + 1,
+            test.as_secs_f64(),
+            grade.as_secs_f64()
+        );
+    }
+    let (test, grade) = (median(&mut test_times), median(&mut grade_times));
+    println!(
+        "  median  {:>22.2} s   {:>20.2} s",
+        test.as_secs_f64(),
+        grade.as_secs_f64()
+    );
+    println!(
+        "\n  ratio (median grade / median test): {:.2}",
+        grade.as_secs_f64() / test.as_secs_f64()
+    );
+    println!(
+        "  whole course re-graded, nothing changed: {:.2} s",
+        whole_course.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Appends a comment, the smallest edit that makes cargo rebuild the lesson.
+fn touch(path: &Path, note: &str) -> Result<()> {
+    let mut text = std::fs::read_to_string(path)?;
+    text.push_str(&format!("// latency edit: {note}\n"));
+    std::fs::write(path, text)?;
+    Ok(())
+}
+
+fn time(mut command: Command) -> Result<Duration> {
+    let start = Instant::now();
+    let status = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()?;
+    let elapsed = start.elapsed();
+    anyhow::ensure!(status.success(), "{command:?} failed with {status}");
+    Ok(elapsed)
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    if from.is_file() {
+        std::fs::create_dir_all(to.parent().expect("a file has a parent"))?;
+        std::fs::copy(from, to)?;
+        return Ok(());
+    }
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry?;
+        let relative = entry.path().strip_prefix(from)?;
+        let destination = to.join(relative);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&destination)?;
+        } else if entry.file_type().is_file() {
+            std::fs::copy(entry.path(), &destination)?;
+        }
+    }
+    Ok(())
+}
