@@ -11,6 +11,12 @@
 //! tests or dependencies never reach the build. Cargo runs from inside the scratch
 //! folder, so the configuration it discovers is the course's, not the submission's.
 //!
+//! Every submission gets its own scratch workspace, and its lesson packages get names of
+//! their own (`attention-graded-<key>`, with the library still called `attention`): all
+//! submissions share one target directory, so that dependencies compile once, and cargo
+//! names build outputs after the package, so without distinct names two submissions graded
+//! at the same time would overwrite each other's test executables.
+//!
 //! Files are written only when their content changed, which keeps their modification times
 //! and so lets cargo skip lessons that did not change: re-grading after one edit rebuilds
 //! one lesson.
@@ -68,12 +74,13 @@ impl Scratch {
         let lock = File::create(work.join(format!("{key}.lock")))?;
         lock.lock()
             .context("could not lock the checker's scratch folder")?;
-        let dir = work.join(key);
+        let dir = work.join(&key);
 
         let mut states = Vec::new();
         let mut members = Vec::new();
         for lesson in lessons {
-            let state = copy_lesson(course, lesson, &submission.join(&lesson.id), &dir)?;
+            let state =
+                copy_lesson(course, lesson, &submission.join(&lesson.id), &dir, &key)?;
             if state == SourceState::Copied {
                 members.push(lesson.id.clone());
             } else {
@@ -117,6 +124,7 @@ fn copy_lesson(
     lesson: &Lesson,
     from: &Path,
     scratch: &Path,
+    key: &str,
 ) -> Result<SourceState> {
     if !from.is_dir() {
         return Ok(SourceState::MissingFolder);
@@ -138,7 +146,10 @@ fn copy_lesson(
             )
         })?;
     write_if_changed(&member.join("tests").join("graded.rs"), &suite)?;
-    write_if_changed(&member.join("Cargo.toml"), &lesson_manifest(course, lesson))?;
+    write_if_changed(
+        &member.join("Cargo.toml"),
+        &lesson_manifest(course, lesson, key),
+    )?;
     Ok(SourceState::Copied)
 }
 
@@ -235,7 +246,7 @@ fn workspace_manifest(course: &Course, members: &[String]) -> Result<String> {
 
 /// A lesson's manifest in the scratch workspace: the course's dependencies for the lesson,
 /// earlier lessons as their reference solutions, and the graded suite as the one test.
-fn lesson_manifest(course: &Course, lesson: &Lesson) -> String {
+fn lesson_manifest(course: &Course, lesson: &Lesson, key: &str) -> String {
     let mut dependencies = String::from("course-common = { workspace = true }\n");
     for id in &lesson.depends_on {
         if let Ok(earlier) = course.manifest.lesson(id) {
@@ -250,7 +261,7 @@ fn lesson_manifest(course: &Course, lesson: &Lesson) -> String {
     format!(
         r#"# Written by the checker for grading; every run rewrites it.
 [package]
-name = "{name}"
+name = "{name}-graded-{key}"
 version = "0.0.0"
 edition = "2024"
 publish = false
@@ -261,6 +272,7 @@ autoexamples = false
 autobenches = false
 
 [lib]
+name = "{lib}"
 path = "src/lib.rs"
 test = false
 doctest = false
@@ -279,6 +291,7 @@ path = "tests/graded.rs"
 [lints.rust]
 unsafe_code = "deny"
 "#,
-        name = lesson.crate_name
+        name = lesson.crate_name,
+        lib = lesson.crate_name.replace('-', "_"),
     )
 }

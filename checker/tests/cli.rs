@@ -1,0 +1,102 @@
+//! The command line: exit statuses, output shapes, hints.
+
+use crate::util::{Submission, checker};
+
+#[test]
+fn an_unknown_lesson_exits_2_and_lists_the_lessons() {
+    let output = checker().args(["grade", "99-nope"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("there is no lesson `99-nope`")
+            && stderr.contains("02-attention"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_lessons_folder_exits_2_and_says_what_it_needs() {
+    let output = checker()
+        .args(["grade", "--lessons-dir", "/no/such/folder"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("there is no folder /no/such/folder")
+            && stderr.contains("laid out like lessons/"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_json_report_has_the_stable_shape() {
+    let graded = Submission::stub().grade();
+    let json = &graded.json;
+    assert!(json["score"].is_f64());
+    let lesson = &json["lessons"][0];
+    assert_eq!(lesson["id"], "02-attention");
+    for key in ["passed", "total"] {
+        assert!(lesson[key].is_u64(), "{key}: {lesson}");
+    }
+    assert!(lesson["score"].is_f64());
+    let test = &lesson["tests"][0];
+    assert!(
+        test["name"].is_string()
+            && test["passed"].is_boolean()
+            && test["message"].is_string(),
+        "{test}"
+    );
+}
+
+#[test]
+fn grading_the_same_submission_twice_prints_the_same_bytes() {
+    let submission = Submission::stub();
+    let first = submission.grade().output.stdout;
+    let second = submission.grade().output.stdout;
+    assert!(first == second, "two gradings of one submission differ");
+}
+
+#[test]
+fn the_progress_table_points_at_the_first_todo() {
+    let submission = Submission::stub();
+    let output = checker()
+        .arg("--lessons-dir")
+        .arg(submission.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("02  Attention"), "{stdout}");
+    assert!(stdout.contains("0%  not started"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "Open lessons/02-attention/src/lib.rs: `softmax_rows` is still a todo!()"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn hints_come_one_at_a_time_and_can_start_over() {
+    let hint = |args: &[&str]| {
+        let output = checker().arg("hint").args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let count = |text: &str| text.lines().filter(|l| l.contains("/5. ")).count();
+    hint(&["02-attention", "--reset"]);
+    assert_eq!(count(&hint(&["02-attention"])), 1);
+    assert_eq!(count(&hint(&["02-attention"])), 2);
+    assert_eq!(count(&hint(&["02-attention", "--all"])), 5);
+    hint(&["02-attention", "--reset"]);
+}
+
+#[test]
+fn watch_mode_refuses_to_run_without_a_terminal() {
+    let output = checker().arg("watch").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("needs an interactive terminal")
+    );
+}

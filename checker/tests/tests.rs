@@ -1,0 +1,10 @@
+//! The checker's integration tests: they run the real `checker` binary.
+
+// Helpers: the binary, and submissions built in temporary folders.
+mod util;
+
+// The command line: exit statuses, output shapes, hints.
+mod cli;
+// Submissions named by outcome, from full marks to hostile code; each must be graded
+// right, within its time limit, without touching the submission.
+mod hostile;

@@ -1,0 +1,195 @@
+//! Helpers for the integration tests.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+/// The lesson the fixtures are built from.
+pub const LESSON: &str = "02-attention";
+
+/// The course this checker belongs to.
+pub fn course_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the course root exists")
+}
+
+/// The checker binary, run from the course root.
+pub fn checker() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_checker"));
+    command.current_dir(course_root()).env("NO_COLOR", "1");
+    command
+}
+
+/// A submission: a temporary folder laid out like `lessons/`.
+pub struct Submission {
+    dir: TempDir,
+}
+
+/// A graded submission: the checker's JSON, its exit status, and how long it took.
+pub struct Graded {
+    pub json: Value,
+    pub output: Output,
+    pub elapsed: Duration,
+}
+
+impl Submission {
+    /// A submission with no lessons at all.
+    pub fn empty() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("a temporary folder"),
+        }
+    }
+
+    /// A submission whose lesson is the reference solution.
+    pub fn solved() -> Self {
+        Self::with_lib(
+            &std::fs::read_to_string(
+                course_root()
+                    .join("solutions")
+                    .join(LESSON)
+                    .join("src/lib.rs"),
+            )
+            .unwrap(),
+        )
+    }
+
+    /// A submission whose lesson is the untouched stub.
+    pub fn stub() -> Self {
+        Self::with_lib(
+            &std::fs::read_to_string(
+                course_root()
+                    .join("lessons")
+                    .join(LESSON)
+                    .join("src/lib.rs"),
+            )
+            .unwrap(),
+        )
+    }
+
+    fn with_lib(lib: &str) -> Self {
+        let submission = Self::empty();
+        submission.write(&format!("{LESSON}/src/lib.rs"), lib);
+        submission
+    }
+
+    /// The submission's folder.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file of the submission (relative path).
+    pub fn write(&self, relative: &str, text: &str) {
+        let path = self.dir.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// Puts `code` at the start of the body of the lesson function that begins with
+    /// `signature` (e.g. `pub fn padding_mask(`).
+    #[track_caller]
+    pub fn inject(&self, signature: &str, code: &str) {
+        let path = self.dir.path().join(LESSON).join("src/lib.rs");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let start = text
+            .find(signature)
+            .unwrap_or_else(|| panic!("no `{signature}` in the lesson"));
+        let brace = start + text[start..].find('{').unwrap() + 1;
+        let patched = format!("{}\n{code}\n{}", &text[..brace], &text[brace..]);
+        std::fs::write(path, patched).unwrap();
+    }
+
+    /// Every file of the submission with its bytes, to prove grading changed nothing.
+    pub fn files(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        walkdir::WalkDir::new(self.dir.path())
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_type().is_file())
+            .map(|e| (e.path().to_path_buf(), std::fs::read(e.path()).unwrap()))
+            .collect()
+    }
+
+    /// Grades the submission with `checker grade --format json` and a short test timeout.
+    pub fn grade(&self) -> Graded {
+        let before = self.files();
+        let start = Instant::now();
+        let output = checker()
+            .args([
+                "grade",
+                "--format",
+                "json",
+                "--test-timeout",
+                "3",
+                "--lessons-dir",
+            ])
+            .arg(self.dir.path())
+            .output()
+            .expect("the checker runs");
+        let elapsed = start.elapsed();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "grading ran, so the exit status is 0; stderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(
+            before == self.files(),
+            "grading changed the submission's files"
+        );
+        let json = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!(
+                "the checker printed invalid JSON ({e}):\n{}",
+                String::from_utf8_lossy(&output.stdout)
+            )
+        });
+        Graded {
+            json,
+            output,
+            elapsed,
+        }
+    }
+}
+
+impl Graded {
+    /// The lesson's report.
+    pub fn lesson(&self) -> &Value {
+        &self.json["lessons"][0]
+    }
+
+    /// The lesson's passed and total counts.
+    pub fn counts(&self) -> (u64, u64) {
+        let lesson = self.lesson();
+        (
+            lesson["passed"].as_u64().unwrap(),
+            lesson["total"].as_u64().unwrap(),
+        )
+    }
+
+    /// One test's report.
+    #[track_caller]
+    pub fn test(&self, name: &str) -> &Value {
+        self.lesson()["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("no test `{name}` in the report"))
+    }
+
+    /// Asserts the test `name` failed with `status` and a message containing `needle`.
+    #[track_caller]
+    pub fn assert_failed(&self, name: &str, status: &str, needle: &str) {
+        let test = self.test(name);
+        assert_eq!(test["passed"], false, "{name} must not pass: {test}");
+        assert_eq!(test["status"], status, "{name}: {test}");
+        let message = test["message"].as_str().unwrap();
+        assert!(
+            message.contains(needle),
+            "{name}: expected `{needle}` in the message:\n{message}"
+        );
+    }
+}
