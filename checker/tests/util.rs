@@ -32,8 +32,11 @@ pub struct Submission {
 
 /// A graded submission: the checker's JSON, its exit status, and how long it took.
 pub struct Graded {
+    /// The parsed `--format json` report.
     pub json: Value,
+    /// The checker's exit status and raw output.
     pub output: Output,
+    /// How long grading took, build included.
     pub elapsed: Duration,
 }
 
