@@ -102,6 +102,15 @@ pub enum Format {
     Json,
 }
 
+impl GradingArgs {
+    /// How messages name the lessons folder: as given with `--lessons-dir`, else `lessons`.
+    pub fn lessons_label(&self) -> String {
+        self.lessons_dir
+            .as_ref()
+            .map_or_else(|| "lessons".to_owned(), |dir| dir.display().to_string())
+    }
+}
+
 impl LimitArgs {
     /// The grading options these limits describe.
     pub fn options(&self) -> crate::grade::Options {

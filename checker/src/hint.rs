@@ -8,8 +8,22 @@ use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// The text to print for `checker hint LESSON [--all] [--reset]`.
-pub fn hint(course: &Course, id: &str, all: bool, reset: bool) -> Result<String> {
+/// How to ask for the next hint, as the caller's interface spells it.
+pub enum Again {
+    /// On the command line: run the same command.
+    Command,
+    /// In watch mode: press `h`.
+    Key,
+}
+
+/// The text to print for `checker hint LESSON [--all] [--reset]` (or the `h` key).
+pub fn hint(
+    course: &Course,
+    id: &str,
+    all: bool,
+    reset: bool,
+    again: Again,
+) -> Result<String> {
     let lesson = course.manifest.lesson(id)?;
     let path = course.scratch_dir().join("hints.json");
     let mut shown: BTreeMap<String, usize> = std::fs::read_to_string(&path)
@@ -42,7 +56,11 @@ pub fn hint(course: &Course, id: &str, all: bool, reset: bool) -> Result<String>
     if count < total {
         let _ = writeln!(
             out,
-            "\nRun the same command again for the next hint ({} more).",
+            "\n{} for the next hint ({} more).",
+            match again {
+                Again::Command => "Run the same command again",
+                Again::Key => "Press h again",
+            },
             total - count
         );
     } else {

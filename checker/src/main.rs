@@ -54,7 +54,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Hint { lesson, all, reset }) => {
-            print!("{}", hint::hint(&course, &lesson, all, reset)?);
+            print!(
+                "{}",
+                hint::hint(&course, &lesson, all, reset, hint::Again::Command)?
+            );
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Verify { limits }) => {
@@ -82,7 +85,12 @@ fn show_progress(course: &Course, grading: &GradingArgs) -> Result<ExitCode> {
         Format::Json => println!("{}", render::json(&report)),
         Format::Text => print!(
             "{}",
-            render::progress(course, &report, render::Paint::for_stdout())
+            render::progress(
+                course,
+                &report,
+                &grading.lessons_label(),
+                render::Paint::for_stdout()
+            )
         ),
     }
     Ok(ExitCode::SUCCESS)
@@ -101,7 +109,10 @@ fn grade_and_print(
             let paint = render::Paint::for_stdout();
             print!("{}", render::details(&report, paint));
             if report.score < 1.0 {
-                println!("\n{}", render::next_step(course, &report));
+                let next = render::next_step(course, &report, &grading.lessons_label());
+                let first = report.lessons.iter().find(|l| l.score < 1.0);
+                let id = first.map(|l| l.id.as_str()).unwrap_or_default();
+                println!("\n{next}\n{}", render::commands(id));
             }
         }
     }

@@ -91,7 +91,12 @@ fn lesson_state(lesson: &LessonReport) -> &'static str {
 }
 
 /// The progress table and the next thing to do.
-pub fn progress(course: &Course, report: &CourseReport, paint: Paint) -> String {
+pub fn progress(
+    course: &Course,
+    report: &CourseReport,
+    lessons: &str,
+    paint: Paint,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -123,51 +128,119 @@ pub fn progress(course: &Course, report: &CourseReport, paint: Paint) -> String 
         );
     }
     let _ = writeln!(out, "\n  Overall {}", percent(report.score).trim_start());
-    let _ = writeln!(out, "\n{}", next_step(course, report));
+    let _ = writeln!(out, "\n{}", next_step(course, report, lessons));
+    if report.score < 1.0 {
+        let _ = writeln!(out, "{}", commands(&first_unfinished(report)));
+    }
     out
 }
 
-/// What the learner should do next, naming the file, the function and the command.
-pub fn next_step(course: &Course, report: &CourseReport) -> String {
+/// The id of the first lesson not yet at 100% (or the last lesson).
+fn first_unfinished(report: &CourseReport) -> String {
+    report
+        .lessons
+        .iter()
+        .find(|l| l.score < 1.0)
+        .or(report.lessons.last())
+        .map(|l| l.id.clone())
+        .unwrap_or_default()
+}
+
+/// What the learner should do next: the lesson, its chapter, the file and the first thing
+/// that fails there. `lessons` is how to name the lessons folder (`lessons`, or the
+/// folder given with `--lessons-dir`).
+pub fn next_step(course: &Course, report: &CourseReport, lessons: &str) -> String {
     let Some(lesson) = report.lessons.iter().find(|l| l.score < 1.0) else {
-        return "Every graded lesson passes. Well done! The book's last chapters suggest what \
-                to try next."
-            .to_owned();
+        return "Every graded lesson passes. Well done!".to_owned();
     };
     let chapter = course
         .manifest
         .lesson(&lesson.id)
         .map(|l| format!("book/src/{}", l.chapter))
         .unwrap_or_default();
-    let file = format!("lessons/{}/src/lib.rs", lesson.id);
+    let file = format!("{lessons}/{}/src/lib.rs", lesson.id);
     let detail = match (lesson.status, lesson.first_failure()) {
         (LessonStatus::Graded, Some(test)) if test.status == TestStatus::NotStarted => {
-            format!("Open {file}: {}", first_line(&test.message))
+            format!("Open {file}: {}", gist(&test.message))
         }
-        (LessonStatus::Graded, Some(test)) => {
-            format!(
-                "Open {file}; the first failing test is `{}`:\n  {}",
-                test.name,
-                first_line(&test.message)
-            )
-        }
-        (_, _) => lesson
-            .message
-            .as_deref()
-            .map(first_line)
-            .unwrap_or("The lesson could not be graded.")
-            .to_owned(),
+        (LessonStatus::Graded, Some(test)) => format!(
+            "Open {file}; the first failing test is `{}`:\n{}",
+            test.name,
+            indent(&gist(&test.message), "  ")
+        ),
+        (_, _) => gist(
+            lesson
+                .message
+                .as_deref()
+                .unwrap_or("The lesson could not be graded."),
+        ),
     };
     format!(
-        "Next: lesson {} ({}). Read the chapter ({chapter}).\n{detail}\n\
-         Run `cargo run -p checker -- watch` to re-grade on every save, or \
-         `cargo run -p checker -- hint {}` for a hint.",
-        lesson.id, lesson.title, lesson.id
+        "Next: lesson {} ({}). Read the chapter ({chapter}).\n{detail}",
+        lesson.id, lesson.title
     )
 }
 
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or("")
+/// The commands that help with a lesson.
+pub fn commands(id: &str) -> String {
+    format!(
+        "Run `cargo run -p checker -- watch` to re-grade on every save, or \
+         `cargo run -p checker -- hint {id}` for a hint."
+    )
+}
+
+/// The gist of a failure message: its first line and its "likely cause".
+fn gist(message: &str) -> String {
+    let mut lines = message.lines();
+    let mut gist: Vec<&str> = lines.next().into_iter().collect();
+    gist.extend(lines.filter(|line| {
+        line.starts_with("Likely cause") || line.starts_with("Your result matches")
+    }));
+    gist.join("\n")
+}
+
+/// The screen of watch mode: the lesson's score, its first failure in full, and the names
+/// of the other tests still to pass.
+pub fn watch_screen(report: &CourseReport, paint: Paint) -> String {
+    let mut out = String::new();
+    for lesson in &report.lessons {
+        let _ = writeln!(
+            out,
+            "{}  {}/{} tests pass  {} {}\n",
+            paint.bold(&format!("{} {}", lesson.id, lesson.title)),
+            lesson.passed,
+            lesson.total,
+            bar(lesson.score),
+            percent(lesson.score).trim_start()
+        );
+        if let Some(message) = &lesson.message {
+            let _ = writeln!(out, "{}\n", indent(message, "  "));
+            continue;
+        }
+        let failing: Vec<&TestResult> =
+            lesson.tests.iter().filter(|t| !t.passed).collect();
+        if let Some(first) = failing.first() {
+            out.push_str(&test_line(first, paint));
+            if first.status == TestStatus::NotStarted {
+                let _ = writeln!(out, "      {}", first.message);
+            }
+        }
+        if failing.len() > 1 {
+            let names: Vec<&str> = failing[1..].iter().map(|t| t.name.as_str()).collect();
+            let _ = writeln!(out, "\n  Still to pass ({}):", names.len());
+            for name in names.iter().take(8) {
+                let _ = writeln!(out, "    {}", paint.dim(name));
+            }
+            if names.len() > 8 {
+                let _ = writeln!(
+                    out,
+                    "    {}",
+                    paint.dim(&format!("... and {} more", names.len() - 8))
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Every lesson's results in detail: each test, and each failure with its message.

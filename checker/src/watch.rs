@@ -63,6 +63,7 @@ pub fn watch(
         .clone()
         .unwrap_or_else(|| course.lessons_dir());
     let options = grading.limits.options();
+    let lessons_label = grading.lessons_label();
     let mut current = match start {
         Some(id) => position(course, id)?,
         None => first_unfinished(course, &lessons_dir, &options)?,
@@ -79,7 +80,7 @@ pub fn watch(
         show(&format!("Grading {} ({})...\n", lesson.id, lesson.title))?;
         let report = grade::grade(course, &[lesson], &lessons_dir, &options, &|_| {});
         let text = match &report {
-            Ok(report) => screen(course, report, &notes),
+            Ok(report) => screen(course, report, &lessons_label, &notes),
             Err(error) => format!("The checker could not grade: {error:#}\n"),
         };
         show(&text)?;
@@ -107,11 +108,12 @@ pub fn watch(
                     break;
                 }
                 Wake::Key('h') => {
-                    notes = hint::hint(course, &lesson.id, false, false)?;
+                    notes =
+                        hint::hint(course, &lesson.id, false, false, hint::Again::Key)?;
                     let report = report.as_ref().ok();
                     show(
                         &(report
-                            .map(|r| screen(course, r, &notes))
+                            .map(|r| screen(course, r, &lessons_label, &notes))
                             .unwrap_or_default()),
                     )?;
                 }
@@ -146,12 +148,20 @@ fn first_unfinished(
         .unwrap_or(0))
 }
 
-fn screen(course: &Course, report: &CourseReport, notes: &str) -> String {
-    let mut text = render::details(report, Paint::for_stdout());
+fn screen(course: &Course, report: &CourseReport, lessons: &str, notes: &str) -> String {
+    let mut text = render::watch_screen(report, Paint::for_stdout());
     if report.score >= 1.0 {
-        text.push_str("\nThis lesson is done: every graded test passes. Press n for the next lesson.\n");
-    } else {
-        text.push_str(&format!("\n{}\n", render::next_step(course, report)));
+        text.push_str("This lesson is done: every graded test passes. Press n for the next lesson.\n");
+    } else if let Some(lesson) = report.lessons.first() {
+        let chapter = course
+            .manifest
+            .lesson(&lesson.id)
+            .map(|l| l.chapter.clone());
+        text.push_str(&format!(
+            "\nEdit {lessons}/{}/src/lib.rs; the chapter is book/src/{}.\n",
+            lesson.id,
+            chapter.unwrap_or_default()
+        ));
     }
     if !notes.is_empty() {
         text.push_str(&format!("\n{notes}"));
