@@ -70,9 +70,7 @@ fn the_progress_table_points_at_the_first_todo() {
     assert!(stdout.contains("02  Attention"), "{stdout}");
     assert!(stdout.contains("0%  not started"), "{stdout}");
     assert!(
-        stdout.contains(
-            "Open lessons/02-attention/src/lib.rs: `softmax_rows` is still a todo!()"
-        ),
+        stdout.contains("02-attention/src/lib.rs: `softmax_rows` is still a todo!()"),
         "{stdout}"
     );
 }
