@@ -9,9 +9,11 @@
 //! - a fresh random nonce, written to the test's standard input.
 //!
 //! [`graded`] reads the nonce *before* it calls any code under test (which leaves standard
-//! input at its end), runs the test body, and only then writes the nonce and the verdict
-//! to the report file. A test whose process ends without a report carrying the right nonce
-//! has failed, whatever its exit status or its output said.
+//! input at its end), runs the test body, and only if every check held writes the nonce to
+//! the report file. A failure is reported without the nonce, so that code under test which
+//! watches the report file learns nothing it could forge a pass with. A test whose process
+//! ends without a report carrying the right nonce has failed, whatever its exit status or
+//! its output said.
 //!
 //! This is deterrence, not a sandbox: code in the same process could in principle dig the
 //! nonce out of memory. The book's chapter on grading says what the grader defends against
@@ -61,11 +63,10 @@ pub fn graded(body: impl FnOnce()) {
     }
 
     let outcome = catch_unwind(AssertUnwindSafe(body));
-    let (verdict, message) = match &outcome {
-        Ok(()) => (PASS, String::new()),
-        Err(payload) => (FAIL, panic_message(payload.as_ref())),
+    let text = match &outcome {
+        Ok(()) => format!("{nonce}\n{PASS}\n"),
+        Err(payload) => format!("{FAIL}\n{}", panic_message(payload.as_ref())),
     };
-    let text = format!("{nonce}\n{verdict}\n{message}");
     if let Err(err) = std::fs::write(&report_path, text) {
         panic!("could not write the grading report: {err}");
     }
@@ -94,21 +95,24 @@ pub struct Verdict {
     pub message: String,
 }
 
-/// Parses a report file's text, accepting it only if it carries `nonce`.
-///
-/// Returns `None` for a missing, malformed or forged report.
+/// Parses a report file's text: a pass only if it carries `nonce`, a failure with its
+/// message, or `None` for a missing, malformed or forged report.
 pub fn parse_report(text: &str, nonce: &str) -> Option<Verdict> {
-    let mut lines = text.splitn(3, '\n');
-    if lines.next()? != nonce {
-        return None;
+    if let Some(message) = text
+        .strip_prefix(FAIL)
+        .and_then(|rest| rest.strip_prefix('\n'))
+    {
+        return Some(Verdict {
+            passed: false,
+            message: message.to_owned(),
+        });
     }
-    let passed = match lines.next()? {
-        PASS => true,
-        FAIL => false,
-        _ => return None,
-    };
-    let message = lines.next().unwrap_or_default().to_owned();
-    Some(Verdict { passed, message })
+    let mut lines = text.lines();
+    let passed = lines.next()? == nonce && lines.next()? == PASS;
+    passed.then(|| Verdict {
+        passed: true,
+        message: String::new(),
+    })
 }
 
 #[cfg(test)]
@@ -116,18 +120,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_report_with_the_right_nonce_parses() {
-        let verdict = parse_report("abc\nfail\nrow 2 sums to 1.37\nmore", "abc").unwrap();
+    fn a_pass_needs_the_nonce_and_a_failure_carries_its_message() {
+        assert!(parse_report("abc\npass\n", "abc").unwrap().passed);
+        let verdict = parse_report("fail\nrow 2 sums to 1.37\nmore", "abc").unwrap();
         assert!(!verdict.passed);
         assert_eq!(verdict.message, "row 2 sums to 1.37\nmore");
-        assert!(parse_report("abc\npass\n", "abc").unwrap().passed);
     }
 
     #[test]
-    fn a_report_with_a_wrong_or_missing_nonce_is_rejected() {
+    fn a_pass_with_a_wrong_or_missing_nonce_is_rejected() {
         assert_eq!(parse_report("abd\npass\n", "abc"), None);
         assert_eq!(parse_report("\npass\n", "abc"), None);
         assert_eq!(parse_report("", "abc"), None);
         assert_eq!(parse_report("abc\nok\n", "abc"), None);
+        assert_eq!(
+            parse_report("fail\npass\n", "fail"),
+            Some(Verdict {
+                passed: false,
+                message: "pass\n".into()
+            })
+        );
     }
 }
