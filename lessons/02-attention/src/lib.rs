@@ -17,23 +17,23 @@
 //!
 //! # How to work on this lesson
 //!
-//! Every `todo!()` below is yours to replace; the `///` comment above it is the contract
-//! (shapes, formula, where the book explains it). Work top to bottom: each function uses
-//! the ones before it. Check yourself with
+//! Every `todo!()` below is yours to replace; the `///` comment above it is the
+//! contract (shapes, formula, where the book explains it). Work top to bottom: each
+//! function uses the ones before it. Check yourself with
 //!
 //! ```text
 //! cargo test -p attention          # the visible tests in tests/visible.rs
 //! cargo run -p checker -- watch    # the graded tests, re-run on every save
 //! ```
 //!
-//! Don't change the signatures or the tests: grading uses only this `src/` folder, with the
-//! course's own copy of everything else.
+//! Don't change the signatures or the tests: grading uses only this `src/` folder,
+//! with the course's own copy of everything else.
 
 use course_common::ndarray::{Array2, Axis, Zip};
 use course_common::{Float, Matrix, Vector};
 
-/// Which keys each query may attend to: `mask[[i, j]]` is `true` when query `i` may look
-/// at key `j`. Shape `(n_q, n_k)`, like the attention weights it masks.
+/// Which keys each query may attend to: `mask[[i, j]]` is `true` when query `i` may
+/// look at key `j`. Shape `(n_q, n_k)`, like the attention weights it masks.
 ///
 /// Masks combine with `&`: `&causal_mask(n) & &padding_mask(n, &is_token)`.
 pub type Mask = Array2<bool>;
@@ -42,11 +42,11 @@ pub type Mask = Array2<bool>;
 /// Softmax of each row of `scores`, computed stably.
 ///
 /// `weights[i, j] = exp(scores[i, j] - m_i) / Σ_j' exp(scores[i, j'] - m_i)`, where
-/// `m_i` is the largest score of row `i`. Subtracting it changes nothing mathematically and
-/// keeps `exp` from overflowing on large scores.
+/// `m_i` is the largest score of row `i`. Subtracting it changes nothing
+/// mathematically and keeps `exp` from overflowing on large scores.
 ///
-/// Scores of `-∞` (masked) get a weight of exactly 0. A row whose scores are all `-∞`
-/// (a query that may attend to nothing) gets all-zero weights, never NaN.
+/// Scores of `-∞` (masked) get a weight of exactly 0. A row whose scores are all
+/// `-∞` (a query that may attend to nothing) gets all-zero weights, never NaN.
 ///
 /// Shape: `(n, m)` in, `(n, m)` out. Book: chapter 02, "Softmax, stably".
 pub fn softmax_rows(scores: &Matrix) -> Matrix {
@@ -74,8 +74,8 @@ pub fn softmax_rows_backward(weights: &Matrix, d_weights: &Matrix) -> Matrix {
 // ANCHOR: causal_mask
 /// The causal (look-ahead) mask: position `i` may attend to positions `0..=i` only.
 ///
-/// `mask[[i, j]] = j <= i`: lower-triangular, diagonal included. Shape `(len, len)`.
-/// Book: chapter 02, "Masks".
+/// `mask[[i, j]] = j <= i`: lower-triangular, diagonal included. Shape
+/// `(len, len)`. Book: chapter 02, "Masks".
 pub fn causal_mask(len: usize) -> Mask {
     // TODO: true on and below the diagonal (`Mask::from_shape_fn`).
     todo!("causal_mask")
@@ -83,11 +83,11 @@ pub fn causal_mask(len: usize) -> Mask {
 // ANCHOR_END: causal_mask
 
 // ANCHOR: padding_mask
-/// The key-padding mask: every query may attend to the keys that are real tokens and to
-/// none of the padding.
+/// The key-padding mask: every query may attend to the keys that are real tokens
+/// and to none of the padding.
 ///
-/// `mask[[i, j]] = key_is_token[j]` for every query `i`. Shape `(n_queries, key_is_token.len())`.
-/// Book: chapter 02, "Masks".
+/// `mask[[i, j]] = key_is_token[j]` for every query `i`. Shape
+/// `(n_queries, key_is_token.len())`. Book: chapter 02, "Masks".
 pub fn padding_mask(n_queries: usize, key_is_token: &[bool]) -> Mask {
     // TODO: column j is `key_is_token[j]` in every row.
     todo!("padding_mask")
@@ -97,11 +97,12 @@ pub fn padding_mask(n_queries: usize, key_is_token: &[bool]) -> Mask {
 // ANCHOR: apply_mask
 /// Scores with the masked-out entries replaced by `-∞`, the others unchanged.
 ///
-/// Masking *before* the softmax is what makes masked weights exactly 0 while the others
-/// still sum to 1. Panics if the shapes differ. Shape `(n_q, n_k)`.
-/// Book: chapter 02, "Masks".
+/// Masking *before* the softmax is what makes masked weights exactly 0 while the
+/// others still sum to 1. Panics if the shapes differ. Shape `(n_q, n_k)`. Book:
+/// chapter 02, "Masks".
 pub fn apply_mask(scores: &Matrix, mask: &Mask) -> Matrix {
-    // TODO: keep allowed scores, put -∞ (`Float::NEG_INFINITY`) where the mask is false.
+    // TODO: keep the allowed scores; put -∞ (`Float::NEG_INFINITY`) where the mask
+    //       is false.
     todo!("apply_mask")
 }
 // ANCHOR_END: apply_mask
@@ -111,8 +112,8 @@ pub fn apply_mask(scores: &Matrix, mask: &Mask) -> Matrix {
 pub struct Attention {
     /// `weights · V`, shape `(n_q, d_v)`.
     pub output: Matrix,
-    /// `softmax(Q Kᵀ / √d_k + M)`, shape `(n_q, n_k)`; each row sums to 1 (or is all 0 if
-    /// the mask left that query nothing to attend to).
+    /// `softmax(Q Kᵀ / √d_k + M)`, shape `(n_q, n_k)`; each row sums to 1 (or is
+    /// all 0 if the mask left that query nothing to attend to).
     pub weights: Matrix,
 }
 
@@ -122,11 +123,12 @@ pub struct Attention {
 /// - `q`: `(n_q, d_k)`, `k`: `(n_k, d_k)`, `v`: `(n_k, d_v)`;
 /// - `mask`: `None`, or `(n_q, n_k)` with `true` where attending is allowed.
 ///
-/// Dividing by `√d_k` keeps the scores' spread independent of `d_k`: for query and key
-/// entries of unit variance, `q · k` has variance `d_k`, which would push the softmax into
-/// saturation, where its gradients vanish.
+/// Dividing by `√d_k` keeps the scores' spread independent of `d_k`: for query and
+/// key entries of unit variance, `q · k` has variance `d_k`, which would push the
+/// softmax into saturation, where its gradients vanish.
 ///
-/// Panics if the shapes do not fit. Book: chapter 02, "Scaled dot-product attention".
+/// Panics if the shapes do not fit. Book: chapter 02, "Scaled dot-product
+/// attention".
 pub fn scaled_dot_product_attention(
     q: &Matrix,
     k: &Matrix,
@@ -161,8 +163,8 @@ pub struct AttentionGrads {
 /// dQ = dS K           dK = dSᵀ Q
 /// ```
 ///
-/// The mask needs no special care: masked weights are 0, so their score gradients are 0.
-/// Book: chapter 02, "The backward pass".
+/// The mask needs no special care: masked weights are 0, so their score gradients
+/// are 0. Book: chapter 02, "The backward pass".
 pub fn scaled_dot_product_attention_backward(
     q: &Matrix,
     k: &Matrix,
@@ -177,9 +179,9 @@ pub fn scaled_dot_product_attention_backward(
 
 /// A fully connected layer, `y = x Wᵀ + b`.
 ///
-/// The weight has shape `(d_out, d_in)`, one row per output feature, as in PyTorch's
-/// `nn.Linear`: weights from PyTorch copy over unchanged, and the whole course keeps this
-/// convention. Book: chapter 02, "Projections: the Linear layer".
+/// The weight has shape `(d_out, d_in)`, one row per output feature, as in
+/// PyTorch's `nn.Linear`: weights from PyTorch copy over unchanged, and the whole
+/// course keeps this convention. Book: chapter 02, "Projections: the Linear layer".
 #[derive(Debug, Clone, PartialEq)]
 pub struct Linear {
     /// `W`, shape `(d_out, d_in)`.
@@ -213,7 +215,8 @@ impl Linear {
     }
 
     // ANCHOR: linear_forward
-    /// `y = x Wᵀ + b`: `(n, d_in)` in, `(n, d_out)` out. The bias is added to every row.
+    /// `y = x Wᵀ + b`: `(n, d_in)` in, `(n, d_out)` out. The bias is added to every
+    /// row.
     pub fn forward(&self, x: &Matrix) -> Matrix {
         // TODO: x Wᵀ + b; adding a Vector to a Matrix broadcasts it over the rows.
         todo!("Linear::forward")
@@ -224,13 +227,15 @@ impl Linear {
     /// The backward pass: given the input `x` `(n, d_in)` and the upstream gradient
     /// `d_y` `(n, d_out)`, returns `dx = dY W`, `dW = dYᵀ x` and `db = Σ_rows dY`.
     pub fn backward(&self, x: &Matrix, d_y: &Matrix) -> LinearGrads {
-        // TODO: dx = dY W, dW = dYᵀ x, db = the sum of dY's rows (`sum_axis(Axis(0))`).
+        // TODO: dx = dY W, dW = dYᵀ x, db = the sum of dY's rows
+        //       (`sum_axis(Axis(0))`).
         todo!("Linear::backward")
     }
     // ANCHOR_END: linear_backward
 }
 
-/// One head of self-attention: queries, keys and values all projected from the same `x`.
+/// One head of self-attention: queries, keys and values all projected from the same
+/// `x`.
 ///
 /// `Q = x W_qᵀ + b_q`, `K = x W_kᵀ + b_k`, `V = x W_vᵀ + b_v`, then
 /// `scaled_dot_product_attention(Q, K, V, mask)`.
@@ -264,7 +269,8 @@ pub struct HeadGrads {
     /// `∂L/∂x`, shape `(n, d_model)`: the sum of what flows back through all three
     /// projections, since `x` feeds each of them.
     pub d_x: Matrix,
-    /// Gradients of the query projection (its `d_x` is the query path's share of `d_x`).
+    /// Gradients of the query projection (its `d_x` is the query path's share of
+    /// `d_x`).
     pub w_q: LinearGrads,
     /// Gradients of the key projection.
     pub w_k: LinearGrads,
@@ -274,7 +280,8 @@ pub struct HeadGrads {
 
 impl SelfAttentionHead {
     // ANCHOR: head_forward
-    /// Self-attention of `x` `(n, d_model)` with itself; `mask` is `(n, n)` if given.
+    /// Self-attention of `x` `(n, d_model)` with itself; `mask` is `(n, n)` if
+    /// given.
     pub fn forward(&self, x: &Matrix, mask: Option<&Mask>) -> HeadForward {
         // TODO: project x to Q, K and V with the three Linear layers, then attend.
         todo!("SelfAttentionHead::forward")
@@ -282,16 +289,16 @@ impl SelfAttentionHead {
     // ANCHOR_END: head_forward
 
     // ANCHOR: head_backward
-    /// The backward pass, from the forward's input `x`, its saved `forward`, and the
-    /// upstream gradient of the output `d_output` `(n, d_v)`.
+    /// The backward pass, from the forward's input `x`, its saved `forward`, and
+    /// the upstream gradient of the output `d_output` `(n, d_v)`.
     pub fn backward(
         &self,
         x: &Matrix,
         forward: &HeadForward,
         d_output: &Matrix,
     ) -> HeadGrads {
-        // TODO: attention's backward gives dQ, dK, dV; send each back through its projection;
-        //       x fed all three, so its gradient is the sum of the three d_x.
+        // TODO: attention's backward gives dQ, dK, dV; send each back through its
+        //       projection; x fed all three, so its gradient is the sum of the three d_x.
         todo!("SelfAttentionHead::backward")
     }
     // ANCHOR_END: head_backward

@@ -18,8 +18,8 @@
 use course_common::ndarray::{Array2, Axis, Zip};
 use course_common::{Float, Matrix, Vector};
 
-/// Which keys each query may attend to: `mask[[i, j]]` is `true` when query `i` may look
-/// at key `j`. Shape `(n_q, n_k)`, like the attention weights it masks.
+/// Which keys each query may attend to: `mask[[i, j]]` is `true` when query `i` may
+/// look at key `j`. Shape `(n_q, n_k)`, like the attention weights it masks.
 ///
 /// Masks combine with `&`: `&causal_mask(n) & &padding_mask(n, &is_token)`.
 pub type Mask = Array2<bool>;
@@ -27,11 +27,11 @@ pub type Mask = Array2<bool>;
 /// Softmax of each row of `scores`, computed stably.
 ///
 /// `weights[i, j] = exp(scores[i, j] - m_i) / Σ_j' exp(scores[i, j'] - m_i)`, where
-/// `m_i` is the largest score of row `i`. Subtracting it changes nothing mathematically and
-/// keeps `exp` from overflowing on large scores.
+/// `m_i` is the largest score of row `i`. Subtracting it changes nothing
+/// mathematically and keeps `exp` from overflowing on large scores.
 ///
-/// Scores of `-∞` (masked) get a weight of exactly 0. A row whose scores are all `-∞`
-/// (a query that may attend to nothing) gets all-zero weights, never NaN.
+/// Scores of `-∞` (masked) get a weight of exactly 0. A row whose scores are all
+/// `-∞` (a query that may attend to nothing) gets all-zero weights, never NaN.
 ///
 /// Shape: `(n, m)` in, `(n, m)` out. Book: chapter 02, "Softmax, stably".
 pub fn softmax_rows(scores: &Matrix) -> Matrix {
@@ -65,26 +65,26 @@ pub fn softmax_rows_backward(weights: &Matrix, d_weights: &Matrix) -> Matrix {
 
 /// The causal (look-ahead) mask: position `i` may attend to positions `0..=i` only.
 ///
-/// `mask[[i, j]] = j <= i`: lower-triangular, diagonal included. Shape `(len, len)`.
-/// Book: chapter 02, "Masks".
+/// `mask[[i, j]] = j <= i`: lower-triangular, diagonal included. Shape
+/// `(len, len)`. Book: chapter 02, "Masks".
 pub fn causal_mask(len: usize) -> Mask {
     Mask::from_shape_fn((len, len), |(i, j)| j <= i)
 }
 
-/// The key-padding mask: every query may attend to the keys that are real tokens and to
-/// none of the padding.
+/// The key-padding mask: every query may attend to the keys that are real tokens
+/// and to none of the padding.
 ///
-/// `mask[[i, j]] = key_is_token[j]` for every query `i`. Shape `(n_queries, key_is_token.len())`.
-/// Book: chapter 02, "Masks".
+/// `mask[[i, j]] = key_is_token[j]` for every query `i`. Shape
+/// `(n_queries, key_is_token.len())`. Book: chapter 02, "Masks".
 pub fn padding_mask(n_queries: usize, key_is_token: &[bool]) -> Mask {
     Mask::from_shape_fn((n_queries, key_is_token.len()), |(_, j)| key_is_token[j])
 }
 
 /// Scores with the masked-out entries replaced by `-∞`, the others unchanged.
 ///
-/// Masking *before* the softmax is what makes masked weights exactly 0 while the others
-/// still sum to 1. Panics if the shapes differ. Shape `(n_q, n_k)`.
-/// Book: chapter 02, "Masks".
+/// Masking *before* the softmax is what makes masked weights exactly 0 while the
+/// others still sum to 1. Panics if the shapes differ. Shape `(n_q, n_k)`. Book:
+/// chapter 02, "Masks".
 pub fn apply_mask(scores: &Matrix, mask: &Mask) -> Matrix {
     assert_eq!(
         scores.dim(),
@@ -101,8 +101,8 @@ pub fn apply_mask(scores: &Matrix, mask: &Mask) -> Matrix {
 pub struct Attention {
     /// `weights · V`, shape `(n_q, d_v)`.
     pub output: Matrix,
-    /// `softmax(Q Kᵀ / √d_k + M)`, shape `(n_q, n_k)`; each row sums to 1 (or is all 0 if
-    /// the mask left that query nothing to attend to).
+    /// `softmax(Q Kᵀ / √d_k + M)`, shape `(n_q, n_k)`; each row sums to 1 (or is
+    /// all 0 if the mask left that query nothing to attend to).
     pub weights: Matrix,
 }
 
@@ -111,11 +111,12 @@ pub struct Attention {
 /// - `q`: `(n_q, d_k)`, `k`: `(n_k, d_k)`, `v`: `(n_k, d_v)`;
 /// - `mask`: `None`, or `(n_q, n_k)` with `true` where attending is allowed.
 ///
-/// Dividing by `√d_k` keeps the scores' spread independent of `d_k`: for query and key
-/// entries of unit variance, `q · k` has variance `d_k`, which would push the softmax into
-/// saturation, where its gradients vanish.
+/// Dividing by `√d_k` keeps the scores' spread independent of `d_k`: for query and
+/// key entries of unit variance, `q · k` has variance `d_k`, which would push the
+/// softmax into saturation, where its gradients vanish.
 ///
-/// Panics if the shapes do not fit. Book: chapter 02, "Scaled dot-product attention".
+/// Panics if the shapes do not fit. Book: chapter 02, "Scaled dot-product
+/// attention".
 pub fn scaled_dot_product_attention(
     q: &Matrix,
     k: &Matrix,
@@ -160,8 +161,8 @@ pub struct AttentionGrads {
 /// dQ = dS K           dK = dSᵀ Q
 /// ```
 ///
-/// The mask needs no special care: masked weights are 0, so their score gradients are 0.
-/// Book: chapter 02, "The backward pass".
+/// The mask needs no special care: masked weights are 0, so their score gradients
+/// are 0. Book: chapter 02, "The backward pass".
 pub fn scaled_dot_product_attention_backward(
     q: &Matrix,
     k: &Matrix,
@@ -180,9 +181,9 @@ pub fn scaled_dot_product_attention_backward(
 
 /// A fully connected layer, `y = x Wᵀ + b`.
 ///
-/// The weight has shape `(d_out, d_in)`, one row per output feature, as in PyTorch's
-/// `nn.Linear`: weights from PyTorch copy over unchanged, and the whole course keeps this
-/// convention. Book: chapter 02, "Projections: the Linear layer".
+/// The weight has shape `(d_out, d_in)`, one row per output feature, as in
+/// PyTorch's `nn.Linear`: weights from PyTorch copy over unchanged, and the whole
+/// course keeps this convention. Book: chapter 02, "Projections: the Linear layer".
 #[derive(Debug, Clone, PartialEq)]
 pub struct Linear {
     /// `W`, shape `(d_out, d_in)`.
@@ -215,7 +216,8 @@ impl Linear {
         Self { weight, bias }
     }
 
-    /// `y = x Wᵀ + b`: `(n, d_in)` in, `(n, d_out)` out. The bias is added to every row.
+    /// `y = x Wᵀ + b`: `(n, d_in)` in, `(n, d_out)` out. The bias is added to every
+    /// row.
     pub fn forward(&self, x: &Matrix) -> Matrix {
         x.dot(&self.weight.t()) + &self.bias // (n, d_out)
     }
@@ -231,7 +233,8 @@ impl Linear {
     }
 }
 
-/// One head of self-attention: queries, keys and values all projected from the same `x`.
+/// One head of self-attention: queries, keys and values all projected from the same
+/// `x`.
 ///
 /// `Q = x W_qᵀ + b_q`, `K = x W_kᵀ + b_k`, `V = x W_vᵀ + b_v`, then
 /// `scaled_dot_product_attention(Q, K, V, mask)`.
@@ -265,7 +268,8 @@ pub struct HeadGrads {
     /// `∂L/∂x`, shape `(n, d_model)`: the sum of what flows back through all three
     /// projections, since `x` feeds each of them.
     pub d_x: Matrix,
-    /// Gradients of the query projection (its `d_x` is the query path's share of `d_x`).
+    /// Gradients of the query projection (its `d_x` is the query path's share of
+    /// `d_x`).
     pub w_q: LinearGrads,
     /// Gradients of the key projection.
     pub w_k: LinearGrads,
@@ -274,7 +278,8 @@ pub struct HeadGrads {
 }
 
 impl SelfAttentionHead {
-    /// Self-attention of `x` `(n, d_model)` with itself; `mask` is `(n, n)` if given.
+    /// Self-attention of `x` `(n, d_model)` with itself; `mask` is `(n, n)` if
+    /// given.
     pub fn forward(&self, x: &Matrix, mask: Option<&Mask>) -> HeadForward {
         let q = self.w_q.forward(x); // (n, d_k)
         let k = self.w_k.forward(x); // (n, d_k)
@@ -283,8 +288,8 @@ impl SelfAttentionHead {
         HeadForward { q, k, v, attention }
     }
 
-    /// The backward pass, from the forward's input `x`, its saved `forward`, and the
-    /// upstream gradient of the output `d_output` `(n, d_v)`.
+    /// The backward pass, from the forward's input `x`, its saved `forward`, and
+    /// the upstream gradient of the output `d_output` `(n, d_v)`.
     pub fn backward(
         &self,
         x: &Matrix,
