@@ -298,7 +298,8 @@ impl SelfAttentionHead {
         d_output: &Matrix,
     ) -> HeadGrads {
         // TODO: attention's backward gives dQ, dK, dV; send each back through its
-        //       projection; x fed all three, so its gradient is the sum of the three d_x.
+        //       projection. x fed all three, so its gradient is the sum of the
+        //       three d_x.
         todo!("SelfAttentionHead::backward")
     }
     // ANCHOR_END: head_backward
