@@ -19,6 +19,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Task {
+    /// Measure ndarray's f32 and f64 matrix-product throughput at the course's shapes
+    /// (an optimised build of common/examples/matmul_throughput.rs).
+    Matmul,
     /// Measure how long re-grading one edited lesson takes next to `cargo test -p <lesson>`
     /// for the same edit, warm, and how long re-grading the whole course takes.
     Latency {
@@ -34,6 +37,12 @@ enum Task {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
+        Task::Matmul => run_command(
+            Command::new("cargo")
+                .current_dir(workspace_root())
+                .args(["run", "--release", "--quiet", "-p", "course-common"])
+                .args(["--example", "matmul_throughput"]),
+        ),
         Task::Latency { rounds, lesson } => {
             latency::run(&workspace_root(), rounds, &lesson)
         }
