@@ -12,8 +12,18 @@ use std::time::{Duration, Instant};
 /// `(m, k, n)`: an `(m, k)` matrix times a `(k, n)` one, and what it stands for.
 const SHAPES: &[(usize, usize, usize, &str)] = &[
     (512, 512, 512, "512 x 512 x 512"),
-    (1536, 32, 96, "a batch of 1536 tokens, d_model 32, Q/K/V at once"),
-    (1536, 64, 192, "a batch of 1536 tokens, d_model 64, Q/K/V at once"),
+    (
+        1536,
+        32,
+        96,
+        "a batch of 1536 tokens, d_model 32, Q/K/V at once",
+    ),
+    (
+        1536,
+        64,
+        192,
+        "a batch of 1536 tokens, d_model 64, Q/K/V at once",
+    ),
     (12, 16, 12, "one head's scores: 12 x 16 times 16 x 12"),
 ];
 
@@ -39,9 +49,15 @@ fn gflops<A: LinalgScalar + From<u8>>(m: usize, k: usize, n: usize) -> f64 {
 
 fn main() {
     println!("ndarray matrix products, one thread, best of 5 trials (GFLOP/s)\n");
-    println!("  {:<52} {:>8} {:>8} {:>10}", "shape", "f32", "f64", "f64 / f32");
+    println!(
+        "  {:<52} {:>8} {:>8} {:>10}",
+        "shape", "f32", "f64", "f64 / f32"
+    );
     for &(m, k, n, what) in SHAPES {
         let (single, double) = (gflops::<f32>(m, k, n), gflops::<f64>(m, k, n));
-        println!("  {what:<52} {single:>8.1} {double:>8.1} {:>10.2}", double / single);
+        println!(
+            "  {what:<52} {single:>8.1} {double:>8.1} {:>10.2}",
+            double / single
+        );
     }
 }
