@@ -16,8 +16,9 @@ use std::time::Duration;
 /// What building the scratch workspace gave, per lesson folder.
 #[derive(Debug, Default)]
 pub struct Build {
-    /// The graded test executable of each lesson that compiled, by lesson folder.
-    pub executables: HashMap<PathBuf, PathBuf>,
+    /// The test executables of each lesson that compiled, by lesson folder and test
+    /// target name (`graded`, `heldout`).
+    pub executables: HashMap<(PathBuf, String), PathBuf>,
     /// The rendered compiler errors of each lesson that did not, by lesson folder.
     pub errors: HashMap<PathBuf, String>,
     /// Cargo's own complaint when the build failed without a compiler error to show (a
@@ -31,8 +32,14 @@ struct CargoMessage {
     manifest_path: Option<PathBuf>,
     executable: Option<PathBuf>,
     profile: Option<Profile>,
+    target: Option<Target>,
     message: Option<Diagnostic>,
     success: Option<bool>,
+}
+
+#[derive(Deserialize)]
+struct Target {
+    name: String,
 }
 
 #[derive(Deserialize)]
@@ -77,10 +84,18 @@ pub fn build(workspace: &Path, target_dir: &Path, timeout: Duration) -> Result<B
             .map(Path::to_path_buf);
         match message.reason.as_str() {
             "compiler-artifact" => {
-                if let (Some(dir), Some(executable), Some(Profile { test: true })) =
-                    (lesson_dir, message.executable, message.profile)
-                {
-                    build.executables.insert(dir, executable);
+                if let (
+                    Some(dir),
+                    Some(executable),
+                    Some(Profile { test: true }),
+                    Some(target),
+                ) = (
+                    lesson_dir,
+                    message.executable,
+                    message.profile,
+                    message.target,
+                ) {
+                    build.executables.insert((dir, target.name), executable);
                 }
             }
             "compiler-message" => {

@@ -2,7 +2,44 @@
 
 use crate::manifest::{Lesson, Manifest};
 use anyhow::{Context, Result, bail};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
+
+/// The tiers of tests, as Gradescope names its visibilities.
+///
+/// Visible tests live in the lesson crates and are not graded (the learner runs them with
+/// `cargo test -p <crate>`). The two tiers below live with the checker, in
+/// `checker/suites/<id>/<tier>.rs`, and count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Run by the learner's own checker, reported with their teaching messages.
+    Graded,
+    /// Only in the instructor's edition: counts only when an instructor grades.
+    HeldOut,
+}
+
+impl Tier {
+    /// Every tier, in the order their tests are run and reported.
+    pub const ALL: [Tier; 2] = [Tier::Graded, Tier::HeldOut];
+
+    /// The file stem of the tier's suite and the name of its test target: `graded`, `heldout`.
+    pub fn stem(self) -> &'static str {
+        match self {
+            Tier::Graded => "graded",
+            Tier::HeldOut => "heldout",
+        }
+    }
+}
+
+/// One expected test: its tier and its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedTest {
+    /// The tier whose suite holds it.
+    pub tier: Tier,
+    /// The test function's name.
+    pub name: String,
+}
 
 /// The file that marks the root of a course.
 pub const MANIFEST_FILE: &str = "course.toml";
@@ -69,13 +106,45 @@ impl Course {
         self.root.join("solutions")
     }
 
-    /// The graded test suite of a lesson: `checker/suites/<id>/graded.rs`.
-    pub fn suite_file(&self, lesson: &Lesson) -> PathBuf {
+    /// A tier's test suite of a lesson: `checker/suites/<id>/<tier>.rs`.
+    pub fn suite_file(&self, lesson: &Lesson, tier: Tier) -> PathBuf {
         self.root
             .join("checker")
             .join("suites")
             .join(&lesson.id)
-            .join("graded.rs")
+            .join(format!("{}.rs", tier.stem()))
+    }
+
+    /// The suites of a lesson that this edition of the course has, with their sources:
+    /// the graded suite always, the held-out one in the instructor's edition.
+    pub fn suites(&self, lesson: &Lesson) -> Result<Vec<(Tier, String)>> {
+        let mut suites = Vec::new();
+        for tier in Tier::ALL {
+            let path = self.suite_file(lesson, tier);
+            match std::fs::read_to_string(&path) {
+                Ok(source) => suites.push((tier, source)),
+                Err(_) if tier == Tier::HeldOut => {}
+                Err(error) => {
+                    return Err(error).with_context(|| {
+                        format!("could not read the graded suite {}", path.display())
+                    });
+                }
+            }
+        }
+        Ok(suites)
+    }
+
+    /// Every test the lesson's suites hold, tier by tier, in source order.
+    pub fn expected(&self, lesson: &Lesson) -> Result<Vec<ExpectedTest>> {
+        Ok(self
+            .suites(lesson)?
+            .into_iter()
+            .flat_map(|(tier, source)| {
+                expected_tests(&source)
+                    .into_iter()
+                    .map(move |name| ExpectedTest { tier, name })
+            })
+            .collect())
     }
 
     /// The book chapter of a lesson.

@@ -9,10 +9,10 @@
 //! Nothing is written outside `target/checker/`.
 
 use crate::compile;
-use crate::course::{Course, expected_tests};
+use crate::course::{Course, ExpectedTest};
 use crate::manifest::Lesson;
 use crate::process::Limits;
-use crate::report::{CourseReport, LessonReport, LessonStatus, TestResult};
+use crate::report::{CourseReport, LessonReport, LessonStatus, TestResult, TestStatus};
 use crate::run::run_test;
 use crate::scratch::{Scratch, SourceState};
 use anyhow::{Context, Result, bail};
@@ -76,15 +76,9 @@ pub fn grade(
     let submission = submission
         .canonicalize()
         .with_context(|| format!("could not resolve {}", submission.display()))?;
-    let expected: Vec<Vec<String>> = lessons
+    let expected: Vec<Vec<ExpectedTest>> = lessons
         .iter()
-        .map(|lesson| {
-            let path = course.suite_file(lesson);
-            let source = std::fs::read_to_string(&path).with_context(|| {
-                format!("could not read the graded suite {}", path.display())
-            })?;
-            Ok(expected_tests(&source))
-        })
+        .map(|lesson| course.expected(lesson))
         .collect::<Result<_>>()?;
 
     let (scratch, states) = Scratch::prepare(course, lessons, &submission)?;
@@ -101,7 +95,7 @@ pub fn grade(
 
     // Decide each lesson's fate; collect the tests of those that built.
     let mut reports: Vec<Option<LessonReport>> = Vec::new();
-    let mut jobs: Vec<(usize, usize, PathBuf, PathBuf)> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     for (index, ((lesson, state), names)) in
         lessons.iter().zip(&states).zip(&expected).enumerate()
     {
@@ -125,31 +119,32 @@ pub fn grade(
                 format!("There is no {}/src/lib.rs in the submission.", lesson.id),
             ),
             SourceState::Unusable(why) => unbuilt(LessonStatus::Missing, why.clone()),
-            SourceState::Copied => match build.executables.get(&dir) {
-                Some(binary) => {
-                    for test in 0..names.len() {
-                        jobs.push((index, test, binary.clone(), dir.join("reports")));
-                    }
-                    None
+            SourceState::Copied if built(&build, &dir) => {
+                for (test, expected_test) in names.iter().enumerate() {
+                    let key = (dir.clone(), expected_test.tier.stem().to_owned());
+                    jobs.push(Job {
+                        lesson: index,
+                        test,
+                        binary: build.executables.get(&key).cloned(),
+                        reports_dir: dir.join("reports"),
+                    });
                 }
-                None => match build.errors.get(&dir) {
-                    Some(errors) => unbuilt(
-                        LessonStatus::DoesNotCompile,
-                        format!("The lesson does not compile:\n{}", first_lines(errors)),
+                None
+            }
+            SourceState::Copied => match build.errors.get(&dir) {
+                Some(errors) => unbuilt(
+                    LessonStatus::DoesNotCompile,
+                    format!("The lesson does not compile:\n{}", first_lines(errors)),
+                ),
+                None => unbuilt(
+                    LessonStatus::BuildFailed,
+                    format!(
+                        "The build failed before reaching the lesson's code:\n{}",
+                        first_lines(
+                            build.failure.as_deref().unwrap_or("(cargo said nothing)")
+                        )
                     ),
-                    None => unbuilt(
-                        LessonStatus::BuildFailed,
-                        format!(
-                            "The build failed before reaching the lesson's code:\n{}",
-                            first_lines(
-                                build
-                                    .failure
-                                    .as_deref()
-                                    .unwrap_or("(cargo said nothing)")
-                            )
-                        ),
-                    ),
-                },
+                ),
             },
         };
         reports.push(report);
@@ -170,11 +165,15 @@ pub fn grade(
                 loop {
                     // Results land in their job's slot: lesson by lesson, test by test.
                     let slot = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((lesson, test, binary, reports_dir)) = jobs.get(slot) else {
+                    let Some(job) = jobs.get(slot) else {
                         break;
                     };
-                    let name = &expected[*lesson][*test];
-                    match run_test(binary, name, reports_dir, limits) {
+                    let test = &expected[job.lesson][job.test];
+                    let result = match &job.binary {
+                        Some(binary) => run_test(binary, test, &job.reports_dir, limits),
+                        None => Ok(not_built(test)),
+                    };
+                    match result {
                         Ok(result) => {
                             results.lock().expect("no worker panics")[slot] = Some(result)
                         }
@@ -211,6 +210,33 @@ pub fn grade(
         .collect();
     drop(scratch);
     Ok(CourseReport::new(lessons_reports))
+}
+
+/// One test to run: which lesson and test, its executable (none if that tier's suite did
+/// not build), and where its report goes.
+struct Job {
+    lesson: usize,
+    test: usize,
+    binary: Option<PathBuf>,
+    reports_dir: PathBuf,
+}
+
+/// Whether any test executable of the lesson in `dir` was built.
+fn built(build: &compile::Build, dir: &Path) -> bool {
+    build
+        .executables
+        .keys()
+        .any(|(built_dir, _)| built_dir == dir)
+}
+
+fn not_built(test: &ExpectedTest) -> TestResult {
+    TestResult {
+        name: test.name.clone(),
+        tier: test.tier,
+        passed: false,
+        status: TestStatus::NotBuilt,
+        message: format!("The {} suite did not build.", test.tier.stem()),
+    }
 }
 
 fn first_lines(text: &str) -> String {

@@ -1,6 +1,6 @@
 //! What the checker prints: the progress table, the detailed results, and JSON.
 
-use crate::course::Course;
+use crate::course::{Course, Tier};
 use crate::report::{CourseReport, LessonReport, LessonStatus, TestResult, TestStatus};
 use crossterm::style::Stylize;
 use std::fmt::Write as _;
@@ -278,7 +278,11 @@ fn test_line(test: &TestResult, paint: Paint) -> String {
         TestStatus::Crash => (paint.red("✗"), paint.red(" (crashed)")),
         TestStatus::NotBuilt => (paint.dim("·"), String::new()),
     };
-    let mut line = format!("  {mark} {}{label}\n", test.name);
+    let tier = match test.tier {
+        Tier::Graded => String::new(),
+        Tier::HeldOut => paint.dim(" [held-out]"),
+    };
+    let mut line = format!("  {mark} {}{tier}{label}\n", test.name);
     if matches!(
         test.status,
         TestStatus::Fail | TestStatus::Timeout | TestStatus::Crash
@@ -305,11 +309,13 @@ pub fn json(report: &CourseReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::course::ExpectedTest;
     use crate::report::{LessonReport, LessonStatus, TestResult, TestStatus};
 
     fn test(name: &str, status: TestStatus, message: &str) -> TestResult {
         TestResult {
             name: name.to_owned(),
+            tier: Tier::Graded,
             passed: status == TestStatus::Pass,
             status,
             message: message.to_owned(),
@@ -348,7 +354,10 @@ mod tests {
             "Multi-head attention",
             LessonStatus::Missing,
             "There is no folder 03-multi-head-attention/ in the submission.".to_owned(),
-            &["split_then_merge_is_the_identity".to_owned()],
+            &[ExpectedTest {
+                tier: Tier::HeldOut,
+                name: "split_then_merge_is_the_identity".to_owned(),
+            }],
         );
         let report = CourseReport::new(vec![lesson, missing]);
         insta::assert_snapshot!(details(&report, Paint::plain()), @r"

@@ -4,6 +4,7 @@
 //! "tests": [{"name", "passed", "message"}]}]}`, with more fields alongside. It holds no
 //! timings, so grading the same submission twice prints the same bytes.
 
+use crate::course::{ExpectedTest, Tier};
 use serde::Serialize;
 
 /// How one graded test ended.
@@ -29,6 +30,8 @@ pub enum TestStatus {
 pub struct TestResult {
     /// The test's name, which states the property it checks.
     pub name: String,
+    /// The tier of the suite that holds it.
+    pub tier: Tier,
     /// Whether it passed.
     pub passed: bool,
     /// How it ended.
@@ -89,12 +92,13 @@ impl LessonReport {
         title: &str,
         status: LessonStatus,
         message: String,
-        expected: &[String],
+        expected: &[ExpectedTest],
     ) -> Self {
         let tests = expected
             .iter()
-            .map(|name| TestResult {
-                name: name.clone(),
+            .map(|test| TestResult {
+                name: test.name.clone(),
+                tier: test.tier,
                 passed: false,
                 status: TestStatus::NotBuilt,
                 message: String::new(),

@@ -5,6 +5,7 @@
 //! (see `course_harness::report`). Everything else fails, with the likeliest explanation
 //! the evidence allows: a timeout, a stack overflow, the memory limit, an early exit.
 
+use crate::course::ExpectedTest;
 use crate::explain;
 use crate::process::{self, Limits};
 use crate::report::{TestResult, TestStatus};
@@ -14,15 +15,16 @@ use rand::RngExt;
 use std::path::Path;
 use std::process::Command;
 
-/// Runs the test `name` of the test executable `binary` and grades it.
+/// Runs the test `test` of the test executable `binary` and grades it.
 ///
 /// `scratch` is a folder the checker owns, for the report file.
 pub fn run_test(
     binary: &Path,
-    name: &str,
+    test: &ExpectedTest,
     scratch: &Path,
     limits: Limits,
 ) -> Result<TestResult> {
+    let name = test.name.as_str();
     let nonce = format!("{:032x}", rand::rng().random::<u128>());
     std::fs::create_dir_all(scratch)?;
     let report_path = scratch.join(format!("{name}.report"));
@@ -75,6 +77,7 @@ pub fn run_test(
     };
     Ok(TestResult {
         name: name.to_owned(),
+        tier: test.tier,
         passed: status == TestStatus::Pass,
         status,
         message,

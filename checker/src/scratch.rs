@@ -4,7 +4,8 @@
 //! lesson, from three sources only:
 //!
 //! - the submission's `src/` folder (regular files only; nothing else of the submission);
-//! - the course's graded suite for the lesson, as `tests/graded.rs`;
+//! - the course's suites for the lesson (`tests/graded.rs`, and `tests/heldout.rs` in the
+//!   instructor's edition);
 //! - a manifest this module writes from the course's own `Cargo.toml` and `course.toml`.
 //!
 //! So a submission's `Cargo.toml`, `build.rs`, `.cargo/config.toml`, `rust-toolchain`,
@@ -21,7 +22,7 @@
 //! and so lets cargo skip lessons that did not change: re-grading after one edit rebuilds
 //! one lesson.
 
-use crate::course::Course;
+use crate::course::{Course, Tier};
 use crate::manifest::Lesson;
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeSet;
@@ -138,17 +139,20 @@ fn copy_lesson(
         Ok(()) => {}
         Err(error) => return Ok(SourceState::Unusable(format!("{error:#}"))),
     }
-    let suite =
-        std::fs::read_to_string(course.suite_file(lesson)).with_context(|| {
-            format!(
-                "the course has no graded suite for {} (checker/suites/)",
-                lesson.id
-            )
-        })?;
-    write_if_changed(&member.join("tests").join("graded.rs"), &suite)?;
+    let suites = course.suites(lesson)?;
+    let tests_dir = member.join("tests");
+    for tier in Tier::ALL {
+        let path = tests_dir.join(format!("{}.rs", tier.stem()));
+        match suites.iter().find(|(t, _)| *t == tier) {
+            Some((_, source)) => write_if_changed(&path, source)?,
+            None if path.exists() => std::fs::remove_file(&path)?,
+            None => {}
+        }
+    }
+    let tiers: Vec<Tier> = suites.iter().map(|(tier, _)| *tier).collect();
     write_if_changed(
         &member.join("Cargo.toml"),
-        &lesson_manifest(course, lesson, key),
+        &lesson_manifest(course, lesson, key, &tiers),
     )?;
     Ok(SourceState::Copied)
 }
@@ -246,7 +250,12 @@ fn workspace_manifest(course: &Course, members: &[String]) -> Result<String> {
 
 /// A lesson's manifest in the scratch workspace: the course's dependencies for the lesson,
 /// earlier lessons as their reference solutions, and the graded suite as the one test.
-fn lesson_manifest(course: &Course, lesson: &Lesson, key: &str) -> String {
+fn lesson_manifest(
+    course: &Course,
+    lesson: &Lesson,
+    key: &str,
+    tiers: &[Tier],
+) -> String {
     let mut dependencies = String::from("course-common = { workspace = true }\n");
     for id in &lesson.depends_on {
         if let Ok(earlier) = course.manifest.lesson(id) {
@@ -284,14 +293,18 @@ course-common = {{ workspace = true }}
 course-harness = {{ workspace = true }}
 insta = {{ workspace = true }}
 
-[[test]]
-name = "graded"
-path = "tests/graded.rs"
-
+{tests}
 [lints.rust]
 unsafe_code = "deny"
 "#,
         name = lesson.crate_name,
         lib = lesson.crate_name.replace('-', "_"),
+        tests = tiers
+            .iter()
+            .map(|tier| format!(
+                "[[test]]\nname = \"{0}\"\npath = \"tests/{0}.rs\"\n",
+                tier.stem()
+            ))
+            .collect::<String>(),
     )
 }

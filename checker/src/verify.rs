@@ -142,36 +142,42 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
         if !has_test(&visible) {
             problems.push(format!("{lesson_dir}/tests/ has no visible #[test]"));
         }
-        match std::fs::read_to_string(course.suite_file(lesson)) {
-            Ok(suite) => {
-                let names = expected_tests(&suite);
-                let attributes = suite.lines().filter(|l| l.trim() == "#[test]").count();
-                let wrapped = suite.matches("graded(||").count();
-                if names.is_empty() {
-                    problems.push(format!("checker/suites/{id}/graded.rs has no tests"));
-                }
-                if names.len() != attributes {
-                    problems.push(format!(
-                        "checker/suites/{id}/graded.rs: {attributes} #[test] attributes but {} \
-                         test functions found right after them",
-                        names.len()
-                    ));
-                }
-                if wrapped < names.len() {
-                    problems.push(format!(
-                        "checker/suites/{id}/graded.rs: {} tests but only {wrapped} bodies wrapped \
-                         in graded(|| ...); an unwrapped test can never report a pass",
-                        names.len()
-                    ));
-                }
-                let unique: BTreeSet<&String> = names.iter().collect();
-                if unique.len() != names.len() {
-                    problems.push(format!(
-                        "checker/suites/{id}/graded.rs has duplicate test names"
-                    ));
+        match course.suites(lesson) {
+            Ok(suites) => {
+                let mut all_names = BTreeSet::new();
+                for (tier, suite) in suites {
+                    let file = format!("checker/suites/{id}/{}.rs", tier.stem());
+                    let names = expected_tests(&suite);
+                    let attributes =
+                        suite.lines().filter(|l| l.trim() == "#[test]").count();
+                    let wrapped = suite.matches("graded(||").count();
+                    if names.is_empty() {
+                        problems.push(format!("{file} has no tests"));
+                    }
+                    if names.len() != attributes {
+                        problems.push(format!(
+                            "{file}: {attributes} #[test] attributes but {} test functions \
+                             found right after them",
+                            names.len()
+                        ));
+                    }
+                    if wrapped < names.len() {
+                        problems.push(format!(
+                            "{file}: {} tests but only {wrapped} bodies wrapped in \
+                             graded(|| ...); an unwrapped test can never report a pass",
+                            names.len()
+                        ));
+                    }
+                    for name in names {
+                        if !all_names.insert(name.clone()) {
+                            problems.push(format!(
+                                "{file}: the test name `{name}` is used twice in lesson {id}"
+                            ));
+                        }
+                    }
                 }
             }
-            Err(_) => problems.push(format!("checker/suites/{id}/graded.rs is missing")),
+            Err(error) => problems.push(format!("{error:#}")),
         }
         if !course.chapter_file(lesson).is_file() {
             problems.push(format!(

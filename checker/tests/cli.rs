@@ -59,7 +59,7 @@ fn grading_the_same_submission_twice_prints_the_same_bytes() {
 
 #[test]
 fn the_progress_table_points_at_the_first_todo() {
-    let submission = Submission::stub();
+    let submission = Submission::all_stubs();
     let output = checker()
         .arg("--lessons-dir")
         .arg(submission.path())
@@ -69,9 +69,14 @@ fn the_progress_table_points_at_the_first_todo() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("02  Attention"), "{stdout}");
     assert!(stdout.contains("0%  not started"), "{stdout}");
+    assert!(stdout.contains("Overall 0%"), "{stdout}");
+    let next = stdout
+        .lines()
+        .find(|l| l.starts_with("Open "))
+        .unwrap_or_default();
     assert!(
-        stdout.contains("02-attention/src/lib.rs: `softmax_rows` is still a todo!()"),
-        "{stdout}"
+        next.contains("/src/lib.rs: `") && next.contains("` is still a todo!()"),
+        "the next step names the file and the function: {stdout}"
     );
 }
 

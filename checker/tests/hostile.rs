@@ -1,14 +1,16 @@
 //! Submissions named by outcome. Most hostile ones put their trick at the start of
-//! `padding_mask`, which exactly two graded tests call: those two must fail with the
+//! `padding_mask`, which exactly four tests call: those must fail with the
 //! right explanation and every other test must still pass on its merits.
 
 use crate::util::{Graded, Submission};
 use std::time::Duration;
 
-/// The graded tests that call `padding_mask`.
-const PADDING_TESTS: [&str; 2] = [
+/// The graded and held-out tests that call `padding_mask`.
+const PADDING_TESTS: [&str; 4] = [
     "padding_mask_blocks_the_padded_keys_for_every_query",
     "padded_keys_do_not_change_the_output",
+    "heldout_cross_attention_with_padding_matches_numpy",
+    "heldout_cross_attention_backward_matches_numerical_gradients",
 ];
 
 /// A time by which any fixture, build included, has long finished.
@@ -26,9 +28,10 @@ fn assert_only_padding_tests_fail(graded: &Graded, status: &str, needle: &str) {
     for name in PADDING_TESTS {
         graded.assert_failed(name, status, needle);
     }
+    let others = total - PADDING_TESTS.len() as u64;
     assert_eq!(
         passed,
-        total - 2,
+        others,
         "every other test passes on its merits: {}",
         graded.lesson()
     );
@@ -267,10 +270,10 @@ fn rewriting_the_report_after_a_failure_earns_nothing() {
         return Mask::from_elem((n_queries, key_is_token.len()), true);
         "#,
     );
-    // Whether the harness or the thread wins the race, neither test gets credit.
-    let (passed, total) = graded.counts();
-    for name in PADDING_TESTS {
+    // Whether the harness or the thread wins the race, no test whose checks the wrong
+    // mask fails gets credit. (The held-out gradient check passes on its merits: it
+    // compares the backward pass with the forward pass, whatever the mask.)
+    for name in &PADDING_TESTS[..3] {
         assert_eq!(graded.test(name)["passed"], false, "{}", graded.test(name));
     }
-    assert_eq!(passed, total - 2, "{}", graded.lesson());
 }

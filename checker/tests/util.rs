@@ -61,6 +61,20 @@ impl Submission {
         )
     }
 
+    /// A submission of every lesson's untouched stub.
+    pub fn all_stubs() -> Self {
+        let submission = Self::empty();
+        let lessons = course_root().join("lessons");
+        for entry in std::fs::read_dir(&lessons).unwrap().flatten() {
+            let lib = entry.path().join("src/lib.rs");
+            if let Ok(text) = std::fs::read_to_string(lib) {
+                let id = entry.file_name().to_string_lossy().into_owned();
+                submission.write(&format!("{id}/src/lib.rs"), &text);
+            }
+        }
+        submission
+    }
+
     /// A submission whose lesson is the untouched stub.
     pub fn stub() -> Self {
         Self::with_lib(
@@ -123,6 +137,7 @@ impl Submission {
         let output = checker()
             .args([
                 "grade",
+                LESSON,
                 "--format",
                 "json",
                 "--test-timeout",

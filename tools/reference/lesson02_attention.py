@@ -98,3 +98,24 @@ def head_loss(b_k):
 h = 1e-5
 d_b_k = np.array([(head_loss(b_k + h * e) - head_loss(b_k - h * e)) / (2 * h) for e in np.eye(3)])
 rust("head, causal: numerical d_b_k (exactly 0 in exact arithmetic)", d_b_k)
+
+# ---------------------------------------------------------------------------------------
+# Held-out fixtures (checker/suites/02-attention/heldout.rs): the same properties on other
+# numbers, so that a submission tuned to the graded fixtures gains nothing.
+# ---------------------------------------------------------------------------------------
+print("// ===== held-out =====")
+scores = lin(3, 4, -2.5, 4.0) ** 2 / 4.0
+rust("held-out: softmax of lin(3, 4, -2.5, 4.0)² / 4", softmax_rows(scores))
+
+q = lin(3, 4, 0.6, -1.3)
+k = lin(5, 4, -0.9, 1.4)
+v = lin(5, 2, 1.5, -0.5)
+padding = np.array([[True, True, True, False, False]] * 3)
+out, w = attention(q, k, v, mask=padding)
+rust("held-out: cross-attention with padding: weights", w)
+rust("held-out: cross-attention with padding: output", out)
+
+x = lin(5, 2, -1.2, 0.8)
+weight = lin(3, 2, 0.7, -0.4)
+bias = np.array([0.25, 0.0, -0.75])
+rust("held-out: linear (5, 2) -> (5, 3)", x @ weight.T + bias)

@@ -1,0 +1,181 @@
+//! Held-out tests of lesson 02, attention: in the instructor's edition only.
+//!
+//! They check the graded suite's properties again on other numbers, so that a submission
+//! tuned to the graded fixtures (say, one that special-cases their inputs) gains nothing.
+//! Reference values come from NumPy: tools/reference/lesson02_attention.py, "held-out".
+
+use attention::{
+    Linear, causal_mask, padding_mask, scaled_dot_product_attention,
+    scaled_dot_product_attention_backward, softmax_rows,
+};
+use course_common::ndarray::{Array2, array};
+use course_common::{Float, Matrix, Vector};
+use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::{
+    Tol, assert_all_finite, assert_gradient_close, assert_matrix_close, graded,
+    linspace_matrix, numerical_gradient,
+};
+
+/// softmax of a (3, 4) fixture whose rows differ in spread matches NumPy.
+#[test]
+fn heldout_softmax_matches_numpy() {
+    graded(|| {
+        let scores = linspace_matrix(3, 4, -2.5, 4.0).mapv(|s| s * s / 4.0);
+        let expected = array![
+            [0.4797917296, 0.2501370926, 0.1552835716, 0.1147876062],
+            [0.188668556, 0.1977484831, 0.2468021109, 0.36678085],
+            [0.04133719365, 0.08710496685, 0.2185581088, 0.6529997307]
+        ];
+        let tol = Tol {
+            abs: 1e-9,
+            rel: 0.0,
+        };
+        assert_matrix_close("softmax_rows", &softmax_rows(&scores), &expected, tol, &[]);
+    });
+}
+
+/// Cross-attention of 3 queries over 5 keys, the last two padding, matches NumPy; the
+/// padded keys get exactly zero weight.
+#[test]
+fn heldout_cross_attention_with_padding_matches_numpy() {
+    graded(|| {
+        let q = linspace_matrix(3, 4, 0.6, -1.3);
+        let k = linspace_matrix(5, 4, -0.9, 1.4);
+        let v = linspace_matrix(5, 2, 1.5, -0.5);
+        let mask = padding_mask(3, &[true, true, true, false, false]);
+        let attention = scaled_dot_product_attention(&q, &k, &v, Some(&mask));
+        let expected_weights = array![
+            [0.2311328742, 0.3215446129, 0.4473225128, 0.0, 0.0],
+            [0.4504089343, 0.320925351, 0.2286657147, 0.0, 0.0],
+            [0.6675072224, 0.2435961991, 0.08889657854, 0.0, 0.0]
+        ];
+        let expected_output = array![
+            [0.9594712717, 0.7372490495],
+            [1.154108098, 0.9318858754],
+            [1.312715842, 1.090493619]
+        ];
+        let tol = Tol {
+            abs: 1e-9,
+            rel: 0.0,
+        };
+        assert_matrix_close("weights", &attention.weights, &expected_weights, tol, &[]);
+        assert_matrix_close("output", &attention.output, &expected_output, tol, &[]);
+    });
+}
+
+/// The attention backward agrees with central differences on cross-attention with a
+/// padding mask and a fully masked query, without NaN anywhere.
+#[test]
+fn heldout_cross_attention_backward_matches_numerical_gradients() {
+    graded(|| {
+        let q = linspace_matrix(3, 4, 0.6, -1.3);
+        let k = linspace_matrix(5, 4, -0.9, 1.4);
+        let v = linspace_matrix(5, 2, 1.5, -0.5);
+        let mut mask = padding_mask(3, &[true, false, true, true, false]);
+        mask.row_mut(2).fill(false);
+        let upstream = linspace_matrix(3, 2, -0.7, 0.9);
+        let forward = scaled_dot_product_attention(&q, &k, &v, Some(&mask));
+        let grads = scaled_dot_product_attention_backward(
+            &q,
+            &k,
+            &v,
+            &forward.weights,
+            &upstream,
+        );
+        for (what, grad) in [
+            ("d_q", &grads.d_q),
+            ("d_k", &grads.d_k),
+            ("d_v", &grads.d_v),
+        ] {
+            assert_all_finite(
+                what,
+                grad,
+                "a fully masked query has zero weights and zero gradient",
+            );
+        }
+        let loss = |q: &Matrix, k: &Matrix, v: &Matrix| {
+            weighted_sum(
+                &scaled_dot_product_attention(q, k, v, Some(&mask)).output,
+                &upstream,
+            )
+        };
+        let hint = "recheck the backward formulas of chapter 02 with n_q ≠ n_k";
+        let d_q = numerical_gradient(|q| loss(q, &k, &v), &q, STEP);
+        let d_k = numerical_gradient(|k| loss(&q, k, &v), &k, STEP);
+        let d_v = numerical_gradient(|v| loss(&q, &k, v), &v, STEP);
+        assert_gradient_close("d_q", &grads.d_q, &d_q, hint);
+        assert_gradient_close("d_k", &grads.d_k, &d_k, hint);
+        assert_gradient_close("d_v", &grads.d_v, &d_v, hint);
+    });
+}
+
+/// A (5, 2) → (5, 3) Linear layer matches NumPy, and its backward agrees with central
+/// differences.
+#[test]
+fn heldout_linear_matches_numpy_and_its_gradients() {
+    graded(|| {
+        let layer = Linear::new(
+            linspace_matrix(3, 2, 0.7, -0.4),
+            Vector::from(vec![0.25, 0.0, -0.75]),
+        );
+        let x = linspace_matrix(5, 2, -1.2, 0.8);
+        let expected = array![
+            [-1.059333333, -0.3511111111, -0.1428888889],
+            [-0.5348888889, -0.2177777778, -0.4006666667],
+            [-0.01044444444, -0.08444444444, -0.6584444444],
+            [0.514, 0.04888888889, -0.9162222222],
+            [1.038444444, 0.1822222222, -1.174]
+        ];
+        let tol = Tol {
+            abs: 1e-8,
+            rel: 0.0,
+        };
+        assert_matrix_close("Linear::forward", &layer.forward(&x), &expected, tol, &[]);
+        let upstream = linspace_matrix(5, 3, 1.0, -1.0);
+        let grads = layer.backward(&x, &upstream);
+        let d_x =
+            numerical_gradient(|x| weighted_sum(&layer.forward(x), &upstream), &x, STEP);
+        let d_w = numerical_gradient(
+            |w| {
+                weighted_sum(
+                    &Linear::new(w.clone(), layer.bias.clone()).forward(&x),
+                    &upstream,
+                )
+            },
+            &layer.weight,
+            STEP,
+        );
+        assert_gradient_close("d_x", &grads.d_x, &d_x, "dx = dY W");
+        assert_gradient_close("d_weight", &grads.d_weight, &d_w, "dW = dYᵀ x");
+    });
+}
+
+/// The smallest cases: one position sees only itself, and a sequence of one attends to
+/// itself with weight exactly 1.
+#[test]
+fn heldout_a_single_position_attends_to_itself() {
+    graded(|| {
+        let mask = causal_mask(1);
+        assert!(
+            mask == Array2::from_elem((1, 1), true),
+            "causal_mask(1) should be [[true]], got {mask:?}"
+        );
+        let x = array![[0.3, -1.7, 2.2]];
+        let attention = scaled_dot_product_attention(&x, &x, &x, Some(&mask));
+        let one: Matrix = array![[1.0 as Float]];
+        assert_matrix_close(
+            "weights of a single position",
+            &attention.weights,
+            &one,
+            Tol::TIGHT,
+            &[],
+        );
+        assert_matrix_close(
+            "output of a single position",
+            &attention.output,
+            &x,
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}

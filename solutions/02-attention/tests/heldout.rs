@@ -1,0 +1,7 @@
+//! The checker's held-out tests of lesson 02, run against the solution.
+
+// The tests name the lesson crate `attention`; here the solution stands in for it.
+extern crate attention_solution as attention;
+
+#[path = "../../../checker/suites/02-attention/heldout.rs"]
+mod heldout;
