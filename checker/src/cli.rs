@@ -54,6 +54,21 @@ pub enum Command {
         #[arg(long)]
         reset: bool,
     },
+    /// For instructors: grade every submission in DIR (one folder or archive per student)
+    /// and write a gradebook.
+    Class {
+        /// The folder of submissions: each entry is one student, a folder (a copy of the
+        /// student edition, or just its lessons/) or a .zip / .tar.gz of one.
+        dir: PathBuf,
+        /// The gradebook's format.
+        #[arg(long, value_enum, default_value_t = ClassFormat::Csv)]
+        format: ClassFormat,
+        /// Write the gradebook to FILE instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
     /// For maintainers: every solution scores 100%, every stub 0%, and the manifest, the
     /// folders and the book agree.
     Verify {
@@ -91,6 +106,17 @@ pub struct LimitArgs {
     /// How many tests run at once. Default: one per CPU.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+}
+
+/// Gradebook formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClassFormat {
+    /// One row per student, one column per lesson score (0 to 1), total and notes.
+    Csv,
+    /// Everything, per test.
+    Json,
+    /// JUnit XML, a test suite per student and lesson.
+    Junit,
 }
 
 /// Output formats.

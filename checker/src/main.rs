@@ -5,11 +5,13 @@
 //! status in one place: 0 when the command ran (whatever the score), 1 when `verify`
 //! found problems, 2 on bad input or any other error, with a message that says what to do.
 
+mod class;
 mod cli;
 mod compile;
 mod course;
 mod explain;
 mod grade;
+mod gradebook;
 mod hint;
 mod manifest;
 mod process;
@@ -21,9 +23,9 @@ mod ui;
 mod verify;
 mod watch;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Parser;
-use cli::{Cli, Command, Format, GradingArgs};
+use cli::{ClassFormat, Cli, Command, Format, GradingArgs};
 use course::Course;
 use std::process::ExitCode;
 
@@ -58,6 +60,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "{}",
                 hint::hint(&course, &lesson, all, reset, hint::Again::Command)?
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Class {
+            dir,
+            format,
+            out,
+            limits,
+        }) => {
+            let book = ui::grade_class_with_progress(&course, &dir, &limits.options())?;
+            let text = match format {
+                ClassFormat::Csv => gradebook::csv(&book)?,
+                ClassFormat::Json => gradebook::json(&book),
+                ClassFormat::Junit => gradebook::junit(&book),
+            };
+            match out {
+                Some(path) => std::fs::write(&path, text).with_context(|| {
+                    format!("could not write the gradebook to {}", path.display())
+                })?,
+                None => print!("{text}"),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Verify { limits }) => {

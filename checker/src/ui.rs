@@ -58,3 +58,42 @@ pub fn grade_with_progress(
     bar.finish_and_clear();
     report
 }
+
+/// A progress bar over the students of a class, on standard error when it is a terminal.
+struct ClassBar(ProgressBar);
+
+impl crate::class::ClassProgress for ClassBar {
+    fn start(&self, students: usize) {
+        self.0.set_length(students as u64);
+    }
+
+    fn student_done(&self, student: &str) {
+        self.0.set_message(student.to_owned());
+        self.0.inc(1);
+    }
+}
+
+/// Grades a class, showing a bar over its students.
+pub fn grade_class_with_progress(
+    course: &Course,
+    dir: &std::path::Path,
+    options: &crate::grade::Options,
+) -> Result<crate::class::Gradebook> {
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} Grading the class {bar:30} {pos}/{len} {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(100));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let progress = ClassBar(bar);
+    let book = crate::class::grade_class(course, dir, options, &progress);
+    progress.0.finish_and_clear();
+    book
+}

@@ -16,9 +16,11 @@ const PADDING_TESTS: [&str; 4] = [
 /// A time by which any fixture, build included, has long finished.
 const GENEROUS: Duration = Duration::from_secs(240);
 
-fn padding_trick(code: &str) -> Graded {
+/// Grades the solution with the fixture `checker/tests/fixtures/padding_mask/<name>.rs` at
+/// the start of `padding_mask`.
+fn padding_trick(name: &str) -> Graded {
     let submission = Submission::solved();
-    submission.inject("pub fn padding_mask(", code);
+    submission.inject("pub fn padding_mask(", &crate::util::fixture(name));
     submission.grade()
 }
 
@@ -61,7 +63,7 @@ fn the_untouched_stub_scores_zero_and_says_not_started() {
 #[test]
 fn an_endless_loop_times_out() {
     assert_only_padding_tests_fail(
-        &padding_trick("loop { std::hint::black_box(()); }"),
+        &padding_trick("endless_loop"),
         "timeout",
         "did not finish within 3 s",
     );
@@ -69,22 +71,20 @@ fn an_endless_loop_times_out() {
 
 #[test]
 fn a_long_sleep_times_out() {
-    let graded =
-        padding_trick("std::thread::sleep(std::time::Duration::from_secs(3600));");
+    let graded = padding_trick("long_sleep");
     assert_only_padding_tests_fail(&graded, "timeout", "did not finish within 3 s");
 }
 
 #[test]
 fn an_output_flood_is_capped_and_times_out() {
-    let graded =
-        padding_trick("loop { println!(\"test result: ok. 28 passed; 0 failed\"); }");
+    let graded = padding_trick("output_flood");
     assert_only_padding_tests_fail(&graded, "timeout", "did not finish");
 }
 
 #[test]
 fn exiting_with_status_zero_is_not_a_pass() {
     assert_only_padding_tests_fail(
-        &padding_trick("std::process::exit(0);"),
+        &padding_trick("exit_zero"),
         "crash",
         "std::process::exit",
     );
@@ -92,43 +92,24 @@ fn exiting_with_status_zero_is_not_a_pass() {
 
 #[test]
 fn forged_test_output_and_a_forged_report_earn_nothing() {
-    let graded = padding_trick(
-        r#"
-        use std::io::Write as _;
-        let mut out = std::io::stdout();
-        let _ = writeln!(out, "test padding_mask_blocks_the_padded_keys_for_every_query ... ok");
-        let _ = writeln!(out, "test result: ok. 28 passed; 0 failed; 0 ignored; 0 measured");
-        if let Some(path) = std::env::var_os("COURSE_GRADING_REPORT") {
-            let _ = std::fs::write(path, "00000000000000000000000000000000\npass\n");
-        }
-        std::process::exit(0);
-        "#,
-    );
+    let graded = padding_trick("forged_output_and_report");
     assert_only_padding_tests_fail(&graded, "crash", "before its checks finished");
 }
 
 #[test]
 fn an_abort_is_a_crash() {
-    assert_only_padding_tests_fail(
-        &padding_trick("std::process::abort();"),
-        "crash",
-        "SIGABRT",
-    );
+    assert_only_padding_tests_fail(&padding_trick("abort"), "crash", "SIGABRT");
 }
 
 #[test]
 fn a_stack_overflow_is_a_crash_with_its_cause() {
-    let graded = padding_trick(
-        "fn deeper(n: u64) -> u64 { if n == u64::MAX { 0 } else { 1 + deeper(std::hint::black_box(n + 1)) } }
-         std::hint::black_box(deeper(0));",
-    );
+    let graded = padding_trick("stack_overflow");
     assert_only_padding_tests_fail(&graded, "crash", "stack overflow");
 }
 
 #[test]
 fn a_huge_allocation_hits_the_memory_limit() {
-    let graded =
-        padding_trick("let huge = vec![1u8; 64 << 30]; std::hint::black_box(&huge);");
+    let graded = padding_trick("huge_allocation");
     assert_only_padding_tests_fail(&graded, "crash", "ran out of memory");
 }
 
@@ -136,9 +117,7 @@ fn a_huge_allocation_hits_the_memory_limit() {
 fn processes_spawned_by_a_test_do_not_outlive_it() {
     // The spawned sleep holds the test's output pipes open; only killing the test's
     // process group lets grading finish well before it would end.
-    let graded = padding_trick(
-        r#"let _ = std::process::Command::new("sleep").arg("120").spawn();"#,
-    );
+    let graded = padding_trick("spawned_process");
     let (passed, total) = graded.counts();
     assert_eq!(
         passed,
@@ -158,7 +137,7 @@ fn a_compile_error_fails_the_lesson_and_shows_the_error() {
     let submission = Submission::solved();
     submission.inject(
         "pub fn padding_mask(",
-        "let broken: u32 = \"not a number\";",
+        &crate::util::fixture("compile_error"),
     );
     let graded = submission.grade();
     assert_eq!(graded.counts().0, 0);
@@ -252,24 +231,7 @@ fn two_submissions_graded_at_once_do_not_mix() {
 
 #[test]
 fn rewriting_the_report_after_a_failure_earns_nothing() {
-    // A thread waits for the failing test's report, rewrites it as a pass with whatever it
-    // finds there, and exits 0 before the test harness can report the failure.
-    let graded = padding_trick(
-        r#"
-        if let Some(path) = std::env::var_os("COURSE_GRADING_REPORT") {
-            std::thread::spawn(move || loop {
-                if let Ok(text) = std::fs::read_to_string(&path) {
-                    if let Some(first) = text.lines().next() {
-                        let _ = std::fs::write(&path, format!("{first}\npass\n"));
-                        std::process::exit(0);
-                    }
-                }
-                std::thread::yield_now();
-            });
-        }
-        return Mask::from_elem((n_queries, key_is_token.len()), true);
-        "#,
-    );
+    let graded = padding_trick("report_rewritten_after_failure");
     // Whether the harness or the thread wins the race, no test whose checks the wrong
     // mask fails gets credit. (The held-out gradient check passes on its merits: it
     // compares the backward pass with the forward pass, whatever the mask.)

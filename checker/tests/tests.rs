@@ -3,6 +3,8 @@
 // Helpers: the binary, and submissions built in temporary folders.
 mod util;
 
+// Grading a class of folders and archives into gradebooks.
+mod class;
 // The command line: exit statuses, output shapes, hints.
 mod cli;
 // Submissions named by outcome, from full marks to hostile code; each must be graded

@@ -18,6 +18,14 @@ pub fn course_root() -> PathBuf {
         .expect("the course root exists")
 }
 
+/// A snippet of hostile code from `checker/tests/fixtures/padding_mask/`.
+pub fn fixture(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/padding_mask")
+        .join(format!("{name}.rs"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// The checker binary, run from the course root.
 pub fn checker() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_checker"));

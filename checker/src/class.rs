@@ -1,0 +1,302 @@
+//! `checker class DIR`: grading a whole class.
+//!
+//! Every entry of DIR is one student, named by the entry: a folder (a copy of the student
+//! edition, a clone of the student's repository, or just its `lessons/` folder), or an
+//! archive (`.zip`, `.tar`, `.tar.gz`, `.tgz`) of one. Archives are unpacked under
+//! `target/checker/class/`, never next to the submissions. Students are graded a few at a
+//! time, each in its own scratch workspace, all sharing one build cache so that the
+//! dependencies compile once for the whole class. A submission that cannot be graded (no
+//! lessons in it, a broken archive) gets a row that says so; nothing one student submits
+//! can stop the run or touch another student's grade.
+
+use crate::course::Course;
+use crate::grade::{self, Options};
+use crate::report::CourseReport;
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The most bytes an archive may unpack to.
+const MAX_UNPACKED_BYTES: u64 = 64 << 20;
+
+/// One student's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct StudentResult {
+    /// The student, named by their entry in the class folder (archive extension removed).
+    pub student: String,
+    /// The mean of their lesson scores, from 0 to 1 (0 if they could not be graded).
+    pub score: f64,
+    /// Why the submission could not be graded, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Their report, when they could be graded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<CourseReport>,
+}
+
+/// A class's results: the lessons graded and every student, sorted by name.
+#[derive(Debug, Clone, Serialize)]
+pub struct Gradebook {
+    /// The ids of the lessons graded, in course order.
+    pub lessons: Vec<String>,
+    /// Every student, sorted by name.
+    pub students: Vec<StudentResult>,
+}
+
+/// What grading reports as it goes through the class.
+pub trait ClassProgress: Sync {
+    /// The class has this many students.
+    fn start(&self, students: usize);
+    /// One student is done.
+    fn student_done(&self, student: &str);
+}
+
+/// Grades every submission in `dir`.
+pub fn grade_class(
+    course: &Course,
+    dir: &Path,
+    options: &Options,
+    progress: &dyn ClassProgress,
+) -> Result<Gradebook> {
+    if !dir.is_dir() {
+        bail!(
+            "there is no folder {}: `checker class` takes a folder with one entry per \
+             student (a folder, or a .zip or .tar.gz archive)",
+            dir.display()
+        );
+    }
+    let mut entries: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .with_context(|| format!("could not read {}", dir.display()))?
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (!name.starts_with('.')).then(|| (student_name(&name), entry.path()))
+        })
+        .collect();
+    entries.sort();
+    let lessons = course.select(&[])?;
+    let unpacked = course.scratch_dir().join("class");
+    progress.start(entries.len());
+
+    // Each worker grades one student at a time with one test at a time: the build of one
+    // student overlaps the tests of another.
+    let workers = options.jobs.max(1);
+    let per_student = Options {
+        jobs: 1,
+        ..*options
+    };
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<StudentResult>>> =
+        Mutex::new(vec![None; entries.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((student, path)) = entries.get(index) else {
+                        break;
+                    };
+                    let outcome = locate_lessons(path, &unpacked.join(student)).and_then(
+                        |lessons_dir| {
+                            grade::grade(
+                                course,
+                                &lessons,
+                                &lessons_dir,
+                                &per_student,
+                                &|_| {},
+                            )
+                        },
+                    );
+                    let result = match outcome {
+                        Ok(report) => StudentResult {
+                            student: student.clone(),
+                            score: report.score,
+                            error: None,
+                            report: Some(report),
+                        },
+                        Err(error) => StudentResult {
+                            student: student.clone(),
+                            score: 0.0,
+                            error: Some(format!("{error:#}")),
+                            report: None,
+                        },
+                    };
+                    results.lock().expect("no worker panics")[index] = Some(result);
+                    progress.student_done(student);
+                }
+            });
+        }
+    });
+    let students = results
+        .into_inner()
+        .expect("no worker panics")
+        .into_iter()
+        .flatten()
+        .collect();
+    Ok(Gradebook {
+        lessons: lessons.iter().map(|l| l.id.clone()).collect(),
+        students,
+    })
+}
+
+/// A student's name from their entry: the file name without an archive extension.
+fn student_name(entry: &str) -> String {
+    for extension in [".tar.gz", ".tgz", ".tar", ".zip"] {
+        if let Some(stem) = entry.strip_suffix(extension) {
+            return stem.to_owned();
+        }
+    }
+    entry.to_owned()
+}
+
+/// The folder laid out like `lessons/` inside a submission, unpacking it into `scratch`
+/// first if it is an archive.
+fn locate_lessons(entry: &Path, scratch: &Path) -> Result<PathBuf> {
+    let root = if entry.is_dir() {
+        entry.to_path_buf()
+    } else {
+        unpack(entry, scratch)?;
+        scratch.to_path_buf()
+    };
+    find_lessons(&root).with_context(|| {
+        format!(
+            "found no lessons in this submission: expected a lessons/ folder, or lesson \
+             folders such as 02-attention/src/lib.rs, at its top or one folder down"
+        )
+    })
+}
+
+/// `root/lessons`, `root` itself if it holds lesson folders, or the same one level down
+/// (an archive of a repository usually wraps it in one folder).
+fn find_lessons(root: &Path) -> Option<PathBuf> {
+    let holds_lessons = |dir: &Path| {
+        std::fs::read_dir(dir).ok().is_some_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.path().join("src").join("lib.rs").is_file())
+        })
+    };
+    let candidates = |dir: &Path| [dir.join("lessons"), dir.to_path_buf()];
+    for candidate in candidates(root) {
+        if holds_lessons(&candidate) {
+            return Some(candidate);
+        }
+    }
+    let mut inner: Vec<PathBuf> = std::fs::read_dir(root)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    inner.sort();
+    inner
+        .iter()
+        .flat_map(|dir| candidates(dir))
+        .find(|c| holds_lessons(c))
+}
+
+/// Unpacks a `.zip` or `.tar[.gz]` archive into `into` (emptied first). Entries that would
+/// land outside it, links, and anything past [`MAX_UNPACKED_BYTES`] are refused.
+fn unpack(archive: &Path, into: &Path) -> Result<()> {
+    if into.exists() {
+        std::fs::remove_dir_all(into)?;
+    }
+    std::fs::create_dir_all(into)?;
+    let name = archive
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_lowercase();
+    let file = std::fs::File::open(archive)
+        .with_context(|| format!("could not open the archive {}", archive.display()))?;
+    let mut total = 0u64;
+    let mut write = |relative: &Path, reader: &mut dyn Read| -> Result<()> {
+        let destination = into.join(relative);
+        if let Some(parent) = destination.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let mut limited = reader.take(MAX_UNPACKED_BYTES - total + 1);
+        let mut out = std::fs::File::create(&destination)?;
+        total += std::io::copy(&mut limited, &mut out)?;
+        if total > MAX_UNPACKED_BYTES {
+            bail!(
+                "the archive unpacks to more than {} MiB",
+                MAX_UNPACKED_BYTES >> 20
+            );
+        }
+        Ok(())
+    };
+    if name.ends_with(".zip") {
+        let mut zip = zip::ZipArchive::new(file).context("not a valid .zip archive")?;
+        for index in 0..zip.len() {
+            let mut entry = zip.by_index(index).context("a damaged entry in the .zip")?;
+            let Some(relative) = entry.enclosed_name() else {
+                continue;
+            };
+            if entry.is_file() {
+                write(&relative, &mut entry)?;
+            }
+        }
+    } else if name.ends_with(".tar.gz")
+        || name.ends_with(".tgz")
+        || name.ends_with(".tar")
+    {
+        let reader: Box<dyn Read> = if name.ends_with(".tar") {
+            Box::new(file)
+        } else {
+            Box::new(flate2::read::GzDecoder::new(file))
+        };
+        let mut tar = tar::Archive::new(reader);
+        for entry in tar.entries().context("not a valid tar archive")? {
+            let mut entry = entry.context("a damaged entry in the tar archive")?;
+            if !entry.header().entry_type().is_file() {
+                continue;
+            }
+            let path = entry.path()?.into_owned();
+            let safe = path
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if safe {
+                write(&path, &mut entry)?;
+            }
+        }
+    } else {
+        bail!("not a folder or a .zip, .tar or .tar.gz archive");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn students_are_named_by_their_entry() {
+        assert_eq!(student_name("ada.tar.gz"), "ada");
+        assert_eq!(student_name("grace.zip"), "grace");
+        assert_eq!(student_name("alan"), "alan");
+    }
+
+    #[test]
+    fn lessons_are_found_at_the_top_or_one_folder_down() {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = dir.path().join("repo-main/lessons/02-attention/src/lib.rs");
+        std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
+        std::fs::write(&lib, "").unwrap();
+        assert_eq!(
+            find_lessons(dir.path()),
+            Some(dir.path().join("repo-main/lessons"))
+        );
+        assert_eq!(
+            find_lessons(&dir.path().join("repo-main/lessons")),
+            Some(dir.path().join("repo-main/lessons"))
+        );
+        assert_eq!(
+            find_lessons(&dir.path().join("repo-main/lessons/02-attention/src")),
+            None
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! Writing a class's [`Gradebook`] as CSV, JSON or JUnit XML.
+//!
+//! Every format is deterministic: students sorted by name, lessons in course order, scores
+//! with a fixed number of decimals, no timings. Grading the same class twice writes the
+//! same bytes.
+
+use crate::class::{Gradebook, StudentResult};
+use crate::report::{LessonReport, LessonStatus, TestStatus};
+use anyhow::Result;
+use quick_xml::escape::escape;
+use std::fmt::Write as _;
+
+/// CSV: one row per student, one column per lesson (its score from 0 to 1), `total`, and
+/// `notes` saying what kept a lesson from being graded.
+pub fn csv(book: &Gradebook) -> Result<String> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["student".to_owned()];
+    header.extend(book.lessons.iter().cloned());
+    header.extend(["total".to_owned(), "notes".to_owned()]);
+    writer.write_record(&header)?;
+    for student in &book.students {
+        let mut row = vec![student.student.clone()];
+        for id in &book.lessons {
+            let score = lesson(student, id).map_or(0.0, |l| l.score);
+            row.push(format!("{score:.4}"));
+        }
+        row.push(format!("{:.4}", student.score));
+        row.push(notes(student));
+        writer.write_record(&row)?;
+    }
+    Ok(String::from_utf8(writer.into_inner()?)?)
+}
+
+/// JSON: everything, down to each test's status and message.
+pub fn json(book: &Gradebook) -> String {
+    serde_json::to_string_pretty(book).expect("a gradebook always serialises")
+}
+
+/// JUnit XML: a test suite per student and lesson, a test case per graded test.
+pub fn junit(book: &Gradebook) -> String {
+    let mut suites = String::new();
+    let (mut tests, mut failures) = (0, 0);
+    for student in &book.students {
+        let Some(report) = &student.report else {
+            let message = student.error.as_deref().unwrap_or("not graded");
+            let _ = writeln!(
+                suites,
+                "  <testsuite name=\"{}\" tests=\"1\" failures=\"1\">\n    <testcase classname=\"{}\" name=\"submission\">\n      <failure message=\"{}\"/>\n    </testcase>\n  </testsuite>",
+                escape(&student.student),
+                escape(&student.student),
+                escape(message)
+            );
+            tests += 1;
+            failures += 1;
+            continue;
+        };
+        for lesson in &report.lessons {
+            let failed = lesson.total - lesson.passed;
+            tests += lesson.total;
+            failures += failed;
+            let suite = format!("{}.{}", student.student, lesson.id);
+            let _ = writeln!(
+                suites,
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failed}\">",
+                escape(&suite),
+                lesson.total
+            );
+            for test in &lesson.tests {
+                let _ = write!(
+                    suites,
+                    "    <testcase classname=\"{}\" name=\"{}\"",
+                    escape(&suite),
+                    escape(&test.name)
+                );
+                if test.passed {
+                    suites.push_str("/>\n");
+                } else {
+                    let message = test.message.lines().next().unwrap_or_default();
+                    let message = if message.is_empty() {
+                        lesson.message.as_deref().unwrap_or("")
+                    } else {
+                        message
+                    };
+                    let _ = writeln!(
+                        suites,
+                        ">\n      <failure type=\"{:?}\" message=\"{}\">{}</failure>\n    </testcase>",
+                        test.status,
+                        escape(message.lines().next().unwrap_or_default()),
+                        escape(&test.message)
+                    );
+                }
+            }
+            suites.push_str("  </testsuite>\n");
+        }
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"class\" tests=\"{tests}\" failures=\"{failures}\">\n{suites}</testsuites>\n"
+    )
+}
+
+fn lesson<'a>(student: &'a StudentResult, id: &str) -> Option<&'a LessonReport> {
+    student.report.as_ref()?.lessons.iter().find(|l| l.id == id)
+}
+
+/// What kept lessons from being graded, or made tests crash, in a few words each.
+fn notes(student: &StudentResult) -> String {
+    if let Some(error) = &student.error {
+        return error.lines().next().unwrap_or_default().to_owned();
+    }
+    let mut notes = Vec::new();
+    for lesson in student.report.iter().flat_map(|r| &r.lessons) {
+        match lesson.status {
+            LessonStatus::Missing => notes.push(format!("{}: missing", lesson.id)),
+            LessonStatus::DoesNotCompile => {
+                notes.push(format!("{}: does not compile", lesson.id))
+            }
+            LessonStatus::BuildFailed => {
+                notes.push(format!("{}: build failed", lesson.id))
+            }
+            LessonStatus::Graded => {
+                let count =
+                    |status| lesson.tests.iter().filter(|t| t.status == status).count();
+                for (status, what) in [
+                    (TestStatus::Timeout, "timed out"),
+                    (TestStatus::Crash, "crashed"),
+                ] {
+                    let n = count(status);
+                    if n > 0 {
+                        notes.push(format!("{}: {n} test(s) {what}", lesson.id));
+                    }
+                }
+            }
+        }
+    }
+    notes.join("; ")
+}

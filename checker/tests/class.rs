@@ -1,0 +1,107 @@
+//! `checker class`: a small class of folders and archives, graded twice.
+
+use crate::util::{LESSON, Submission, checker, fixture};
+use std::io::Write as _;
+use std::path::Path;
+
+/// Packs the submission's files under `root/` into a `.tar.gz` at `path`.
+fn tar_gz(submission: &Submission, root: &str, path: &Path) {
+    let file = std::fs::File::create(path).unwrap();
+    let encoder = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
+    let mut tar = tar::Builder::new(encoder);
+    tar.append_dir_all(root, submission.path()).unwrap();
+    tar.into_inner().unwrap().finish().unwrap();
+}
+
+/// Packs the submission's files into a `.zip` at `path`, with one hostile extra entry that
+/// tries to climb out of the folder it is unpacked into.
+fn zip(submission: &Submission, path: &Path) {
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let options = zip::write::SimpleFileOptions::default();
+    for (file, bytes) in submission.files() {
+        let name = file
+            .strip_prefix(submission.path())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        zip.start_file(name, options).unwrap();
+        zip.write_all(&bytes).unwrap();
+    }
+    zip.start_file("../../escaped.rs", options).unwrap();
+    zip.write_all(b"fn escaped() {}").unwrap();
+    zip.finish().unwrap();
+}
+
+#[test]
+fn a_class_of_folders_and_archives_is_graded_the_same_twice() {
+    let class = tempfile::tempdir().unwrap();
+    let dir = class.path();
+    // ada: a clone of the student edition, lesson solved.
+    let solved = Submission::solved();
+    std::fs::create_dir_all(dir.join("ada")).unwrap();
+    std::fs::rename(solved.path().join(LESSON), dir.join("ada").join(LESSON)).unwrap();
+    // bob: the untouched stub, as a .tar.gz of a repository folder with lessons/ inside.
+    tar_gz(
+        &Submission::stub(),
+        "bob-main/lessons",
+        &dir.join("bob.tar.gz"),
+    );
+    // cy: hostile (exits 0 from padding_mask), as a .zip with a path-traversal entry.
+    let hostile = Submission::solved();
+    hostile.inject("pub fn padding_mask(", &fixture("exit_zero"));
+    zip(&hostile, &dir.join("cy.zip"));
+    // dee: an empty folder; eve: a file that is no archive.
+    std::fs::create_dir_all(dir.join("dee")).unwrap();
+    std::fs::write(dir.join("eve.zip"), "not a zip").unwrap();
+
+    let grade = |format: &str| {
+        let output = checker()
+            .args(["class", "--format", format, "--test-timeout", "3"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let csv = grade("csv");
+    assert_eq!(csv, grade("csv"), "two gradings of the same class differ");
+    let scratch = crate::util::course_root().join("target/checker");
+    for escaped in [scratch.join("escaped.rs"), scratch.join("class/escaped.rs")] {
+        assert!(!escaped.exists(), "an archive entry escaped to {}", escaped.display());
+    }
+
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let header = rows.headers().unwrap().clone();
+    let column = header
+        .iter()
+        .position(|h| h == LESSON)
+        .expect("a column per lesson");
+    let notes = header.iter().position(|h| h == "notes").unwrap();
+    let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    let names: Vec<&str> = rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(names, ["ada", "bob", "cy", "dee", "eve"], "{csv}");
+    let score = |student: usize| rows[student][column].parse::<f64>().unwrap();
+    assert_eq!(score(0), 1.0, "{csv}");
+    assert_eq!(score(1), 0.0, "{csv}");
+    assert!(
+        score(2) > 0.8 && score(2) < 1.0,
+        "the hostile lesson loses exactly its tricked tests: {csv}"
+    );
+    assert!(rows[2][notes].contains("crashed"), "{csv}");
+    assert!(rows[3][notes].contains("found no lessons"), "{csv}");
+    assert!(rows[4][notes].contains("not a valid .zip"), "{csv}");
+
+    let junit = grade("junit");
+    assert!(
+        junit.starts_with("<?xml")
+            && junit.contains("<testsuite name=\"ada.02-attention\""),
+        "{junit}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&grade("json")).unwrap();
+    assert_eq!(json["students"][0]["student"], "ada");
+}
