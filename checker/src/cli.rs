@@ -69,6 +69,12 @@ pub enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
+    /// For instructors: write the student edition of the course into OUT (lessons, the
+    /// checker with the graded tests, the book; no solutions, no held-out tests).
+    ExportStudent {
+        /// A folder that does not exist yet (or is empty).
+        out: PathBuf,
+    },
     /// For maintainers: every solution scores 100%, every stub 0%, and the manifest, the
     /// folders and the book agree.
     Verify {

@@ -10,6 +10,7 @@ mod cli;
 mod compile;
 mod course;
 mod explain;
+mod export;
 mod grade;
 mod gradebook;
 mod hint;
@@ -80,6 +81,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 })?,
                 None => print!("{text}"),
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::ExportStudent { out }) => {
+            export::export_student(&course, &out)?;
+            println!(
+                "Wrote the student edition to {}. It holds no solutions and no held-out tests; \
+                 `cargo run -p checker` there shows a learner's progress.",
+                out.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Verify { limits }) => {

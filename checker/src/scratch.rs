@@ -80,8 +80,7 @@ impl Scratch {
         let mut states = Vec::new();
         let mut members = Vec::new();
         for lesson in lessons {
-            let state =
-                copy_lesson(course, lesson, &submission.join(&lesson.id), &dir, &key)?;
+            let state = copy_lesson(course, lesson, submission, &dir, &key, true)?;
             if state == SourceState::Copied {
                 members.push(lesson.id.clone());
             } else {
@@ -92,6 +91,28 @@ impl Scratch {
                 }
             }
             states.push(state);
+        }
+        // Without reference solutions (the student edition), a lesson builds on the
+        // submission's own earlier lessons: add those as members, built but not tested.
+        let mut needed: Vec<&Lesson> = Vec::new();
+        let mut queue: Vec<&Lesson> = lessons.to_vec();
+        while let Some(lesson) = queue.pop() {
+            for id in &lesson.depends_on {
+                let earlier = course.manifest.lesson(id)?;
+                let reference = course.solutions_dir().join(id).join("Cargo.toml");
+                let member = members.contains(id) || needed.iter().any(|l| &l.id == id);
+                if !reference.is_file() && !member {
+                    needed.push(earlier);
+                    queue.push(earlier);
+                }
+            }
+        }
+        for earlier in needed {
+            if copy_lesson(course, earlier, submission, &dir, &key, false)?
+                == SourceState::Copied
+            {
+                members.push(earlier.id.clone());
+            }
         }
         write_if_changed(
             &dir.join("Cargo.toml"),
@@ -120,13 +141,17 @@ impl Scratch {
     }
 }
 
+/// Copies one lesson of the submission into the scratch workspace; `tested` adds its
+/// suites (a lesson needed only as a dependency is built, not tested).
 fn copy_lesson(
     course: &Course,
     lesson: &Lesson,
-    from: &Path,
+    submission: &Path,
     scratch: &Path,
     key: &str,
+    tested: bool,
 ) -> Result<SourceState> {
+    let from = submission.join(&lesson.id);
     if !from.is_dir() {
         return Ok(SourceState::MissingFolder);
     }
@@ -139,7 +164,11 @@ fn copy_lesson(
         Ok(()) => {}
         Err(error) => return Ok(SourceState::Unusable(format!("{error:#}"))),
     }
-    let suites = course.suites(lesson)?;
+    let suites = if tested {
+        course.suites(lesson)?
+    } else {
+        Vec::new()
+    };
     let tests_dir = member.join("tests");
     for tier in Tier::ALL {
         let path = tests_dir.join(format!("{}.rs", tier.stem()));
@@ -258,14 +287,24 @@ fn lesson_manifest(
 ) -> String {
     let mut dependencies = String::from("course-common = { workspace = true }\n");
     for id in &lesson.depends_on {
-        if let Ok(earlier) = course.manifest.lesson(id) {
-            dependencies.push_str(&format!(
-                "{} = {{ package = \"{}\", path = \"{}\" }}\n",
-                earlier.crate_name,
-                earlier.solution_crate(),
-                course.solutions_dir().join(&earlier.id).display()
-            ));
-        }
+        let Ok(earlier) = course.manifest.lesson(id) else {
+            continue;
+        };
+        let reference = course.solutions_dir().join(&earlier.id);
+        // The reference solution where the course has it; else the submission's own
+        // lesson, a member of this workspace.
+        let (package, path) = if reference.join("Cargo.toml").is_file() {
+            (earlier.solution_crate(), reference.display().to_string())
+        } else {
+            (
+                format!("{}-graded-{key}", earlier.crate_name),
+                format!("../{}", earlier.id),
+            )
+        };
+        dependencies.push_str(&format!(
+            "{} = {{ package = \"{package}\", path = \"{path}\" }}\n",
+            earlier.crate_name
+        ));
     }
     format!(
         r#"# Written by the checker for grading; every run rewrites it.

@@ -15,6 +15,12 @@ use std::path::Path;
 
 /// Returns every problem found; empty means the course is consistent.
 pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
+    if !course.solutions_dir().is_dir() {
+        anyhow::bail!(
+            "verify needs the course's solutions/, which this edition does not have: run it \
+             in the instructor's edition (the full repository)"
+        );
+    }
     let mut problems = check_layout(course)?;
     let lessons = course.select(&[])?;
     let quiet = |_| {};

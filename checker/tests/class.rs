@@ -72,7 +72,11 @@ fn a_class_of_folders_and_archives_is_graded_the_same_twice() {
     assert_eq!(csv, grade("csv"), "two gradings of the same class differ");
     let scratch = crate::util::course_root().join("target/checker");
     for escaped in [scratch.join("escaped.rs"), scratch.join("class/escaped.rs")] {
-        assert!(!escaped.exists(), "an archive entry escaped to {}", escaped.display());
+        assert!(
+            !escaped.exists(),
+            "an archive entry escaped to {}",
+            escaped.display()
+        );
     }
 
     let mut rows = csv::Reader::from_reader(csv.as_bytes());

@@ -7,6 +7,8 @@ mod util;
 mod class;
 // The command line: exit statuses, output shapes, hints.
 mod cli;
+// The student edition: it builds, grades, and holds no solutions or held-out tests.
+mod export;
 // Submissions named by outcome, from full marks to hostile code; each must be graded
 // right, within its time limit, without touching the submission.
 mod hostile;

@@ -3,6 +3,7 @@
 //! To add a task, add a variant to [`Task`] (its `///` line is the help text) and a
 //! function that does it, in a module of its own.
 
+mod class_bench;
 mod latency;
 
 use anyhow::{Context, Result, bail};
@@ -19,6 +20,14 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Task {
+    /// Generate a class of submissions (complete, partial, empty, archives, hostile),
+    /// grade it twice with `checker class` (cold, then warm), check the gradebooks are
+    /// identical and every score is as expected, and print the timings.
+    ClassBench {
+        /// How many students.
+        #[arg(long, default_value_t = 30)]
+        students: usize,
+    },
     /// Measure ndarray's f32 and f64 matrix-product throughput at the course's shapes
     /// (an optimised build of common/examples/matmul_throughput.rs).
     Matmul,
@@ -37,6 +46,7 @@ enum Task {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
+        Task::ClassBench { students } => class_bench::run(&workspace_root(), students),
         Task::Matmul => run_command(
             Command::new("cargo")
                 .current_dir(workspace_root())

@@ -1,0 +1,123 @@
+//! `checker export-student OUT`: the student edition of the course.
+//!
+//! The student edition is what a class clones: the lessons (stubs and visible tests), the
+//! checker with the graded tier of the suites, the shared crates and the book. It leaves
+//! out the solutions, the held-out tier, the reference scripts (which compute the answers),
+//! the checker's own tests (built on the solutions) and the maintainer tooling. Its
+//! workspace manifest and README are rewritten to match; it builds and its
+//! `cargo run -p checker` works on a fresh clone.
+
+use crate::course::{Course, Tier};
+use anyhow::{Context, Result, bail};
+use std::path::Path;
+
+/// Files of the course root the student edition copies as they are.
+const ROOT_FILES: &[&str] = &["Cargo.lock", "course.toml", "rustfmt.toml", ".gitignore"];
+
+/// Folders the student edition copies whole.
+const WHOLE_FOLDERS: &[&str] = &["common", "harness", "lessons", "checker/src"];
+
+/// The student edition's README.
+const STUDENT_README: &str = include_str!("export/README.md");
+
+/// Writes the student edition of `course` into `out`, which must not exist or be empty.
+pub fn export_student(course: &Course, out: &Path) -> Result<()> {
+    if out.exists() && std::fs::read_dir(out)?.next().is_some() {
+        bail!(
+            "{} is not empty: export-student writes a fresh folder, and overwrites nothing",
+            out.display()
+        );
+    }
+    let root = &course.root;
+    for file in ROOT_FILES {
+        copy_file(&root.join(file), &out.join(file))?;
+    }
+    for folder in WHOLE_FOLDERS {
+        copy_tree(&root.join(folder), &out.join(folder))?;
+    }
+    // The book, without its build output.
+    for part in ["book.toml", "src", "theme", "check"] {
+        copy_tree(&root.join("book").join(part), &out.join("book").join(part))?;
+    }
+    // The graded tier of each suite, and nothing of the held-out tier.
+    for lesson in &course.manifest.lessons {
+        let suite = Path::new("checker/suites")
+            .join(&lesson.id)
+            .join(format!("{}.rs", Tier::Graded.stem()));
+        copy_file(&root.join(&suite), &out.join(&suite))?;
+    }
+    std::fs::write(out.join("README.md"), STUDENT_README)?;
+    std::fs::write(out.join("Cargo.toml"), student_workspace(course)?)?;
+    std::fs::write(
+        out.join("checker/Cargo.toml"),
+        student_checker_manifest(course)?,
+    )?;
+    Ok(())
+}
+
+/// The workspace manifest without the solutions and the maintainer tooling, edited as text
+/// so that its comments stay.
+fn student_workspace(course: &Course) -> Result<String> {
+    let text = read(&course.root.join("Cargo.toml"))?;
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|line| {
+            let entry = line.trim();
+            !entry.starts_with("\"solutions/") && entry != "\"xtask\","
+        })
+        .collect();
+    Ok(format!(
+        "# The student edition of the course, written by `checker export-student`.\n{}\n",
+        kept.join("\n")
+    ))
+}
+
+/// The checker's manifest without its integration tests (they grade the solutions) and
+/// their dependencies.
+fn student_checker_manifest(course: &Course) -> Result<String> {
+    let text = read(&course.root.join("checker/Cargo.toml"))?;
+    let mut kept = Vec::new();
+    let mut skipping = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            skipping = line == "[[test]]" || line == "[dev-dependencies]";
+        }
+        if !skipping {
+            kept.push(line);
+        }
+    }
+    Ok(kept.join("\n") + "\n")
+}
+
+fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .with_context(|| format!("could not read {}", path.display()))
+}
+
+fn copy_file(from: &Path, to: &Path) -> Result<()> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::copy(from, to)
+        .with_context(|| format!("could not copy {}", from.display()))?;
+    Ok(())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    if !from.exists() {
+        return Ok(());
+    }
+    if from.is_file() {
+        return copy_file(from, to);
+    }
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry?;
+        let destination = to.join(entry.path().strip_prefix(from)?);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&destination)?;
+        } else if entry.file_type().is_file() {
+            copy_file(entry.path(), &destination)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,165 @@
+//! `checker export-student`: the student edition builds, grades, and leaks nothing.
+
+use crate::util::{checker, course_root};
+use std::path::Path;
+use std::process::Command;
+
+/// Lines of the solutions that nothing a learner is meant to see shows (the stubs, their
+/// tests and examples, the graded suites that call them): code that would give answers
+/// away.
+fn solution_lines() -> Vec<String> {
+    let root = course_root();
+    let shown: String = walkdir::WalkDir::new(root.join("lessons"))
+        .into_iter()
+        .chain(walkdir::WalkDir::new(root.join("checker/suites")))
+        .flatten()
+        .filter(|e| e.file_type().is_file() && e.file_name() != "heldout.rs")
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .collect();
+    let mut lines = Vec::new();
+    for entry in std::fs::read_dir(root.join("solutions")).unwrap().flatten() {
+        let solution =
+            std::fs::read_to_string(entry.path().join("src/lib.rs")).unwrap_or_default();
+        lines.extend(
+            solution
+                .lines()
+                .map(str::trim)
+                .filter(|line| line.len() >= 25 && !line.starts_with("//"))
+                .filter(|line| !shown.contains(*line))
+                .map(str::to_owned),
+        );
+    }
+    assert!(
+        lines.len() > 20,
+        "the solutions have code the lessons do not show"
+    );
+    lines
+}
+
+/// The names of every held-out test.
+fn heldout_names() -> Vec<String> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(course_root().join("checker/suites"))
+        .unwrap()
+        .flatten()
+    {
+        let source =
+            std::fs::read_to_string(entry.path().join("heldout.rs")).unwrap_or_default();
+        let mut after_test = false;
+        for line in source.lines().map(str::trim) {
+            if line == "#[test]" {
+                after_test = true;
+            } else if let (true, Some(rest)) = (after_test, line.strip_prefix("fn ")) {
+                names.push(rest.split('(').next().unwrap().to_owned());
+                after_test = false;
+            }
+        }
+    }
+    assert!(!names.is_empty(), "the course has held-out tests");
+    names
+}
+
+fn assert_nothing_leaks(what: &str, text: &str, secrets: &[String]) {
+    for secret in secrets {
+        assert!(!text.contains(secret.as_str()), "{what} leaks `{secret}`");
+    }
+}
+
+#[test]
+fn the_student_edition_builds_grades_and_leaks_nothing() {
+    let out = tempfile::tempdir().unwrap();
+    let edition = out.path().join("course");
+    let status = checker()
+        .arg("export-student")
+        .arg(&edition)
+        .output()
+        .unwrap();
+    assert_eq!(
+        status.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+
+    // No solutions, held-out suites, reference scripts or maintainer tooling.
+    for absent in ["solutions", "tools", "xtask", ".ci", "checker/tests"] {
+        assert!(
+            !edition.join(absent).exists(),
+            "the student edition has {absent}/"
+        );
+    }
+    let mut secrets = solution_lines();
+    secrets.extend(heldout_names());
+    for entry in walkdir::WalkDir::new(&edition).into_iter().flatten() {
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        assert_ne!(
+            entry.file_name(),
+            "heldout.rs",
+            "{}",
+            entry.path().display()
+        );
+        if let Ok(text) = std::fs::read_to_string(entry.path()) {
+            assert_nothing_leaks(&entry.path().display().to_string(), &text, &secrets);
+        }
+    }
+
+    // It builds, and its checker grades the untouched stubs at 0.
+    let target = course_root().join("target").join("export-test");
+    let cargo = |args: &[&str]| {
+        let output = Command::new(env!("CARGO"))
+            .current_dir(&edition)
+            .env("CARGO_TARGET_DIR", &target)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "cargo {args:?}:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    };
+    cargo(&["build", "-q", "-p", "checker"]);
+    let binary = std::fs::read(target.join("debug").join("checker")).unwrap();
+    assert_nothing_leaks(
+        "the student edition's checker binary",
+        &String::from_utf8_lossy(&binary),
+        &secrets,
+    );
+    let graded = cargo(&[
+        "run",
+        "-q",
+        "-p",
+        "checker",
+        "--",
+        "grade",
+        "02-attention",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&graded.stdout).unwrap();
+    let lesson = &json["lessons"][0];
+    assert_eq!(
+        (lesson["id"].as_str(), lesson["passed"].as_u64()),
+        (Some("02-attention"), Some(0))
+    );
+    assert!(lesson["total"].as_u64().unwrap() > 0);
+    let tiers: Vec<&str> = lesson["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["tier"].as_str().unwrap())
+        .collect();
+    assert!(
+        tiers.iter().all(|t| *t == "graded"),
+        "the student edition runs only the graded tier"
+    );
+    assert!(
+        !Path::new(&edition)
+            .join("lessons/02-attention/target")
+            .exists(),
+        "grading wrote into the lessons"
+    );
+}
