@@ -75,6 +75,12 @@ pub enum Command {
         /// A folder that does not exist yet (or is empty).
         out: PathBuf,
     },
+    /// For instructors: write a Gradescope autograder bundle into OUT (setup.sh,
+    /// run_autograder, the course, and autograder.zip holding them).
+    Gradescope {
+        /// A folder that does not exist yet (or is empty).
+        out: PathBuf,
+    },
     /// For maintainers: every solution scores 100%, every stub 0%, and the manifest, the
     /// folders and the book agree.
     Verify {
@@ -112,6 +118,11 @@ pub struct LimitArgs {
     /// How many tests run at once. Default: one per CPU.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+
+    /// Run the code under test as this (unprivileged) user, so that it cannot write the
+    /// grader's files. The checker must run as root to switch users.
+    #[arg(long, value_name = "USER")]
+    pub run_as: Option<String>,
 }
 
 /// Gradebook formats.
@@ -132,6 +143,10 @@ pub enum Format {
     Text,
     /// For programs: {"score", "lessons": [{"id", "passed", "total", "score", "tests": [...]}]}.
     Json,
+    /// Gradescope's results.json: every lesson worth 10 points, one entry per test.
+    Gradescope,
+    /// What GitHub Classroom's grading reporter reads (to be base64-encoded).
+    Classroom,
 }
 
 impl GradingArgs {
@@ -145,13 +160,19 @@ impl GradingArgs {
 
 impl LimitArgs {
     /// The grading options these limits describe.
-    pub fn options(&self) -> crate::grade::Options {
+    pub fn options(&self) -> anyhow::Result<crate::grade::Options> {
         let defaults = crate::grade::Options::default();
-        crate::grade::Options {
+        let run_as = self
+            .run_as
+            .as_deref()
+            .map(crate::process::Account::named)
+            .transpose()?;
+        Ok(crate::grade::Options {
+            run_as,
             test_timeout: std::time::Duration::from_secs(self.test_timeout.max(1)),
             memory_bytes: self.memory_limit.max(64) << 20,
             jobs: self.jobs.unwrap_or(defaults.jobs).max(1),
             ..defaults
-        }
+        })
     }
 }

@@ -68,6 +68,7 @@ pub fn build(workspace: &Path, target_dir: &Path, timeout: Duration) -> Result<B
         timeout,
         memory_bytes: None,
         output_bytes: 64 << 20,
+        account: None,
     };
     let finished = process::run(command, b"", limits).context("could not run cargo")?;
 

@@ -5,7 +5,8 @@
 //! out the solutions, the held-out tier, the reference scripts (which compute the answers),
 //! the checker's own tests (built on the solutions) and the maintainer tooling. Its
 //! workspace manifest and README are rewritten to match; it builds and its
-//! `cargo run -p checker` works on a fresh clone.
+//! `cargo run -p checker` works on a fresh clone. It also carries the GitHub Classroom
+//! workflow (`.github/workflows/classroom.yml`), which grades with the course's own tests.
 
 use crate::course::{Course, Tier};
 use anyhow::{Context, Result, bail};
@@ -47,6 +48,9 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
         copy_file(&root.join(&suite), &out.join(&suite))?;
     }
     std::fs::write(out.join("README.md"), STUDENT_README)?;
+    let workflows = out.join(".github").join("workflows");
+    std::fs::create_dir_all(&workflows)?;
+    std::fs::write(workflows.join("classroom.yml"), crate::classroom::WORKFLOW)?;
     std::fs::write(out.join("Cargo.toml"), student_workspace(course)?)?;
     std::fs::write(
         out.join("checker/Cargo.toml"),

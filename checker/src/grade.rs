@@ -32,6 +32,8 @@ pub struct Options {
     pub memory_bytes: u64,
     /// How many tests run at once.
     pub jobs: usize,
+    /// The unprivileged account tests run as, if any (`--run-as`).
+    pub run_as: Option<crate::process::Account>,
 }
 
 impl Default for Options {
@@ -41,6 +43,7 @@ impl Default for Options {
             build_timeout: Duration::from_secs(600),
             memory_bytes: 2 << 30,
             jobs: std::thread::available_parallelism().map_or(2, usize::from),
+            run_as: None,
         }
     }
 }
@@ -155,6 +158,7 @@ pub fn grade(
         timeout: options.test_timeout,
         memory_bytes: Some(options.memory_bytes),
         output_bytes: 64 << 10,
+        account: options.run_as,
     };
     let results: Mutex<Vec<Option<TestResult>>> = Mutex::new(vec![None; jobs.len()]);
     let next = AtomicUsize::new(0);

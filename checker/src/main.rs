@@ -6,6 +6,7 @@
 //! found problems, 2 on bad input or any other error, with a message that says what to do.
 
 mod class;
+mod classroom;
 mod cli;
 mod compile;
 mod course;
@@ -13,6 +14,7 @@ mod explain;
 mod export;
 mod grade;
 mod gradebook;
+mod gradescope;
 mod hint;
 mod manifest;
 mod process;
@@ -69,7 +71,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
             limits,
         }) => {
-            let book = ui::grade_class_with_progress(&course, &dir, &limits.options())?;
+            let book = ui::grade_class_with_progress(&course, &dir, &limits.options()?)?;
             let text = match format {
                 ClassFormat::Csv => gradebook::csv(&book)?,
                 ClassFormat::Json => gradebook::json(&book),
@@ -92,8 +94,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Gradescope { out }) => {
+            gradescope::write_bundle(&course, &out)?;
+            println!(
+                "Wrote the Gradescope autograder to {0}; upload {0}/autograder.zip. Try it \
+                 locally with {0}/run_autograder (its header says how).",
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Verify { limits }) => {
-            let problems = verify::verify(&course, &limits.options())?;
+            let problems = verify::verify(&course, &limits.options()?)?;
             if problems.is_empty() {
                 println!(
                     "verify: the course is consistent; every solution scores 100% and every stub 0%."
@@ -115,6 +126,8 @@ fn show_progress(course: &Course, grading: &GradingArgs) -> Result<ExitCode> {
     let report = ui::grade_with_progress(course, &[], grading)?;
     match grading.format {
         Format::Json => println!("{}", render::json(&report)),
+        Format::Gradescope => println!("{}", gradescope::results(&report)),
+        Format::Classroom => println!("{}", classroom::results(&report)),
         Format::Text => print!(
             "{}",
             render::progress(
@@ -137,6 +150,8 @@ fn grade_and_print(
     let report = ui::grade_with_progress(course, lessons, grading)?;
     match grading.format {
         Format::Json => println!("{}", render::json(&report)),
+        Format::Gradescope => println!("{}", gradescope::results(&report)),
+        Format::Classroom => println!("{}", classroom::results(&report)),
         Format::Text => {
             let paint = render::Paint::for_stdout();
             print!("{}", render::details(&report, paint));

@@ -22,6 +22,59 @@ pub struct Limits {
     /// How many bytes of standard output and of standard error to keep; the rest is
     /// read and dropped, so a child that floods its output cannot stall or exhaust us.
     pub output_bytes: usize,
+    /// The account to run the child as (dropping root's groups), or `None` for ours.
+    pub account: Option<Account>,
+}
+
+/// An unprivileged account to run code under test as (`--run-as`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Account {
+    /// Its user id.
+    pub uid: u32,
+    /// Its primary group id.
+    pub gid: u32,
+}
+
+impl Account {
+    /// The account named `name`, looked up in the system's user database.
+    #[cfg(unix)]
+    pub fn named(name: &str) -> Result<Self> {
+        let user = nix::unistd::User::from_name(name)
+            .with_context(|| format!("could not look up the user `{name}`"))?
+            .with_context(|| {
+                format!("there is no user `{name}`: create it, or drop --run-as")
+            })?;
+        Ok(Self {
+            uid: user.uid.as_raw(),
+            gid: user.gid.as_raw(),
+        })
+    }
+
+    /// Accounts exist only on Unix.
+    #[cfg(not(unix))]
+    pub fn named(name: &str) -> Result<Self> {
+        anyhow::bail!(
+            "--run-as {name}: running tests as another user needs a Unix system"
+        )
+    }
+
+    /// Gives the account ownership of `dir`, so that its processes can write there.
+    #[cfg(unix)]
+    pub fn own(&self, dir: &std::path::Path) -> Result<()> {
+        use nix::unistd::{Gid, Uid, chown};
+        chown(
+            dir,
+            Some(Uid::from_raw(self.uid)),
+            Some(Gid::from_raw(self.gid)),
+        )
+        .with_context(|| format!("could not hand {} to the test account", dir.display()))
+    }
+
+    /// Accounts exist only on Unix.
+    #[cfg(not(unix))]
+    pub fn own(&self, _dir: &std::path::Path) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// What a finished (or killed) child left behind.
@@ -53,7 +106,7 @@ pub fn run(mut command: Command, input: &[u8], limits: Limits) -> Result<Finishe
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    isolate(&mut command, limits.memory_bytes);
+    isolate(&mut command, limits.memory_bytes, limits.account);
     let mut child = command
         .spawn()
         .with_context(|| format!("could not start {:?}", command.get_program()))?;
@@ -122,10 +175,15 @@ fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Result<Option<Exit
 }
 
 #[cfg(unix)]
-fn isolate(command: &mut Command, memory_bytes: Option<u64>) {
+fn isolate(command: &mut Command, memory_bytes: Option<u64>, account: Option<Account>) {
     use std::os::unix::process::CommandExt;
     // Its own process group, so that a timeout kills everything it started.
     command.process_group(0);
+    if let Some(account) = account {
+        // The standard library also drops root's supplementary groups when it switches
+        // the user, so the child keeps no privilege of ours.
+        command.uid(account.uid).gid(account.gid);
+    }
     if let Some(bytes) = memory_bytes {
         // SAFETY: the closure runs in the forked child before exec and only calls
         // setrlimit, which is async-signal-safe; it allocates nothing and takes no locks.
@@ -142,7 +200,11 @@ fn isolate(command: &mut Command, memory_bytes: Option<u64>) {
 }
 
 #[cfg(not(unix))]
-fn isolate(_command: &mut Command, _memory_bytes: Option<u64>) {
+fn isolate(
+    _command: &mut Command,
+    _memory_bytes: Option<u64>,
+    _account: Option<Account>,
+) {
     // Without process groups and rlimits only the child itself is killed on timeout,
     // and memory is not capped. The book's grading chapter says so.
 }
@@ -188,6 +250,7 @@ mod tests {
             timeout: Duration::from_millis(timeout_ms),
             memory_bytes: None,
             output_bytes: 16,
+            account: None,
         }
     }
 

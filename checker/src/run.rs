@@ -27,6 +27,9 @@ pub fn run_test(
     let name = test.name.as_str();
     let nonce = format!("{:032x}", rand::rng().random::<u128>());
     std::fs::create_dir_all(scratch)?;
+    if let Some(account) = limits.account {
+        account.own(scratch)?;
+    }
     let report_path = scratch.join(format!("{name}.report"));
     let _ = std::fs::remove_file(&report_path);
 

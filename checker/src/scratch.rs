@@ -170,6 +170,14 @@ fn copy_lesson(
         Vec::new()
     };
     let tests_dir = member.join("tests");
+    std::fs::create_dir_all(&tests_dir)?;
+    // Only the checker's own user may read the suites: code under test that runs as
+    // another user (`--run-as`) cannot read the held-out tests from here.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tests_dir, std::fs::Permissions::from_mode(0o700))?;
+    }
     for tier in Tier::ALL {
         let path = tests_dir.join(format!("{}.rs", tier.stem()));
         match suites.iter().find(|(t, _)| *t == tier) {

@@ -52,7 +52,7 @@ pub fn grade_with_progress(
         course,
         &lessons,
         &submission,
-        &grading.limits.options(),
+        &grading.limits.options()?,
         &on_event,
     );
     bar.finish_and_clear();

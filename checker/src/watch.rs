@@ -62,7 +62,7 @@ pub fn watch(
         .lessons_dir
         .clone()
         .unwrap_or_else(|| course.lessons_dir());
-    let options = grading.limits.options();
+    let options = grading.limits.options()?;
     let lessons_label = grading.lessons_label();
     let mut current = match start {
         Some(id) => position(course, id)?,

@@ -103,3 +103,37 @@ fn watch_mode_refuses_to_run_without_a_terminal() {
         String::from_utf8_lossy(&output.stderr).contains("needs an interactive terminal")
     );
 }
+
+#[test]
+fn the_classroom_format_is_what_the_grading_reporter_reads() {
+    let submission = Submission::solved();
+    let output = checker()
+        .args([
+            "grade",
+            "02-attention",
+            "--format",
+            "classroom",
+            "--lessons-dir",
+        ])
+        .arg(submission.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (json["version"].as_u64(), json["status"].as_str()),
+        (Some(1), Some("pass"))
+    );
+    assert_eq!(json["max_score"].as_f64(), Some(10.0));
+    let tests = json["tests"].as_array().unwrap();
+    let total: f64 = tests.iter().map(|t| t["score"].as_f64().unwrap()).sum();
+    assert!(
+        (total - 10.0).abs() < 1e-9,
+        "a solved lesson earns its 10 points: {total}"
+    );
+    assert!(
+        tests
+            .iter()
+            .all(|t| t["status"] == "pass" && t["name"].is_string())
+    );
+}

@@ -105,6 +105,17 @@ fn the_student_edition_builds_grades_and_leaks_nothing() {
         }
     }
 
+    // The Classroom workflow grades with the course's grader, not the student's tests.
+    let workflow =
+        std::fs::read_to_string(edition.join(".github/workflows/classroom.yml")).unwrap();
+    for needle in [
+        "COURSE_GRADER_REPOSITORY",
+        "COURSE_GRADER_TOKEN",
+        "--format classroom",
+    ] {
+        assert!(workflow.contains(needle), "the workflow lacks {needle}");
+    }
+
     // It builds, and its checker grades the untouched stubs at 0.
     let target = course_root().join("target").join("export-test");
     let cargo = |args: &[&str]| {

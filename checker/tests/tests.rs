@@ -9,6 +9,8 @@ mod class;
 mod cli;
 // The student edition: it builds, grades, and holds no solutions or held-out tests.
 mod export;
+// The Gradescope bundle, run against a fake /autograder.
+mod gradescope;
 // Submissions named by outcome, from full marks to hostile code; each must be graded
 // right, within its time limit, without touching the submission.
 mod hostile;

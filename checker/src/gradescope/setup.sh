@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, when it builds the autograder's image (Ubuntu, as root, with
+# network access). It installs Rust, builds the checker, warms its build cache by grading
+# the untouched stubs, and creates the unprivileged user that code under test runs as.
+set -euo pipefail
+
+RUST_VERSION=1.95.0
+source_dir=/autograder/source
+course=/autograder/course
+
+apt-get update -q
+apt-get install -y -q --no-install-recommends build-essential ca-certificates curl
+if ! command -v rustup >/dev/null 2>&1; then
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs \
+        | sh -s -- -y --profile minimal --default-toolchain "$RUST_VERSION"
+fi
+source "$HOME/.cargo/env"
+rustup default "$RUST_VERSION"
+
+rm -rf "$course"
+cp -r "$source_dir/course" "$course"
+cd "$course"
+cargo build --release -p checker
+# Compiles every dependency of the lessons once; each submission then builds only its own code.
+./target/release/checker grade --format json >/dev/null
+
+id -u student >/dev/null 2>&1 || adduser --disabled-password --gecos "" student
+# Code under test runs as `student`: it may read the course's build, but not the
+# solutions and held-out tests in source form, and it cannot write the results.
+chmod -R o-rwx "$course/solutions" "$course/checker/suites" "$source_dir"
