@@ -1,0 +1,103 @@
+//! The visible tests of lesson 04: what "done" looks like.
+//!
+//! Run them with `cargo test -p positional-encoding`. The checker's graded tests check
+//! much more (the table against PyTorch and NumPy values, the rotation property, the
+//! backward pass, permutations); `cargo run -p checker -- grade 04-positional-encoding`
+//! runs them. Don't edit this file to make it pass: grading never reads it.
+
+use attention::scaled_dot_product_attention;
+use course_common::ndarray::{array, s};
+use course_common::{Float, Matrix};
+use course_harness::check::show;
+use positional_encoding::{Embedding, embedding_to_encoding_ratio, sinusoidal_table};
+
+#[test]
+fn the_table_for_four_positions_and_d_model_4() {
+    // d_model = 4 has two frequencies: ω_0 = 1 and ω_1 = 1/10000^(2/4) = 0.01.
+    // Row p is [sin p, cos p, sin 0.01p, cos 0.01p].
+    let table = sinusoidal_table(4, 4);
+    insta::assert_snapshot!(show("PE", &table), @r"
+    PE (4 x 4):
+      [   0.0000,    1.0000,    0.0000,    1.0000]
+      [   0.8415,    0.5403,    0.0100,    1.0000]
+      [   0.9093,   -0.4161,    0.0200,    0.9998]
+      [   0.1411,   -0.9900,    0.0300,    0.9996]
+    ");
+}
+
+#[test]
+fn every_encoding_has_squared_norm_d_model_over_two() {
+    // Each (sin, cos) pair contributes sin² + cos² = 1, and there are d_model/2 pairs.
+    let table = sinusoidal_table(50, 16);
+    for row in table.rows() {
+        approx::assert_abs_diff_eq!(row.dot(&row), 8.0, epsilon = 1e-12);
+    }
+}
+
+#[test]
+fn the_embedding_looks_up_rows_and_scales_them_by_sqrt_d_model() {
+    // d_model = 4, so every looked-up row is multiplied by √4 = 2.
+    let embedding = Embedding::new(array![[1.0, 0.0, 0.5, -1.0], [0.25, 2.0, 0.0, 1.0]]);
+    let x = embedding.forward(&[1, 0, 1]);
+    let expected = array![
+        [0.5, 4.0, 0.0, 2.0],
+        [2.0, 0.0, 1.0, -2.0],
+        [0.5, 4.0, 0.0, 2.0]
+    ];
+    approx::assert_abs_diff_eq!(x, expected, epsilon = 1e-12);
+}
+
+#[test]
+fn a_repeated_token_collects_the_gradient_of_every_use() {
+    // Token 1 is used twice: its gradient is the sum of both rows of d_out, times √4 = 2.
+    // Token 2 is not used: its gradient is 0. (The weight's values play no part.)
+    let embedding = Embedding::new(Matrix::zeros((3, 4)));
+    let d_out = array![
+        [1.0, 2.0, 0.0, -1.0],
+        [0.5, -1.0, 1.0, 0.0],
+        [3.0, 0.0, -2.0, 1.0]
+    ];
+    let d_weight = embedding.backward(&[1, 0, 1], &d_out);
+    let expected = array![
+        [1.0, -2.0, 2.0, 0.0],
+        [8.0, 4.0, -4.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0]
+    ];
+    approx::assert_abs_diff_eq!(d_weight, expected, epsilon = 1e-12);
+}
+
+#[test]
+fn without_positions_cat_chases_dog_and_dog_chases_cat_look_the_same() {
+    // Needs your lesson 02's `scaled_dot_product_attention`. Vocabulary: 猫 0, 追 1, 狗 2.
+    let embedding = Embedding::new(array![
+        [0.6, -0.2, 0.5, 0.1],
+        [-0.4, 0.7, 0.0, -0.5],
+        [0.3, 0.4, -0.6, 0.2]
+    ]);
+    let attend = |tokens: &[usize]| {
+        let x = embedding.forward(tokens);
+        scaled_dot_product_attention(&x, &x, &x, None).output
+    };
+    let cat_chases_dog = attend(&[0, 1, 2]);
+    let dog_chases_cat = attend(&[2, 1, 0]);
+    // The same three rows, in reverse order: 猫 gets the same vector in both sentences,
+    // and so does 追 in the middle, which cannot tell who chases whom.
+    let reversed = cat_chases_dog.slice(s![..;-1, ..]);
+    approx::assert_abs_diff_eq!(dog_chases_cat, reversed, epsilon = 1e-12);
+}
+
+#[test]
+fn embeddings_of_size_one_over_sqrt_d_model_sit_next_to_the_encoding() {
+    // Entries ±1/√d_model, times √d_model: rows of norm √d_model, against the
+    // encoding's √(d_model / 2). The ratio is √2 for every d_model.
+    let d_model = 32;
+    let entry = 1.0 / (d_model as Float).sqrt();
+    let weight = Matrix::from_shape_fn((10, d_model), |(v, c)| {
+        if (v + c) % 3 == 0 { -entry } else { entry }
+    });
+    let ratio = embedding_to_encoding_ratio(
+        &Embedding::new(weight),
+        &sinusoidal_table(64, d_model),
+    );
+    approx::assert_abs_diff_eq!(ratio, (2.0 as Float).sqrt(), epsilon = 1e-12);
+}

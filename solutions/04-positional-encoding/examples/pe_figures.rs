@@ -1,0 +1,509 @@
+//! The figures and tables of chapter 04, computed from the solution.
+//!
+//! ```text
+//! cargo run --release -p positional-encoding-solution --example pe_figures
+//! ```
+//!
+//! writes `book/src/figures/04-positional-encoding-heatmap.svg` (the table, 64 positions
+//! by 32 dimensions) and `book/src/figures/04-positional-encoding-curves.svg` (a few of its
+//! columns against the position), and prints the chapter's tables: dot products against
+//! distance, the embedding-to-encoding ratio for several initialisations, and 猫追狗
+//! against 狗追猫 through one self-attention head. The SVG is written by hand, with fixed
+//! number formats, so the same code always gives the same bytes.
+
+use attention::{Linear, SelfAttentionHead};
+use course_common::ndarray::array;
+use course_common::{Float, Matrix, Vector};
+use positional_encoding_solution::{
+    Embedding, embed_with_positions, embedding_to_encoding_ratio, frequencies,
+    sinusoidal_table,
+};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+fn main() {
+    let figures =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../book/src/figures");
+    let heatmap = figures.join("04-positional-encoding-heatmap.svg");
+    std::fs::write(&heatmap, heatmap_svg(64, 32)).expect("write the heatmap");
+    let curves = figures.join("04-positional-encoding-curves.svg");
+    std::fs::write(&curves, curves_svg(64, 32, &[2, 3, 8, 14]))
+        .expect("write the curves");
+    println!("wrote {}\nwrote {}\n", heatmap.display(), curves.display());
+
+    dot_products_against_distance();
+    ratios_for_several_initialisations();
+    cat_chases_dog();
+}
+
+// ---------------------------------------------------------------------------------------
+// Tables
+// ---------------------------------------------------------------------------------------
+
+/// ⟨PE(p), PE(p + k)⟩ for several p: the same number in every row's columns of one d_model.
+fn dot_products_against_distance() {
+    println!("<PE(p), PE(p + k)> against the distance k (it does not depend on p):\n");
+    println!(
+        "|   k | d=32, p=0 | d=32, p=100 | d=512, p=0 | d=512, p=100 | cos sim, d=512 |"
+    );
+    println!(
+        "|----:|----------:|------------:|-----------:|-------------:|---------------:|"
+    );
+    let small = sinusoidal_table(400, 32);
+    let large = sinusoidal_table(400, 512);
+    let dot = |t: &Matrix, p: usize, k: usize| t.row(p).dot(&t.row(p + k));
+    for k in [0, 1, 2, 4, 8, 16, 32, 64, 128] {
+        println!(
+            "| {k:>3} | {:>9.3} | {:>11.3} | {:>10.3} | {:>12.3} | {:>14.3} |",
+            dot(&small, 0, k),
+            dot(&small, 100, k),
+            dot(&large, 0, k),
+            dot(&large, 100, k),
+            dot(&large, 0, k) / 256.0,
+        );
+    }
+    println!();
+}
+
+/// A deterministic stream of standard normal numbers: splitmix64 and Box–Muller, written
+/// out here so that the table below does not depend on a crate's generator.
+struct Normal(u64);
+
+impl Normal {
+    fn uniform(&mut self) -> Float {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        // 53 random bits, shifted into (0, 1).
+        ((z >> 11) as Float + 0.5) / (1u64 << 53) as Float
+    }
+
+    fn sample(&mut self) -> Float {
+        let (u1, u2) = (self.uniform(), self.uniform());
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU as Float * u2).cos()
+    }
+
+    fn matrix(&mut self, rows: usize, cols: usize, std: Float) -> Matrix {
+        Matrix::from_shape_fn((rows, cols), |_| std * self.sample())
+    }
+}
+
+/// The standard deviation of an initialisation, from the vocabulary size and d_model.
+type InitStd = fn(usize, usize) -> Float;
+
+/// The embedding-to-encoding ratio for several initialisations, measured with the
+/// lesson's helper, next to the value it should have, σ·√(2·d_model).
+fn ratios_for_several_initialisations() {
+    println!(
+        "Embedding rows (as the model sees them) against encoding rows, vocabulary of 1000,"
+    );
+    println!("root-mean-square row norms (embedding_to_encoding_ratio):\n");
+    println!(
+        "| initialisation of the weight | scaled by √d_model? | d_model = 32 | d_model = 512 |"
+    );
+    println!("|---|---|---:|---:|");
+    let vocab = 1000;
+    let rows: [(&str, bool, InitStd); 4] = [
+        ("N(0, 1) (PyTorch's nn.Embedding)", true, |_, _| 1.0),
+        ("N(0, 1) (PyTorch's nn.Embedding)", false, |_, _| 1.0),
+        ("std 1/√d_model (this course)", true, |_, d| {
+            1.0 / (d as Float).sqrt()
+        }),
+        ("Xavier, std √(2/(vocab + d_model))", true, |v, d| {
+            (2.0 / (v + d) as Float).sqrt()
+        }),
+    ];
+    for (name, scaled, std) in rows {
+        let mut cells = Vec::new();
+        for d_model in [32, 512] {
+            let mut normal = Normal(0x5EED_0004 + d_model as u64);
+            let sigma = std(vocab, d_model);
+            let mut weight = normal.matrix(vocab, d_model, sigma);
+            if !scaled {
+                // The lesson's Embedding always multiplies by √d_model; dividing the
+                // weight by it first gives the rows an unscaled embedding would have.
+                weight /= (d_model as Float).sqrt();
+            }
+            let table = sinusoidal_table(512, d_model);
+            let ratio = embedding_to_encoding_ratio(&Embedding::new(weight), &table);
+            let expected = if scaled {
+                sigma * (2.0 * d_model as Float).sqrt()
+            } else {
+                sigma * (2.0 as Float).sqrt()
+            };
+            cells.push(format!("{ratio:.2} (σ·√(2d) = {expected:.2})"));
+        }
+        let how = if scaled { "yes" } else { "no" };
+        println!("| {name} | {how} | {} | {} |", cells[0], cells[1]);
+    }
+    println!();
+}
+
+fn identity_head(d: usize) -> SelfAttentionHead {
+    let identity = || Linear::new(Matrix::eye(d), Vector::zeros(d));
+    SelfAttentionHead {
+        w_q: identity(),
+        w_k: identity(),
+        w_v: identity(),
+    }
+}
+
+/// 猫追狗 and 狗追猫 through a head with Q = K = V = X, without and with the encoding.
+fn cat_chases_dog() {
+    let embedding = Embedding::new(array![
+        [0.6, -0.2, 0.5, 0.1],
+        [-0.4, 0.7, 0.0, -0.5],
+        [0.3, 0.4, -0.6, 0.2]
+    ]);
+    let head = identity_head(4);
+    let table = sinusoidal_table(3, 4);
+    let sentences = [("猫追狗", [0, 1, 2]), ("狗追猫", [2, 1, 0])];
+    for with_positions in [false, true] {
+        println!(
+            "Attention weights {} positional encoding (rows: queries, columns: keys):\n",
+            if with_positions { "with" } else { "without" }
+        );
+        for (text, tokens) in &sentences {
+            let x = if with_positions {
+                embed_with_positions(&embedding, tokens, &table)
+            } else {
+                embedding.forward(tokens)
+            };
+            let weights = head.forward(&x, None).attention.weights;
+            let chars: Vec<char> = text.chars().collect();
+            println!(
+                "{text}      {}      {}      {}",
+                chars[0], chars[1], chars[2]
+            );
+            for (row, c) in weights.rows().into_iter().zip(&chars) {
+                println!("  {c}   {:>6.3} {:>6.3} {:>6.3}", row[0], row[1], row[2]);
+            }
+        }
+        let out = |tokens: &[usize]| {
+            let x = if with_positions {
+                embed_with_positions(&embedding, tokens, &table)
+            } else {
+                embedding.forward(tokens)
+            };
+            head.forward(&x, None).attention.output
+        };
+        let (a, b) = (out(&[0, 1, 2]), out(&[2, 1, 0]));
+        let mut gap: Float = 0.0;
+        for t in 0..3 {
+            for c in 0..4 {
+                gap = gap.max((b[[t, c]] - a[[2 - t, c]]).abs());
+            }
+        }
+        let chase =
+            (0..4).fold(0.0 as Float, |m, c| m.max((a[[1, c]] - b[[1, c]]).abs()));
+        println!(
+            "largest |output(狗追猫) − output(猫追狗) reversed| = {gap:.3}; 追's output \
+             row differs by {chase:.3}\n"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// SVG
+// ---------------------------------------------------------------------------------------
+
+/// RdBu-like diverging colour: −1 blue, 0 near white, +1 red.
+fn colour(value: Float) -> String {
+    let blue = [33.0, 102.0, 172.0];
+    let white = [247.0, 247.0, 247.0];
+    let red = [178.0, 24.0, 43.0];
+    let v = value.clamp(-1.0, 1.0);
+    let (from, to, t) = if v < 0.0 {
+        (white, blue, -v)
+    } else {
+        (white, red, v)
+    };
+    let mix = |i: usize| (from[i] + (to[i] - from[i]) * t).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
+}
+
+fn svg_open(out: &mut String, width: usize, height: usize, title: &str, desc: &str) {
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"Helvetica, Arial, sans-serif\" \
+         font-size=\"14\" fill=\"#1a1a1a\">"
+    );
+    let _ = writeln!(out, "  <title>{title}</title>");
+    let _ = writeln!(out, "  <desc>{desc}</desc>");
+    let _ = writeln!(
+        out,
+        "  <rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"#ffffff\"/>"
+    );
+}
+
+/// The table as a heatmap: positions down, dimensions across.
+fn heatmap_svg(max_len: usize, d_model: usize) -> String {
+    let table = sinusoidal_table(max_len, d_model);
+    let (cell_w, cell_h) = (14.0, 7.0);
+    let (left, top) = (80.0, 70.0);
+    let (plot_w, plot_h) = (cell_w * d_model as Float, cell_h * max_len as Float);
+    let width = (left + plot_w + 130.0) as usize;
+    let height = (top + plot_h + 80.0) as usize;
+    let mut out = String::new();
+    svg_open(
+        &mut out,
+        width,
+        height,
+        "Sinusoidal positional encoding as a heatmap",
+        &format!(
+            "The table for {max_len} positions (rows, top to bottom) and d_model = \
+             {d_model} dimensions (columns). Blue is −1, white 0, red +1. The first columns \
+             alternate quickly from row to row; further right the columns change more and \
+             more slowly, and the last ones stay near 0 (sine columns) or 1 (cosine \
+             columns) over all {max_len} positions."
+        ),
+    );
+    let _ = writeln!(
+        out,
+        "  <text x=\"{:.1}\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" \
+         font-size=\"16\">PE(pos, j) for d_model = {d_model}, positions 0 to {}</text>",
+        left + plot_w / 2.0,
+        max_len - 1
+    );
+    let _ = writeln!(out, "  <g shape-rendering=\"crispEdges\">");
+    for pos in 0..max_len {
+        for col in 0..d_model {
+            let _ = writeln!(
+                out,
+                "    <rect x=\"{:.0}\" y=\"{:.0}\" width=\"{cell_w:.0}\" height=\"{cell_h:.0}\" \
+                 fill=\"{}\"/>",
+                left + cell_w * col as Float,
+                top + cell_h * pos as Float,
+                colour(table[[pos, col]])
+            );
+        }
+    }
+    let _ = writeln!(out, "  </g>");
+    let _ = writeln!(
+        out,
+        "  <rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{plot_w:.1}\" height=\"{plot_h:.1}\" \
+         fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"1\"/>"
+    );
+    // Axes: columns across the top, positions down the left.
+    for col in (0..d_model).step_by(4).chain([d_model - 1]) {
+        let x = left + cell_w * (col as Float + 0.5);
+        let _ = writeln!(
+            out,
+            "  <line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{top:.1}\" stroke=\"#1a1a1a\"/>",
+            top - 5.0
+        );
+        let _ = writeln!(
+            out,
+            "  <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"12\">{col}</text>",
+            top - 9.0
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">dimension j (sin at even j, \
+         cos at odd j); frequency falls to the right</text>",
+        left + plot_w / 2.0,
+        top + plot_h + 28.0
+    );
+    for pos in (0..max_len).step_by(8).chain([max_len - 1]) {
+        let y = top + cell_h * (pos as Float + 0.5);
+        let _ = writeln!(
+            out,
+            "  <line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{left:.1}\" y2=\"{y:.1}\" stroke=\"#1a1a1a\"/>",
+            left - 5.0
+        );
+        let _ = writeln!(
+            out,
+            "  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\">{pos}</text>",
+            left - 9.0,
+            y + 4.0
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  <text x=\"24\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 24 {:.1})\">\
+         position pos</text>",
+        top + plot_h / 2.0,
+        top + plot_h / 2.0
+    );
+    // Colour bar.
+    let (bar_x, bar_w, bar_h) = (left + plot_w + 40.0, 18.0, 200.0);
+    let bar_top = top + (plot_h - bar_h) / 2.0;
+    let _ = writeln!(out, "  <g shape-rendering=\"crispEdges\">");
+    let steps = 40;
+    for s in 0..steps {
+        let value = 1.0 - 2.0 * (s as Float + 0.5) / steps as Float;
+        let _ = writeln!(
+            out,
+            "    <rect x=\"{bar_x:.1}\" y=\"{:.1}\" width=\"{bar_w:.1}\" height=\"{:.1}\" \
+             fill=\"{}\"/>",
+            bar_top + bar_h * s as Float / steps as Float,
+            bar_h / steps as Float,
+            colour(value)
+        );
+    }
+    let _ = writeln!(out, "  </g>");
+    let _ = writeln!(
+        out,
+        "  <rect x=\"{bar_x:.1}\" y=\"{bar_top:.1}\" width=\"{bar_w:.1}\" height=\"{bar_h:.1}\" \
+         fill=\"none\" stroke=\"#1a1a1a\"/>"
+    );
+    for (label, frac) in [("+1", 0.0), ("0", 0.5), ("−1", 1.0)] {
+        let y = bar_top + bar_h * frac;
+        let _ = writeln!(
+            out,
+            "  <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{label}</text>",
+            bar_x + bar_w + 6.0,
+            y + 4.0
+        );
+    }
+    let _ = writeln!(out, "</svg>");
+    out
+}
+
+/// A few columns of the table against the position: the continuous curve
+/// sin(pos·ω) or cos(pos·ω), with a dot at each integer position the table keeps.
+fn curves_svg(max_len: usize, d_model: usize, columns: &[usize]) -> String {
+    let table = sinusoidal_table(max_len, d_model);
+    let omega = frequencies(d_model);
+    let (left, top, plot_w, plot_h) = (70.0, 60.0, 600.0, 300.0);
+    let legend_h = 24.0 * columns.len() as Float;
+    let width = (left + plot_w + 30.0) as usize;
+    let height = (top + plot_h + 70.0 + legend_h) as usize;
+    let x_of = |pos: Float| left + plot_w * pos / (max_len - 1) as Float;
+    let y_of = |v: Float| top + plot_h * (1.0 - v) / 2.0;
+    let styles = [
+        ("#1b6ca8", ""),
+        ("#e07b00", " stroke-dasharray=\"7 4\""),
+        ("#2a9d3a", " stroke-dasharray=\"2 3\""),
+        ("#b0178c", " stroke-dasharray=\"10 3 2 3\""),
+    ];
+    let mut out = String::new();
+    svg_open(
+        &mut out,
+        width,
+        height,
+        "Columns of the positional-encoding table against the position",
+        &format!(
+            "Columns {columns:?} of the d_model = {d_model} table for positions 0 to {}. \
+             Columns 2 and 3 are the sine and the cosine of the same frequency, a quarter of \
+             a period apart; column 8 is a slower sine and column 14 a much slower one.",
+            max_len - 1
+        ),
+    );
+    let _ = writeln!(
+        out,
+        "  <text x=\"{:.1}\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" \
+         font-size=\"16\">Columns of the table (d_model = {d_model}) against the position</text>",
+        left + plot_w / 2.0
+    );
+    // Grid and axes.
+    for v in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+        let y = y_of(v);
+        let stroke = if v == 0.0 { "#888888" } else { "#dddddd" };
+        let _ = writeln!(
+            out,
+            "  <line x1=\"{left:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{stroke}\"/>",
+            left + plot_w
+        );
+        let _ = writeln!(
+            out,
+            "  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\">{}</text>",
+            left - 8.0,
+            y + 4.0,
+            if v < 0.0 {
+                format!("−{:.1}", -v)
+            } else {
+                format!("{v:.1}")
+            }
+        );
+    }
+    for pos in (0..max_len).step_by(8).chain([max_len - 1]) {
+        let x = x_of(pos as Float);
+        let _ = writeln!(
+            out,
+            "  <line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#1a1a1a\"/>",
+            top + plot_h,
+            top + plot_h + 5.0
+        );
+        let _ = writeln!(
+            out,
+            "  <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"12\">{pos}</text>",
+            top + plot_h + 19.0
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  <rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{plot_w:.1}\" height=\"{plot_h:.1}\" \
+         fill=\"none\" stroke=\"#1a1a1a\"/>"
+    );
+    let _ = writeln!(
+        out,
+        "  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">position pos</text>",
+        left + plot_w / 2.0,
+        top + plot_h + 40.0
+    );
+    let _ = writeln!(
+        out,
+        "  <text x=\"20\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 20 {:.1})\">\
+         PE(pos, j)</text>",
+        top + plot_h / 2.0,
+        top + plot_h / 2.0
+    );
+    // Curves, dots and legend.
+    for (n, &col) in columns.iter().enumerate() {
+        let (stroke, dash) = styles[n % styles.len()];
+        let w = omega[col / 2];
+        let f = |p: Float| {
+            if col.is_multiple_of(2) {
+                (p * w).sin()
+            } else {
+                (p * w).cos()
+            }
+        };
+        let mut points = String::new();
+        let samples = (max_len - 1) * 8;
+        for s in 0..=samples {
+            let p = s as Float / 8.0;
+            let _ = write!(points, "{:.1},{:.1} ", x_of(p), y_of(f(p)));
+        }
+        let _ = writeln!(
+            out,
+            "  <polyline points=\"{}\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"2\"{dash}/>",
+            points.trim_end()
+        );
+        let _ = writeln!(out, "  <g fill=\"{stroke}\">");
+        for pos in 0..max_len {
+            let _ = writeln!(
+                out,
+                "    <circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.2\"/>",
+                x_of(pos as Float),
+                y_of(table[[pos, col]])
+            );
+        }
+        let _ = writeln!(out, "  </g>");
+        let y = top + plot_h + 62.0 + 24.0 * n as Float;
+        let _ = writeln!(
+            out,
+            "  <line x1=\"{left:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{stroke}\" \
+             stroke-width=\"2\"{dash}/>",
+            y - 4.0,
+            left + 40.0,
+            y - 4.0
+        );
+        let (kind, i) = (if col.is_multiple_of(2) { "sin" } else { "cos" }, col / 2);
+        let sub = format!("ω<tspan baseline-shift=\"sub\" font-size=\"10\">{i}</tspan>");
+        let _ = writeln!(
+            out,
+            "  <text x=\"{:.1}\" y=\"{y:.1}\">column {col} = {kind}(pos · {sub}), {sub} = \
+             {w:.4}, wavelength 2π/{sub} = {:.1} positions</text>",
+            left + 50.0,
+            std::f64::consts::TAU as Float / w
+        );
+    }
+    let _ = writeln!(out, "</svg>");
+    out
+}

@@ -1,0 +1,7 @@
+//! The checker's graded tests of lesson 04, run against the solution.
+
+// The tests name the lesson crate `positional_encoding`; here the solution stands in for it.
+extern crate positional_encoding_solution as positional_encoding;
+
+#[path = "../../../checker/suites/04-positional-encoding/graded.rs"]
+mod graded;
