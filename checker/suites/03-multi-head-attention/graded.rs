@@ -1,0 +1,1084 @@
+//! Graded tests of lesson 03, multi-head attention.
+//!
+//! These run in the checker against a learner's `src/` and, through the solution crate's
+//! `cargo test`, against the reference solution. They call only the lesson's public API
+//! (and lesson 02's reference attention, which grading supplies), so any correct
+//! implementation passes. Every fixture is hand-computed, an exact property (the
+//! definition written out head by head with lesson 02's attention, the identities of
+//! split and merge, central differences), or a value from PyTorch's
+//! nn.MultiheadAttention in float64 (tools/reference/lesson03_mha.py, torch 2.15.0).
+
+use attention::{causal_mask, padding_mask, scaled_dot_product_attention};
+use course_common::ndarray::{Array2, Axis, array, concatenate, s};
+use course_common::{Float, Matrix, Vector};
+use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
+use course_harness::{
+    Misconception, Tol, assert_gradient_close, assert_matrix_close,
+    assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
+    numerical_gradient, relative_error,
+};
+use multi_head_attention::{
+    Linear, Mask, MultiHeadAttention, MultiHeadForward, merge_heads, split_heads,
+};
+
+const INTERLEAVED: &str = "the heads took interleaved columns (head i got columns i, \
+    i + n_heads, i + 2·n_heads, ...), as a reshape to (n, d_k, n_heads) gives; head i owns \
+    the contiguous block of columns i·d_k .. (i+1)·d_k, as a reshape to (n, n_heads, d_k) \
+    gives, in the paper and in PyTorch";
+
+const ONE_PER_HEAD: &str = "split Q, K and V into n_heads heads of d_k columns and run \
+    lesson 02's attention once per head; forward returns one weight matrix per head";
+
+/// Appended to every gradient hint: a gradient check compares the backward pass with
+/// central differences of the learner's own forward pass.
+fn gradient_hint(hint: &str) -> String {
+    format!(
+        "{hint}. (If a forward-pass test fails too, fix the forward pass first: the \
+         numerical gradient is computed from your forward pass.)"
+    )
+}
+
+/// A deterministic fill with no linear structure (unlike a linspace fill, whose matrices
+/// have rank 2): entry k = i·cols + j is ((k + seed)² · 7 + (k + seed) · 13 + 3) mod 97,
+/// mapped to [−1, 1] and scaled.
+fn scrambled(rows: usize, cols: usize, seed: usize, scale: Float) -> Matrix {
+    Matrix::from_shape_fn((rows, cols), |(i, j)| {
+        let k = (i * cols + j + seed) as u64;
+        (((k * k * 7 + k * 13 + 3) % 97) as Float / 48.0 - 1.0) * scale
+    })
+}
+
+fn scrambled_linear(d_model: usize, seed: usize) -> Linear {
+    Linear::new(
+        scrambled(d_model, d_model, seed, 0.6),
+        scrambled(1, d_model, seed + 50, 0.3).row(0).to_owned(),
+    )
+}
+
+/// Multi-head attention with scrambled weights and biases.
+fn fixture_mha(d_model: usize, n_heads: usize) -> MultiHeadAttention {
+    MultiHeadAttention::new(
+        n_heads,
+        scrambled_linear(d_model, 10),
+        scrambled_linear(d_model, 20),
+        scrambled_linear(d_model, 30),
+        scrambled_linear(d_model, 40),
+    )
+}
+
+/// Rows `rows` of a layer: one head's own projection.
+fn rows_of(layer: &Linear, rows: &[usize]) -> Linear {
+    Linear::new(
+        layer.weight.select(Axis(0), rows),
+        layer.bias.select(Axis(0), rows),
+    )
+}
+
+/// Multi-head attention written out from its definition, the slow way: for each head,
+/// its own slices of W_q, W_k, W_v, lesson 02's attention, then the concatenation and
+/// W_o. `head_columns(head)` says which features a head owns (contiguous blocks when
+/// right); `score_scale` multiplies the queries (1 when right).
+struct ByDefinition {
+    output: Matrix,
+    concat: Matrix,
+    weights: Vec<Matrix>,
+}
+
+fn by_definition(
+    mha: &MultiHeadAttention,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Mask>,
+    head_columns: impl Fn(usize, usize, usize) -> Vec<usize>,
+    score_scale: Float,
+) -> ByDefinition {
+    let d_model = mha.w_q.weight.ncols();
+    let n_heads = mha.n_heads;
+    let d_k = d_model / n_heads;
+    let mut outputs = Vec::new();
+    let mut weights = Vec::new();
+    let mut order = Vec::new();
+    for head in 0..n_heads {
+        let columns = head_columns(head, d_k, n_heads);
+        let q = rows_of(&mha.w_q, &columns).forward(query_input) * score_scale;
+        let k = rows_of(&mha.w_k, &columns).forward(key_value_input);
+        let v = rows_of(&mha.w_v, &columns).forward(key_value_input);
+        let attention = scaled_dot_product_attention(&q, &k, &v, mask);
+        outputs.push(attention.output);
+        weights.push(attention.weights);
+        order.extend(columns);
+    }
+    let views: Vec<_> = outputs.iter().map(|o| o.view()).collect();
+    let side_by_side = concatenate(Axis(1), &views).expect("same rows");
+    // Put every head's columns back where that head took them from.
+    let mut concat = Matrix::zeros(side_by_side.dim());
+    for (position, &column) in order.iter().enumerate() {
+        concat
+            .column_mut(column)
+            .assign(&side_by_side.column(position));
+    }
+    ByDefinition {
+        output: mha.w_o.forward(&concat),
+        concat,
+        weights,
+    }
+}
+
+fn contiguous(head: usize, d_k: usize, _n_heads: usize) -> Vec<usize> {
+    (head * d_k..(head + 1) * d_k).collect()
+}
+
+fn interleaved(head: usize, d_k: usize, n_heads: usize) -> Vec<usize> {
+    (0..d_k).map(|m| m * n_heads + head).collect()
+}
+
+fn reference(
+    mha: &MultiHeadAttention,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Mask>,
+) -> ByDefinition {
+    by_definition(mha, query_input, key_value_input, mask, contiguous, 1.0)
+}
+
+/// The outputs that the common mistakes of multi-head attention produce.
+fn output_mistakes(
+    mha: &MultiHeadAttention,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Mask>,
+) -> Vec<Misconception<'static>> {
+    let d_model = mha.w_q.weight.ncols() as Float;
+    let d_k = d_model / mha.n_heads as Float;
+    let right = reference(mha, query_input, key_value_input, mask);
+    let one_head = MultiHeadAttention {
+        n_heads: 1,
+        ..mha.clone()
+    };
+    let mut mistakes = vec![
+        Misconception {
+            cause: INTERLEAVED,
+            result: by_definition(
+                mha,
+                query_input,
+                key_value_input,
+                mask,
+                interleaved,
+                1.0,
+            )
+            .output,
+        },
+        Misconception {
+            cause: "the scores were divided by √d_model instead of √d_k: each head's \
+                    queries and keys are d_k = d_model / n_heads wide, and lesson 02's \
+                    attention already divides by the square root of their width",
+            result: by_definition(
+                mha,
+                query_input,
+                key_value_input,
+                mask,
+                contiguous,
+                (d_k / d_model).sqrt(),
+            )
+            .output,
+        },
+        Misconception {
+            cause: "the output projection W_o was not applied: the output is the heads' \
+                    outputs side by side, then W_o (concat W_oᵀ + b_o)",
+            result: right.concat.clone(),
+        },
+        Misconception {
+            cause: "the output projection's weight was not transposed (concat W_o + b_o); \
+                    a Linear layer computes x Wᵀ + b",
+            result: right.concat.dot(&mha.w_o.weight) + &mha.w_o.bias,
+        },
+        Misconception {
+            cause: "the attention ran once over the full d_model-wide Q, K and V (one head) \
+                    instead of once per head on d_k-wide slices",
+            result: reference(&one_head, query_input, key_value_input, mask).output,
+        },
+    ];
+    if mask.is_none() && query_input != key_value_input {
+        mistakes.push(Misconception {
+            cause: "the keys and values were projected from the query input: K and V come \
+                    from key_value_input (the encoder's output, in cross-attention), Q from \
+                    query_input",
+            result: reference(mha, query_input, query_input, None).output,
+        });
+    }
+    mistakes
+}
+
+fn tight() -> Tol {
+    Tol::TIGHT
+}
+
+// ---------------------------------------------------------------------------------------
+// Split and merge
+// ---------------------------------------------------------------------------------------
+
+/// split_heads gives head i the contiguous columns i·d_k .. (i+1)·d_k, checked by hand on
+/// a (3, 6) matrix whose entry (r, c) is 10r + c.
+#[test]
+fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
+    graded(|| {
+        let x = Matrix::from_shape_fn((3, 6), |(r, c)| (10 * r + c) as Float);
+        let heads = split_heads(&x, 3);
+        assert!(
+            heads.len() == 3,
+            "split_heads of a (3, 6) matrix into 3 heads: expected 3 matrices, got {}. \
+             Likely cause: one matrix per head, n_heads of them.",
+            heads.len()
+        );
+        let expected = [
+            array![[0.0, 1.0], [10.0, 11.0], [20.0, 21.0]],
+            array![[2.0, 3.0], [12.0, 13.0], [22.0, 23.0]],
+            array![[4.0, 5.0], [14.0, 15.0], [24.0, 25.0]],
+        ];
+        for (head, (got, expected)) in heads.iter().zip(&expected).enumerate() {
+            let wrong = Misconception {
+                cause: INTERLEAVED,
+                result: x.select(Axis(1), &interleaved(head, 2, 3)),
+            };
+            assert_matrix_close(
+                &format!(
+                    "split_heads(x, 3): head {head} (one row per token, d_k = 2 columns)"
+                ),
+                got,
+                expected,
+                tight(),
+                &[wrong],
+            );
+        }
+        // The sequence length never changes, even when it differs from d_model.
+        let tall = linspace_matrix(5, 4, -1.0, 1.0);
+        for head in split_heads(&tall, 2) {
+            assert_same_shape(
+                "a head of split_heads((5, 4) matrix, 2): rows are tokens and stay; the \
+                 columns (features) are split",
+                &head,
+                (5, 2),
+            );
+        }
+    });
+}
+
+/// merge_heads puts the heads side by side, head i in columns i·d_k .. (i+1)·d_k: the
+/// paper's Concat(head_1, ..., head_h).
+#[test]
+fn merge_heads_puts_the_heads_side_by_side() {
+    graded(|| {
+        let heads = [
+            array![[1.0, 2.0], [3.0, 4.0]],
+            array![[5.0, 6.0], [7.0, 8.0]],
+            array![[9.0, 10.0], [11.0, 12.0]],
+        ];
+        let expected = array![
+            [1.0, 2.0, 5.0, 6.0, 9.0, 10.0],
+            [3.0, 4.0, 7.0, 8.0, 11.0, 12.0]
+        ];
+        let wrong = Misconception {
+            cause: INTERLEAVED,
+            result: array![
+                [1.0, 5.0, 9.0, 2.0, 6.0, 10.0],
+                [3.0, 7.0, 11.0, 4.0, 8.0, 12.0]
+            ],
+        };
+        assert_matrix_close(
+            "merge_heads of three (2, 2) heads (the heads must sit side by side, not \
+             stacked: the tokens stay the rows)",
+            &merge_heads(&heads),
+            &expected,
+            tight(),
+            &[wrong],
+        );
+    });
+}
+
+/// Splitting then merging gives back the matrix exactly, for every number of heads that
+/// divides d_model; merging then splitting gives back the heads.
+#[test]
+fn split_then_merge_is_the_identity_and_merge_then_split_too() {
+    graded(|| {
+        let x = scrambled(5, 12, 3, 1.0);
+        for n_heads in [1, 2, 3, 4, 6, 12] {
+            let back = merge_heads(&split_heads(&x, n_heads));
+            assert!(
+                back == x,
+                "merge_heads(split_heads(x, {n_heads})) should be x exactly (a pure \
+                 reshape: no number changes), got\n{back:?}\nfor x =\n{x:?}\nLikely cause: \
+                 merge_heads must put head i back in the columns split_heads took it from."
+            );
+        }
+        let heads: Vec<Matrix> = (0..4).map(|i| scrambled(5, 3, 7 * i, 1.0)).collect();
+        let again = split_heads(&merge_heads(&heads), 4);
+        assert!(
+            again == heads,
+            "split_heads(merge_heads(heads), 4) should give the 4 heads back exactly, got \
+             {again:?}. Likely cause: split and merge disagree about which columns belong \
+             to which head."
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// The forward pass
+// ---------------------------------------------------------------------------------------
+
+/// With one head, identity projections and zero biases, multi-head attention is lesson
+/// 02's attention with Q = query input and K = V = key/value input.
+#[test]
+fn one_head_with_identity_projections_is_lesson_02_attention() {
+    graded(|| {
+        let identity = || Linear::new(Matrix::eye(4), Vector::zeros(4));
+        let mha =
+            MultiHeadAttention::new(1, identity(), identity(), identity(), identity());
+        let x_q = linspace_matrix(3, 4, -1.0, 1.3);
+        let x_kv = scrambled(5, 4, 11, 1.2);
+        let mask: Mask = array![
+            [true, true, false, true, true],
+            [false, true, true, true, false],
+            [true, false, true, false, true]
+        ];
+        let forward = mha.forward(&x_q, &x_kv, Some(&mask));
+        let lesson02 = scaled_dot_product_attention(&x_q, &x_kv, &x_kv, Some(&mask));
+        assert!(
+            forward.weights.len() == 1,
+            "one head should give one weight matrix, got {}. Likely cause: {ONE_PER_HEAD}",
+            forward.weights.len()
+        );
+        assert_matrix_close(
+            "the weights of the only head",
+            &forward.weights[0],
+            &lesson02.weights,
+            tight(),
+            &[],
+        );
+        assert_matrix_close(
+            "one-head attention with identity projections (should be lesson 02's attention)",
+            &forward.output,
+            &lesson02.output,
+            tight(),
+            &output_mistakes(&mha, &x_q, &x_kv, Some(&mask)),
+        );
+    });
+}
+
+/// Multi-head attention equals its definition written out head by head: each head's own
+/// rows of W_q, W_k, W_v, lesson 02's attention, the outputs side by side, then W_o;
+/// cross-attention with a mask, for 1, 2, 3 and 6 heads on d_model = 6.
+#[test]
+fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
+    graded(|| {
+        let x_q = scrambled(4, 6, 5, 1.0);
+        let x_kv = scrambled(5, 6, 9, 1.0);
+        let mask: Mask = array![
+            [true, true, false, true, true],
+            [false, true, true, true, false],
+            [true, false, true, false, true],
+            [true, true, true, true, true]
+        ];
+        for n_heads in [1, 2, 3, 6] {
+            let mha = fixture_mha(6, n_heads);
+            let forward = mha.forward(&x_q, &x_kv, Some(&mask));
+            let expected = reference(&mha, &x_q, &x_kv, Some(&mask));
+            assert_matrix_close(
+                &format!("output with {n_heads} heads"),
+                &forward.output,
+                &expected.output,
+                tight(),
+                &output_mistakes(&mha, &x_q, &x_kv, Some(&mask)),
+            );
+            assert!(
+                forward.weights.len() == n_heads,
+                "with {n_heads} heads, forward should return {n_heads} weight matrices, got \
+                 {}. Likely cause: {ONE_PER_HEAD}",
+                forward.weights.len()
+            );
+            for (head, (got, want)) in
+                forward.weights.iter().zip(&expected.weights).enumerate()
+            {
+                assert_matrix_close(
+                    &format!("weights of head {head} of {n_heads}"),
+                    got,
+                    want,
+                    tight(),
+                    &[],
+                );
+            }
+        }
+    });
+}
+
+/// The weights and biases of the PyTorch fixture: nn.MultiheadAttention(6, 2) with
+/// in_proj_weight = lin(18, 6, −0.6, 0.7) packed [W_q; W_k; W_v], in_proj_bias =
+/// linspace(0.1, −0.2, 18), out_proj = lin(6, 6, 0.5, −0.4) and linspace(−0.05, 0.05, 6).
+fn pytorch_fixture() -> MultiHeadAttention {
+    let in_proj_weight = linspace_matrix(18, 6, -0.6, 0.7);
+    let in_proj_bias = Vector::from(linspace(0.1, -0.2, 18));
+    let part = |i: usize| {
+        Linear::new(
+            in_proj_weight.slice(s![6 * i..6 * (i + 1), ..]).to_owned(),
+            in_proj_bias.slice(s![6 * i..6 * (i + 1)]).to_owned(),
+        )
+    };
+    MultiHeadAttention::new(
+        2,
+        part(0),
+        part(1),
+        part(2),
+        Linear::new(
+            linspace_matrix(6, 6, 0.5, -0.4),
+            Vector::from(linspace(-0.05, 0.05, 6)),
+        ),
+    )
+}
+
+fn assert_matches_pytorch(
+    what: &str,
+    forward: &MultiHeadForward,
+    expected_output: &Matrix,
+    expected_weights: &[Matrix],
+    mistakes: Vec<Misconception<'static>>,
+    weight_mistakes: &[Matrix],
+) {
+    assert_matrix_close(
+        &format!("{what}: output (PyTorch's nn.MultiheadAttention)"),
+        &forward.output,
+        expected_output,
+        tight(),
+        &mistakes,
+    );
+    assert!(
+        forward.weights.len() == expected_weights.len(),
+        "{what}: expected {} weight matrices (one per head), got {}. Likely cause: {ONE_PER_HEAD}",
+        expected_weights.len(),
+        forward.weights.len()
+    );
+    for (head, (got, want)) in forward.weights.iter().zip(expected_weights).enumerate() {
+        let wrong = Misconception {
+            cause: INTERLEAVED,
+            result: weight_mistakes[head].clone(),
+        };
+        assert_matrix_close(
+            &format!(
+                "{what}: weights of head {head} (PyTorch's average_attn_weights=False)"
+            ),
+            got,
+            want,
+            tight(),
+            &[wrong],
+        );
+    }
+}
+
+/// Self-attention matches PyTorch's nn.MultiheadAttention(6, 2) (float64) on x = lin(4, 6,
+/// −1.5, 1.2), output and per-head weights.
+#[test]
+fn self_attention_matches_pytorch() {
+    graded(|| {
+        let mha = pytorch_fixture();
+        let x = linspace_matrix(4, 6, -1.5, 1.2);
+        let (output, weights) = pytorch_self_attention();
+        let mut mistakes = output_mistakes(&mha, &x, &x, None);
+        mistakes.push(Misconception {
+            cause: "the heads were split per token without moving the head axis before the \
+                    sequence axis (the seed's `.view(-1, num_heads, d_k)` with no \
+                    `.transpose(1, 2)`), so each token's heads attended over each other \
+                    instead of over the tokens; attention runs per head over all positions",
+            result: seed_code_self_attention(),
+        });
+        let interleaved_weights =
+            by_definition(&mha, &x, &x, None, interleaved, 1.0).weights;
+        assert_matches_pytorch(
+            "self-attention",
+            &mha.forward(&x, &x, None),
+            &output,
+            &weights,
+            mistakes,
+            &interleaved_weights,
+        );
+    });
+}
+
+/// Cross-attention (2 queries over 5 keys) matches PyTorch's nn.MultiheadAttention(6, 2).
+#[test]
+fn cross_attention_matches_pytorch() {
+    graded(|| {
+        let mha = pytorch_fixture();
+        let x_q = linspace_matrix(2, 6, 0.9, -1.3);
+        let x_kv = linspace_matrix(5, 6, -1.1, 1.4);
+        let (output, weights) = pytorch_cross_attention();
+        let forward = mha.forward(&x_q, &x_kv, None);
+        assert_same_shape(
+            "cross-attention output: one row per query (2), d_model (6) columns",
+            &forward.output,
+            (2, 6),
+        );
+        let interleaved_weights =
+            by_definition(&mha, &x_q, &x_kv, None, interleaved, 1.0).weights;
+        assert_matches_pytorch(
+            "cross-attention",
+            &forward,
+            &output,
+            &weights,
+            output_mistakes(&mha, &x_q, &x_kv, None),
+            &interleaved_weights,
+        );
+    });
+}
+
+/// Self-attention with the last two keys padded matches PyTorch with key_padding_mask =
+/// [False, False, False, True, True] (PyTorch: True = ignore; the course: true = may
+/// attend, so the course's mask is padding_mask(5, [true, true, true, false, false])).
+#[test]
+fn padded_self_attention_matches_pytorch_key_padding_mask() {
+    graded(|| {
+        let mha = pytorch_fixture();
+        let x = linspace_matrix(5, 6, 1.0, -0.8);
+        let mask = padding_mask(5, &[true, true, true, false, false]);
+        let (output, weights) = pytorch_padded_self_attention();
+        let mut mistakes = output_mistakes(&mha, &x, &x, Some(&mask));
+        mistakes.push(Misconception {
+            cause: "the mask was not applied: the padded keys must get weight 0 in every \
+                    head (pass the mask to each head's attention)",
+            result: reference(&mha, &x, &x, None).output,
+        });
+        mistakes.push(Misconception {
+            cause: "the mask was inverted: in the course `true` means \"may attend\" (PyTorch's \
+                    key_padding_mask uses the opposite, True = ignore)",
+            result: reference(&mha, &x, &x, Some(&mask.mapv(|allowed| !allowed))).output,
+        });
+        let interleaved_weights =
+            by_definition(&mha, &x, &x, Some(&mask), interleaved, 1.0).weights;
+        assert_matches_pytorch(
+            "padded self-attention",
+            &mha.forward(&x, &x, Some(&mask)),
+            &output,
+            &weights,
+            mistakes,
+            &interleaved_weights,
+        );
+    });
+}
+
+/// Padded keys get no weight in any head: changing the padded tokens arbitrarily leaves
+/// every real token's output unchanged (self-attention), and every output unchanged when
+/// only the keys and values are padded (cross-attention).
+#[test]
+fn padded_keys_do_not_change_the_real_tokens_outputs() {
+    graded(|| {
+        let mha = fixture_mha(6, 3);
+        let is_token = [true, true, true, false, false];
+        let mask = padding_mask(5, &is_token);
+        let x = scrambled(5, 6, 2, 1.0);
+        let mut changed = x.clone();
+        changed
+            .slice_mut(s![3.., ..])
+            .assign(&scrambled(2, 6, 60, 40.0));
+        let before = mha.forward(&x, &x, Some(&mask));
+        let after = mha.forward(&changed, &changed, Some(&mask));
+        for (head, weights) in after.weights.iter().enumerate() {
+            for ((row, col), &w) in weights.indexed_iter() {
+                assert!(
+                    is_token[col] || w == 0.0,
+                    "head {head}: query {row} gives weight {w} to the padded key {col}; it \
+                     must be exactly 0. Likely cause: the mask must reach every head's \
+                     attention (pass it to each head's scaled_dot_product_attention)."
+                );
+            }
+        }
+        assert_matrix_close(
+            "self-attention outputs of the 3 real tokens after the 2 padded tokens changed",
+            &after.output.slice(s![..3, ..]).to_owned(),
+            &before.output.slice(s![..3, ..]).to_owned(),
+            tight(),
+            &[],
+        );
+        let x_q = scrambled(2, 6, 8, 1.0);
+        let cross_mask = padding_mask(2, &is_token);
+        let before = mha.forward(&x_q, &x, Some(&cross_mask));
+        let after = mha.forward(&x_q, &changed, Some(&cross_mask));
+        assert_matrix_close(
+            "cross-attention output after the 2 padded keys and values changed",
+            &after.output,
+            &before.output,
+            tight(),
+            &[],
+        );
+    });
+}
+
+/// Under a causal mask every head gives exactly zero weight to the future, and every
+/// head's rows sum to 1.
+#[test]
+fn the_causal_mask_holds_in_every_head() {
+    graded(|| {
+        let mha = fixture_mha(6, 3);
+        let x = scrambled(4, 6, 4, 1.0);
+        let forward = mha.forward(&x, &x, Some(&causal_mask(4)));
+        assert!(
+            forward.weights.len() == 3,
+            "3 heads should give 3 weight matrices, got {}. Likely cause: {ONE_PER_HEAD}",
+            forward.weights.len()
+        );
+        for (head, weights) in forward.weights.iter().enumerate() {
+            assert_same_shape(&format!("weights of head {head}"), weights, (4, 4));
+            for ((row, col), &w) in weights.indexed_iter() {
+                assert!(
+                    col <= row || w == 0.0,
+                    "head {head}: position {row} gives weight {w} to the future position \
+                     {col}; under a causal mask it must be exactly 0 in every head. Likely \
+                     cause: the mask was not passed to every head's attention."
+                );
+            }
+            assert_rows_sum_to_one(
+                &format!("causal weights of head {head}"),
+                weights,
+                "each head runs its own softmax over the keys, row by row",
+            );
+        }
+    });
+}
+
+/// Cross-attention of 2 queries over 5 keys with d_model = 6 and 3 heads: the output is
+/// (2, 6), each of the 3 heads' weights (2, 5) with rows summing to 1, and the gradients
+/// have the shapes of what they are gradients of.
+#[test]
+fn cross_attention_shapes_follow_the_queries_and_the_keys() {
+    graded(|| {
+        let mha = fixture_mha(6, 3);
+        assert!(
+            mha.d_model() == 6 && mha.d_k() == 2,
+            "d_model should be 6 and d_k 2, got {} and {}",
+            mha.d_model(),
+            mha.d_k()
+        );
+        let x_q = scrambled(2, 6, 1, 1.0);
+        let x_kv = scrambled(5, 6, 33, 1.0);
+        let forward = mha.forward(&x_q, &x_kv, None);
+        assert_same_shape(
+            "output: one row per query, d_model columns",
+            &forward.output,
+            (2, 6),
+        );
+        assert!(
+            forward.weights.len() == 3,
+            "3 heads should give 3 weight matrices, got {}. Likely cause: {ONE_PER_HEAD}",
+            forward.weights.len()
+        );
+        for (head, weights) in forward.weights.iter().enumerate() {
+            assert_same_shape(
+                &format!(
+                    "weights of head {head}: one row per query (2), one column per key (5: \
+                     the keys and values come from key_value_input)"
+                ),
+                weights,
+                (2, 5),
+            );
+            assert_rows_sum_to_one(
+                &format!("weights of head {head}"),
+                weights,
+                "each head's weights come from lesson 02's attention, a softmax per row",
+            );
+        }
+        let grads = mha.backward(&x_q, &x_kv, &forward, &Matrix::ones((2, 6)));
+        assert_same_shape(
+            "d_query_input (the gradient of the 2 queries' input)",
+            &grads.d_query_input,
+            (2, 6),
+        );
+        assert_same_shape(
+            "d_key_value_input (the gradient of the 5 keys' and values' input)",
+            &grads.d_key_value_input,
+            (5, 6),
+        );
+        for (name, layer) in [
+            ("W_q", &grads.w_q),
+            ("W_k", &grads.w_k),
+            ("W_v", &grads.w_v),
+            ("W_o", &grads.w_o),
+        ] {
+            assert_same_shape(&format!("d_{name}"), &layer.d_weight, (6, 6));
+            assert!(
+                layer.d_bias.len() == 6,
+                "the gradient of {name}'s bias should have 6 entries, got {}",
+                layer.d_bias.len()
+            );
+        }
+    });
+}
+
+/// The parameters are the four d_model × d_model weights and four d_model biases:
+/// 4·d_model² + 4·d_model, whatever the number of heads (1,050,624 for the paper's
+/// d_model = 512).
+#[test]
+fn parameter_count_is_four_d_model_squared_plus_four_d_model() {
+    graded(|| {
+        for (d_model, n_heads) in [(6, 1), (6, 2), (6, 3), (6, 6), (8, 4), (512, 8)] {
+            let zero =
+                || Linear::new(Matrix::zeros((d_model, d_model)), Vector::zeros(d_model));
+            let mha = MultiHeadAttention::new(n_heads, zero(), zero(), zero(), zero());
+            let got = mha.parameter_count();
+            let d = d_model;
+            let expected = 4 * d * d + 4 * d;
+            let cause = if got == 4 * d * d {
+                "the biases were not counted (4 of d_model each)"
+            } else if got == 3 * d * d + 3 * d {
+                "the output projection W_o was not counted"
+            } else if got == 4 * d * d / n_heads + 4 * d {
+                "the weights were counted for one head only; W_q, W_k, W_v and W_o are \
+                 d_model × d_model whatever the number of heads"
+            } else {
+                "count every weight and bias of the four projections (weight.len() + \
+                 bias.len() for each)"
+            };
+            assert!(
+                got == expected,
+                "parameter_count for d_model = {d_model}, {n_heads} heads: expected \
+                 4·{d}² + 4·{d} = {expected}, got {got}. Likely cause: {cause}."
+            );
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Reference values from PyTorch (tools/reference/lesson03_mha.py, torch 2.15.0, float64):
+// nn.MultiheadAttention(6, 2, batch_first=True) with the weights of `pytorch_fixture`,
+// printed to 12 significant digits. Each gives the output and the weights of heads 0 and 1
+// (need_weights=True, average_attn_weights=False).
+// ---------------------------------------------------------------------------------------
+
+/// Self-attention of x = lin(4, 6, −1.5, 1.2).
+#[rustfmt::skip]
+fn pytorch_self_attention() -> (Matrix, [Matrix; 2]) {
+    let output = array![
+        [-0.329206535166, -0.425366662117, -0.521526789068, -0.61768691602, -0.713847042971, -0.810007169922],
+        [-0.512368152304, -0.470727473573, -0.429086794842, -0.38744611611, -0.345805437379, -0.304164758648],
+        [-1.94405176085, -1.18196437562, -0.41987699039, 0.342210394843, 1.10429778007, 1.86638516531],
+        [-2.66525933219, -1.50278054913, -0.340301766067, 0.822177016991, 1.98465580005, 3.14713458311]
+    ];
+    let weights = [
+        array![
+            [0.835758576317, 0.137782131152, 0.0227145927098, 0.0037446998218],
+            [0.567055340271, 0.259635677814, 0.118878494578, 0.054430487336],
+            [0.168206407977, 0.213898792322, 0.272003272094, 0.345891527607],
+            [0.0163777521062, 0.0578424872064, 0.204286479886, 0.721493280801]
+        ],
+        array![
+            [0.00115191662863, 0.0105747865797, 0.0970783027405, 0.891194994051],
+            [0.0357417938939, 0.0929859314269, 0.241912408453, 0.629359866226],
+            [0.372908176023, 0.274936969266, 0.202704960441, 0.149449894269],
+            [0.792570521113, 0.165599677518, 0.034600395124, 0.0072294062445]
+        ],
+    ];
+    (output, weights)
+}
+
+/// Cross-attention of x_q = lin(2, 6, 0.9, −1.3) over x_kv = lin(5, 6, −1.1, 1.4).
+#[rustfmt::skip]
+fn pytorch_cross_attention() -> (Matrix, [Matrix; 2]) {
+    let output = array![
+        [-0.138888674212, 0.0157847241684, 0.170458122548, 0.325131520928, 0.479804919308, 0.634478317688],
+        [1.73224912167, 0.936204412392, 0.140159703119, -0.655885006155, -1.45192971543, -2.2479744247]
+    ];
+    let weights = [
+        array![
+            [0.0751578321616, 0.113100565443, 0.170198335099, 0.256121383276, 0.38542188402],
+            [0.58838397686, 0.246671745242, 0.103413675922, 0.043354735895, 0.0181758660812]
+        ],
+        array![
+            [0.448099327384, 0.260686826597, 0.151657495131, 0.0882284545399, 0.0513278963479],
+            [0.0102938882684, 0.0290035737046, 0.0817191002765, 0.230247879728, 0.648735558023]
+        ],
+    ];
+    (output, weights)
+}
+
+/// Self-attention of x = lin(5, 6, 1.0, −0.8) with key_padding_mask = [F, F, F, T, T].
+#[rustfmt::skip]
+fn pytorch_padded_self_attention() -> (Matrix, [Matrix; 2]) {
+    let output = array![
+        [2.74604787308, 1.78595664976, 0.825865426437, -0.134225796885, -1.09431702021, -2.05440824353],
+        [2.85261574821, 1.83817993768, 0.823744127158, -0.190691683367, -1.20512749389, -2.21956330442],
+        [2.98766804314, 1.90650786582, 0.825347688505, -0.255812488813, -1.33697266613, -2.41813284345],
+        [3.13006696434, 1.97908564044, 0.828104316535, -0.322877007366, -1.47385833127, -2.62483965517],
+        [3.25473952179, 2.04173310002, 0.828726678253, -0.384279743514, -1.59728616528, -2.81029258705]
+    ];
+    let weights = [
+        array![
+            [0.550124338407, 0.29339780971, 0.156477851883, 0.0, 0.0],
+            [0.451845605667, 0.320632104881, 0.227522289452, 0.0, 0.0],
+            [0.352665313102, 0.332966563754, 0.314368123144, 0.0, 0.0],
+            [0.260807968037, 0.327626987525, 0.411565044438, 0.0, 0.0],
+            [0.182983718267, 0.305838529088, 0.511177752646, 0.0, 0.0]
+        ],
+        array![
+            [0.123548879462, 0.273039889786, 0.603411230752, 0.0, 0.0],
+            [0.201342974009, 0.312775884643, 0.485881141349, 0.0, 0.0],
+            [0.304475825287, 0.332475073719, 0.363049100993, 0.0, 0.0],
+            [0.424317871663, 0.325692000306, 0.249990128031, 0.0, 0.0],
+            [0.54625478577, 0.294727401528, 0.159017812702, 0.0, 0.0]
+        ],
+    ];
+    (output, weights)
+}
+
+/// What the PyTorch code of the course's seed notes (seed 001) returns for the
+/// self-attention case, with the same weights: its `.view(-1, num_heads, d_k)` without a
+/// transpose makes each token's heads attend over each other instead of over the tokens.
+#[rustfmt::skip]
+fn seed_code_self_attention() -> Matrix {
+    array![
+        [-7.37127153939, -4.71903257095, -2.06679360251, 0.585445365924, 3.23768433436, 5.8899233028],
+        [-3.59402950173, -2.30056328794, -1.00709707415, 0.286369139647, 1.57983535344, 2.87330156723],
+        [1.11880302991, 0.719719602111, 0.320636174308, -0.0784472534954, -0.477530681298, -0.876614109102],
+        [5.06104033472, 3.24289315928, 1.42474598383, -0.393401191607, -2.21154836705, -4.02969554249]
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
+// The backward pass
+// ---------------------------------------------------------------------------------------
+
+fn loss(
+    mha: &MultiHeadAttention,
+    x_q: &Matrix,
+    x_kv: &Matrix,
+    mask: &Mask,
+    upstream: &Matrix,
+) -> Float {
+    weighted_sum(&mha.forward(x_q, x_kv, Some(mask)).output, upstream)
+}
+
+fn cross_fixture() -> (MultiHeadAttention, Matrix, Matrix, Mask, Matrix) {
+    let mha = fixture_mha(6, 3);
+    let x_q = scrambled(3, 6, 12, 1.0);
+    let x_kv = scrambled(4, 6, 21, 1.0);
+    let mask: Mask = array![
+        [true, false, true, true],
+        [true, true, true, false],
+        [false, true, true, true]
+    ];
+    let upstream = scrambled(3, 6, 44, 1.0);
+    (mha, x_q, x_kv, mask, upstream)
+}
+
+/// The backward pass agrees with central differences for the query input and the
+/// key/value input of cross-attention (3 heads, a mask).
+#[test]
+fn backward_matches_numerical_gradients_of_both_inputs() {
+    graded(|| {
+        let (mha, x_q, x_kv, mask, upstream) = cross_fixture();
+        let forward = mha.forward(&x_q, &x_kv, Some(&mask));
+        let grads = mha.backward(&x_q, &x_kv, &forward, &upstream);
+        let d_x_q =
+            numerical_gradient(|x| loss(&mha, x, &x_kv, &mask, &upstream), &x_q, STEP);
+        let d_x_kv =
+            numerical_gradient(|x| loss(&mha, &x_q, x, &mask, &upstream), &x_kv, STEP);
+        assert_gradient_close(
+            "d_query_input",
+            &grads.d_query_input,
+            &d_x_q,
+            &gradient_hint(
+                "the query input feeds only W_q: d_query_input = dQ W_q, where dQ is every \
+             head's d_q merged side by side (and each head's upstream gradient is its own \
+             slice of d_output W_o)",
+            ),
+        );
+        let value_only = &grads.w_v.d_x;
+        let hint = if relative_error(value_only, &d_x_kv) < 1e-3 {
+            "your d_key_value_input is the value path alone: the key/value input also \
+             feeds W_k, so add dK W_k to dV W_v"
+                .to_owned()
+        } else if relative_error(&grads.w_k.d_x, &d_x_kv) < 1e-3 {
+            "your d_key_value_input is the key path alone: the key/value input also feeds \
+             W_v, so add dV W_v to dK W_k"
+                .to_owned()
+        } else {
+            "the key/value input feeds both W_k and W_v: d_key_value_input = dK W_k + dV \
+             W_v, with dK and dV every head's gradients merged side by side"
+                .to_owned()
+        };
+        assert_gradient_close(
+            "d_key_value_input",
+            &grads.d_key_value_input,
+            &d_x_kv,
+            &gradient_hint(&hint),
+        );
+    });
+}
+
+/// Picks one projection of the layer, to probe its parameters.
+type Projection = fn(&mut MultiHeadAttention) -> &mut Linear;
+
+/// The backward pass agrees with central differences for every weight and bias of the
+/// four projections; the key bias's gradient is exactly 0 (the softmax ignores what b_k
+/// adds to each row of scores).
+#[test]
+fn backward_matches_numerical_gradients_of_every_weight_and_bias() {
+    graded(|| {
+        let (mha, x_q, x_kv, mask, upstream) = cross_fixture();
+        let forward = mha.forward(&x_q, &x_kv, Some(&mask));
+        let grads = mha.backward(&x_q, &x_kv, &forward, &upstream);
+        let projections: [(&str, Projection, &Matrix, &Vector, &str); 4] = [
+            (
+                "W_q",
+                |m| &mut m.w_q,
+                &grads.w_q.d_weight,
+                &grads.w_q.d_bias,
+                "dW_q = dQᵀ query_input, with dQ every head's d_q merged side by side",
+            ),
+            (
+                "W_k",
+                |m| &mut m.w_k,
+                &grads.w_k.d_weight,
+                &grads.w_k.d_bias,
+                "dW_k = dKᵀ key_value_input (the keys come from the key/value input, not \
+                 the query input)",
+            ),
+            (
+                "W_v",
+                |m| &mut m.w_v,
+                &grads.w_v.d_weight,
+                &grads.w_v.d_bias,
+                "dW_v = dVᵀ key_value_input, with dV every head's d_v merged side by side",
+            ),
+            (
+                "W_o",
+                |m| &mut m.w_o,
+                &grads.w_o.d_weight,
+                &grads.w_o.d_bias,
+                "W_o's input is the heads' outputs side by side (concat): dW_o = \
+                 d_outputᵀ concat, db_o = d_output summed over the rows",
+            ),
+        ];
+        for (name, select, d_weight, d_bias, hint) in projections {
+            let mut probe = mha.clone();
+            let start = select(&mut probe).weight.clone();
+            let numerical = numerical_gradient(
+                |w| {
+                    select(&mut probe).weight = w.clone();
+                    loss(&probe, &x_q, &x_kv, &mask, &upstream)
+                },
+                &start,
+                STEP,
+            );
+            assert_gradient_close(
+                &format!("d_{name} (weight)"),
+                d_weight,
+                &numerical,
+                &gradient_hint(hint),
+            );
+            if name == "W_k" {
+                assert!(
+                    d_bias.len() == 6 && d_bias.iter().all(|g| g.abs() <= 1e-10),
+                    "the gradient of the key bias b_k should be 0 (up to rounding), got \
+                     {d_bias}. Adding b_k to every key adds q_i · b_k to every score of row \
+                     i in each head, and the softmax ignores a constant added to a row. \
+                     Likely cause: db_k must be dK summed over the rows, with dK from lesson \
+                     02's attention backward, merged side by side."
+                );
+                continue;
+            }
+            let mut probe = mha.clone();
+            let start = select(&mut probe).bias.clone().insert_axis(Axis(0));
+            let numerical = numerical_gradient(
+                |b| {
+                    select(&mut probe).bias = b.row(0).to_owned();
+                    loss(&probe, &x_q, &x_kv, &mask, &upstream)
+                },
+                &start,
+                STEP,
+            );
+            assert_gradient_close(
+                &format!("d_{name} (bias)"),
+                &d_bias.clone().insert_axis(Axis(0)),
+                &numerical,
+                &gradient_hint(
+                    "a projection's bias gradient is its upstream gradient summed over the \
+                     rows",
+                ),
+            );
+        }
+    });
+}
+
+/// In self-attention the one input x feeds W_q, W_k and W_v, so its gradient is
+/// d_query_input + d_key_value_input; checked against central differences with a causal
+/// mask and 2 heads.
+#[test]
+fn self_attention_input_gradient_is_the_sum_of_both_inputs_gradients() {
+    graded(|| {
+        let mha = fixture_mha(6, 2);
+        let x = scrambled(4, 6, 17, 1.0);
+        let mask = causal_mask(4);
+        let upstream = scrambled(4, 6, 71, 1.0);
+        let forward = mha.forward(&x, &x, Some(&mask));
+        let grads = mha.backward(&x, &x, &forward, &upstream);
+        let numerical =
+            numerical_gradient(|x| loss(&mha, x, x, &mask, &upstream), &x, STEP);
+        let total = &grads.d_query_input + &grads.d_key_value_input;
+        let hint = if relative_error(&grads.d_key_value_input, &numerical)
+            <= MAX_RELATIVE_ERROR
+        {
+            "d_key_value_input alone already matches the whole gradient of x, so \
+             d_query_input is counted twice: d_query_input must be the query path only \
+             (dQ W_q)"
+        } else {
+            "x feeds W_q (through the queries) and W_k, W_v (through the keys and values): \
+             d_query_input must be dQ W_q and d_key_value_input dK W_k + dV W_v, so that \
+             their sum is the whole gradient of x"
+        };
+        assert_gradient_close(
+            "d_query_input + d_key_value_input (self-attention)",
+            &total,
+            &numerical,
+            &gradient_hint(hint),
+        );
+    });
+}
+
+/// Heads are independent: the weights of head i depend only on head i's rows of W_q and
+/// W_k (rows i·d_k .. (i+1)·d_k), so changing head 1's rows leaves heads 0 and 2 as they
+/// were and changes head 1.
+#[test]
+fn each_head_depends_only_on_its_own_rows_of_the_projections() {
+    graded(|| {
+        let mha = fixture_mha(6, 3);
+        let x = scrambled(4, 6, 6, 1.0);
+        let before = mha.forward(&x, &x, None);
+        // Change head 1's rows (columns 2..4 of Q and K) only.
+        let mut changed = mha.clone();
+        changed
+            .w_q
+            .weight
+            .slice_mut(s![2..4, ..])
+            .assign(&scrambled(2, 6, 90, 2.0));
+        changed
+            .w_k
+            .weight
+            .slice_mut(s![2..4, ..])
+            .assign(&scrambled(2, 6, 95, 2.0));
+        let after = changed.forward(&x, &x, None);
+        for head in [0, 2] {
+            assert_matrix_close(
+                &format!(
+                    "weights of head {head} after changing only head 1's rows of W_q and W_k"
+                ),
+                &after.weights[head],
+                &before.weights[head],
+                tight(),
+                &[],
+            );
+        }
+        let unchanged: Array2<bool> = Array2::from_shape_fn((4, 4), |(i, j)| {
+            after.weights[1][[i, j]] == before.weights[1][[i, j]]
+        });
+        assert!(
+            !unchanged.iter().all(|&same| same),
+            "head 1's weights did not change when its own rows of W_q and W_k did. Likely \
+             cause: head i must use columns i·d_k .. (i+1)·d_k of Q and K."
+        );
+    });
+}

@@ -1,0 +1,7 @@
+//! The checker's graded tests of lesson 03, run against the solution.
+
+// The tests name the lesson crate `multi_head_attention`; here the solution stands in for it.
+extern crate multi_head_attention_solution as multi_head_attention;
+
+#[path = "../../../checker/suites/03-multi-head-attention/graded.rs"]
+mod graded;
