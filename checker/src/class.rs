@@ -161,12 +161,10 @@ fn locate_lessons(entry: &Path, scratch: &Path) -> Result<PathBuf> {
         unpack(entry, scratch)?;
         scratch.to_path_buf()
     };
-    find_lessons(&root).with_context(|| {
-        format!(
-            "found no lessons in this submission: expected a lessons/ folder, or lesson \
-             folders such as 02-attention/src/lib.rs, at its top or one folder down"
-        )
-    })
+    find_lessons(&root).context(
+        "found no lessons in this submission: expected a lessons/ folder, or lesson \
+             folders such as 02-attention/src/lib.rs, at its top or one folder down",
+    )
 }
 
 /// `root/lessons`, `root` itself if it holds lesson folders, or the same one level down
