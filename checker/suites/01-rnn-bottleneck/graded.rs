@@ -1,0 +1,962 @@
+//! Graded tests of lesson 01, the RNN bottleneck.
+//!
+//! These run in the checker against a learner's `src/` and, through the solution crate's
+//! `cargo test`, against the reference solution. They call only the lesson's public API,
+//! so any correct implementation passes. Each test names the property it checks; every
+//! fixture is a hand-computed value, a value from NumPy (tools/reference/lesson01_rnn.py,
+//! float64), a numerical gradient, or an exact mathematical property.
+//!
+//! The layout throughout is the course's: `h' = tanh(x W_xhᵀ + h W_hhᵀ + b)` with `W_xh`
+//! `(d_hidden, d_in)` and `W_hh` `(d_hidden, d_hidden)`.
+
+use course_common::ndarray::{Axis, array, s};
+use course_common::{Float, Matrix, Vector};
+use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
+use course_harness::{
+    Misconception, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
+    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient,
+    relative_error,
+};
+use rnn::{Rnn, RnnGrads, StepGrads, as_row, row};
+
+const W_HH_NOT_TRANSPOSED: &str = "W_hh was used as it is (h W_hh) instead of transposed \
+    (h W_hhᵀ). The course stores every weight as (d_out, d_in), one row per hidden unit, \
+    like PyTorch's nn.RNN; a square W_hh runs either way, so nothing else warns you";
+
+/// `tanh(x W_xhᵀ + h W_hhᵀ + b)`, written out in the test, used only to build the wrong
+/// answers that common mistakes give.
+fn pre_activation(cell: &Rnn, x: &Matrix, h: &Matrix) -> Matrix {
+    x.dot(&cell.w_xh.t()) + h.dot(&cell.w_hh.t()) + &cell.b
+}
+
+/// Matrix versions of vectors, to compare them with the matrix checks.
+fn as_matrix(v: &Vector) -> Matrix {
+    v.clone().insert_axis(Axis(0))
+}
+
+/// Like `assert_gradient_close`, but if the gradient matches a known wrong one, the
+/// message names that mistake.
+#[track_caller]
+fn assert_gradient(
+    what: &str,
+    analytic: &Matrix,
+    numerical: &Matrix,
+    hint: &str,
+    mistakes: &[Misconception<'_>],
+) {
+    let named = mistakes.iter().find(|m| {
+        m.result.dim() == analytic.dim()
+            && relative_error(analytic, numerical) > MAX_RELATIVE_ERROR
+            && relative_error(analytic, &m.result) <= MAX_RELATIVE_ERROR
+    });
+    match named {
+        Some(mistake) => assert_gradient_close(
+            what,
+            analytic,
+            numerical,
+            &format!(
+                "your gradient matches a known mistake: {}. (In general: {hint})",
+                mistake.cause
+            ),
+        ),
+        None => assert_gradient_close(what, analytic, numerical, hint),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------
+
+/// An `(n, n)` orthogonal matrix times `scale`, built here (not with the lesson's own
+/// `orthogonal`, which a submission could change): the identity rotated in every plane
+/// `(p, r)`, `p < r`, by the fixed angle `0.3 + 0.9 (p + 2r)`. Every singular value is
+/// `|scale|`.
+fn rotation(n: usize, scale: Float) -> Matrix {
+    let mut q = Matrix::eye(n);
+    for p in 0..n {
+        for r in p + 1..n {
+            let (sin, cos) = (0.3 + 0.9 * (p + 2 * r) as Float).sin_cos();
+            let (row_p, row_r) = (q.row(p).to_owned(), q.row(r).to_owned());
+            q.row_mut(p).assign(&(cos * &row_p - sin * &row_r));
+            q.row_mut(r).assign(&(sin * &row_p + cos * &row_r));
+        }
+    }
+    q * scale
+}
+
+/// The largest singular value of `m`, by power iteration on `mᵀ m` (built here, not
+/// with the lesson's `spectral_norm`, which a submission could change).
+fn largest_singular_value(m: &Matrix) -> Float {
+    let mut v = Vector::from_shape_fn(m.ncols(), |i| 1.0 + 0.1 * i as Float);
+    let mut rayleigh = 0.0;
+    for _ in 0..2_000 {
+        let norm = v.dot(&v).sqrt();
+        if norm == 0.0 {
+            return 0.0;
+        }
+        v /= norm;
+        let w = m.t().dot(&m.dot(&v));
+        rayleigh = v.dot(&w);
+        v = w;
+    }
+    Float::sqrt(rayleigh)
+}
+
+/// CS231n's `rnn_step_forward` fixture (N, D, H = 3, 10, 4), in the course's layout:
+/// CS231n's `Wx` `(D, H)` and `Wh` `(H, H)` are our `W_xhᵀ` and `W_hhᵀ`.
+fn cs231n_cell() -> Rnn {
+    Rnn::new(
+        linspace_matrix(10, 4, -0.1, 0.9).t().to_owned(),
+        linspace_matrix(4, 4, -0.3, 0.7).t().to_owned(),
+        Vector::from(linspace(-0.2, 0.4, 4)),
+    )
+}
+
+/// A small cell, d_in = 3, d_hidden = 4, and the sequence it reads (T = 5).
+fn small_cell() -> Rnn {
+    Rnn::new(
+        linspace_matrix(4, 3, -0.5, 0.7),
+        linspace_matrix(4, 4, 0.6, -0.5),
+        Vector::from(linspace(-0.1, 0.25, 4)),
+    )
+}
+
+fn small_sequence() -> (Matrix, Vector) {
+    (
+        linspace_matrix(5, 3, -0.9, 1.2),
+        Vector::from(linspace(0.3, -0.4, 4)),
+    )
+}
+
+/// A cell whose W_hh has singular values 0.95, 0.7, 0.5, 0.2 exactly: an orthogonal
+/// matrix (whose columns it scales) times a diagonal one.
+fn contracting_cell() -> Rnn {
+    let diagonal = Matrix::from_diag(&Vector::from(vec![0.95, 0.7, 0.5, 0.2]));
+    Rnn::new(
+        linspace_matrix(4, 3, 0.8, -0.6),
+        rotation(4, 1.0).dot(&diagonal),
+        Vector::from(linspace(0.2, -0.1, 4)),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// One step
+// ---------------------------------------------------------------------------------------
+
+/// One step on CS231n's fixture gives the numbers its notebook prints (first row) and
+/// NumPy computes (all three rows of the batch).
+#[test]
+fn step_matches_the_cs231n_fixture() {
+    graded(|| {
+        let cell = cs231n_cell();
+        let x = linspace_matrix(3, 10, -0.4, 0.7);
+        let h = linspace_matrix(3, 4, -0.2, 0.5);
+        let expected = array![
+            [-0.5817208894, -0.5018203226, -0.4123277085, -0.314100984],
+            [0.668546923, 0.7956237812, 0.8775555281, 0.9279596661],
+            [0.9793450054, 0.9914421288, 0.9964669105, 0.9985435332]
+        ];
+        let z = pre_activation(&cell, &x, &h);
+        let mistakes = [
+            Misconception {
+                cause: W_HH_NOT_TRANSPOSED,
+                result: (x.dot(&cell.w_xh.t()) + h.dot(&cell.w_hh) + &cell.b)
+                    .mapv(Float::tanh),
+            },
+            Misconception {
+                cause: "the bias was not added",
+                result: (&z - &cell.b).mapv(Float::tanh),
+            },
+            Misconception {
+                cause: "the tanh was not applied: that is the pre-activation z, and the \
+                        state is tanh(z)",
+                result: z.clone(),
+            },
+            Misconception {
+                cause: "the previous state h was left out; each step mixes the new token \
+                        with the state it carries",
+                result: (x.dot(&cell.w_xh.t()) + &cell.b).mapv(Float::tanh),
+            },
+        ];
+        assert_matrix_close(
+            "step on CS231n's fixture",
+            &cell.step(&x, &h),
+            &expected,
+            Tol {
+                abs: 1e-9,
+                rel: 0.0,
+            },
+            &mistakes,
+        );
+    });
+}
+
+/// Both weights are transposed, by hand: with W_xh = [[1, 2], [0, 1]], x = [1, −1],
+/// W_hh = [[0.5, 0], [1, 0.5]], h = [2, 0] and b = [0.5, −0.5], the pre-activation is
+/// [−1 + 1 + 0.5, −1 + 2 − 0.5] = [0.5, 0.5], so h' = [tanh 0.5, tanh 0.5].
+#[test]
+fn step_transposes_both_weights_on_a_hand_computed_example() {
+    graded(|| {
+        let cell = Rnn::new(
+            array![[1.0, 2.0], [0.0, 1.0]],
+            array![[0.5, 0.0], [1.0, 0.5]],
+            Vector::from(vec![0.5, -0.5]),
+        );
+        let (x, h) = (array![[1.0, -1.0]], array![[2.0, 0.0]]);
+        let t = |z: Float| z.tanh();
+        let expected = array![[t(0.5), t(0.5)]];
+        let mistakes = [
+            Misconception {
+                cause: "neither weight was transposed (x W_xh + h W_hh): the course's \
+                        weights are (d_out, d_in), one row per hidden unit, so the step \
+                        is x W_xhᵀ + h W_hhᵀ + b",
+                result: array![[t(2.5), t(0.5)]],
+            },
+            Misconception {
+                cause: "W_xh was not transposed (x W_xh): it is (d_hidden, d_in), one row \
+                        per hidden unit, so the step uses x W_xhᵀ",
+                result: array![[t(2.5), t(2.5)]],
+            },
+            Misconception {
+                cause: W_HH_NOT_TRANSPOSED,
+                result: array![[t(0.5), t(-1.5)]],
+            },
+        ];
+        assert_matrix_close(
+            "step(x = [1, −1], h = [2, 0])",
+            &cell.step(&x, &h),
+            &expected,
+            Tol::TIGHT,
+            &mistakes,
+        );
+    });
+}
+
+/// The backward pass of one step agrees with central differences for x, h, W_xh, W_hh
+/// and b, on CS231n's fixture (a batch of three rows, d_in ≠ d_hidden).
+#[test]
+fn step_backward_matches_numerical_gradients() {
+    graded(|| {
+        let cell = cs231n_cell();
+        let x = linspace_matrix(3, 10, -0.4, 0.7);
+        let h = linspace_matrix(3, 4, -0.2, 0.5);
+        let upstream = linspace_matrix(3, 4, 0.9, -1.1);
+        let h_next = cell.step(&x, &h);
+        let StepGrads {
+            d_x,
+            d_h,
+            d_w_xh,
+            d_w_hh,
+            d_b,
+        } = cell.step_backward(&x, &h, &h_next, &upstream);
+
+        // What the usual slips give, to name them.
+        let z = pre_activation(&cell, &x, &h);
+        let d_z = &upstream * &h_next.mapv(|v| 1.0 - v * v);
+        let d_z_at_z = &upstream * &z.mapv(|v| 1.0 - v * v);
+        let d_z_at_h = &upstream * &h.mapv(|v| 1.0 - v * v);
+        let tanh_mistakes = |grad: &dyn Fn(&Matrix) -> Matrix| {
+            vec![
+                Misconception {
+                    cause: "tanh' was evaluated at the pre-activation z (1 − z²); it is \
+                            1 − tanh(z)² = 1 − h'², from the step's output h_next",
+                    result: grad(&d_z_at_z),
+                },
+                Misconception {
+                    cause: "tanh' was taken from the previous state (1 − h²); it is \
+                            1 − h'², from the step's output h_next",
+                    result: grad(&d_z_at_h),
+                },
+                Misconception {
+                    cause: "the tanh was skipped in the backward pass: multiply the \
+                            upstream gradient by tanh' = 1 − h'² first",
+                    result: grad(&upstream),
+                },
+            ]
+        };
+
+        let loss = |cell: &Rnn, x: &Matrix, h: &Matrix| {
+            weighted_sum(&cell.step(x, h), &upstream)
+        };
+        let num_x = numerical_gradient(|x| loss(&cell, x, &h), &x, STEP);
+        let num_h = numerical_gradient(|h| loss(&cell, &x, h), &h, STEP);
+        let num_w_xh = numerical_gradient(
+            |w| {
+                loss(
+                    &Rnn::new(w.clone(), cell.w_hh.clone(), cell.b.clone()),
+                    &x,
+                    &h,
+                )
+            },
+            &cell.w_xh,
+            STEP,
+        );
+        let num_w_hh = numerical_gradient(
+            |w| {
+                loss(
+                    &Rnn::new(cell.w_xh.clone(), w.clone(), cell.b.clone()),
+                    &x,
+                    &h,
+                )
+            },
+            &cell.w_hh,
+            STEP,
+        );
+        let num_b = numerical_gradient(
+            |b| {
+                loss(
+                    &Rnn::new(cell.w_xh.clone(), cell.w_hh.clone(), b.row(0).to_owned()),
+                    &x,
+                    &h,
+                )
+            },
+            &as_matrix(&cell.b),
+            STEP,
+        );
+
+        assert_gradient(
+            "step d_x",
+            &d_x,
+            &num_x,
+            "dx = dz W_xh with dz = dh' ⊙ (1 − h'²)",
+            &tanh_mistakes(&|dz| dz.dot(&cell.w_xh)),
+        );
+        let mut h_mistakes = tanh_mistakes(&|dz| dz.dot(&cell.w_hh));
+        h_mistakes.push(Misconception {
+            cause: "dh = dz W_hhᵀ: the forward multiplies h by W_hhᵀ, so the backward \
+                    multiplies dz by W_hh (as Linear's dx = dY W)",
+            result: d_z.dot(&cell.w_hh.t()),
+        });
+        assert_gradient("step d_h", &d_h, &num_h, "dh = dz W_hh", &h_mistakes);
+        assert_gradient(
+            "step d_w_xh",
+            &d_w_xh,
+            &num_w_xh,
+            "dW_xh = dzᵀ x, shape (d_hidden, d_in) like W_xh",
+            &tanh_mistakes(&|dz| dz.t().dot(&x)),
+        );
+        let mut w_hh_mistakes = tanh_mistakes(&|dz| dz.t().dot(&h));
+        w_hh_mistakes.extend([
+            Misconception {
+                cause: "dW_hh = hᵀ dz is the transpose of the gradient: W_hh is \
+                        (d_out, d_in), so dW_hh = dzᵀ h",
+                result: h.t().dot(&d_z),
+            },
+            Misconception {
+                cause: "dW_hh was built from the new state h' instead of the previous \
+                        state h, which is what W_hh multiplies",
+                result: d_z.t().dot(&h_next),
+            },
+        ]);
+        assert_gradient(
+            "step d_w_hh",
+            &d_w_hh,
+            &num_w_hh,
+            "dW_hh = dzᵀ h, with h the previous state",
+            &w_hh_mistakes,
+        );
+        assert_gradient(
+            "step d_b",
+            &as_matrix(&d_b),
+            &num_b,
+            "the bias is added to every row, so db sums dz over the rows",
+            &tanh_mistakes(&|dz| as_matrix(&dz.sum_axis(Axis(0)))),
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// A whole sequence
+// ---------------------------------------------------------------------------------------
+
+/// The forward pass over five tokens matches NumPy, state by state.
+#[test]
+fn forward_matches_the_reference_states() {
+    graded(|| {
+        let cell = small_cell();
+        let (xs, h0) = small_sequence();
+        let expected = array![
+            [0.6639407599, 0.2343600703, -0.3115240031, -0.7080500397],
+            [0.3765695486, 0.2484414105, 0.1109865836, -0.03084982658],
+            [0.1510323383, 0.2062894633, 0.2602614494, 0.3126545754],
+            [-0.3228719394, 0.09772494714, 0.4860883457, 0.7459730485],
+            [-0.7338691281, -0.08464402632, 0.6453958879, 0.9245634622]
+        ];
+        let h0_everywhere = Matrix::from_shape_fn((5, 4), |(_, j)| h0[j]);
+        let mut shifted = Matrix::zeros((5, 4));
+        shifted.row_mut(0).assign(&h0);
+        shifted
+            .slice_mut(s![1.., ..])
+            .assign(&expected.slice(s![..4, ..]));
+        let mistakes = [
+            Misconception {
+                cause: "every step started from h0: the state must be carried, each step \
+                        starts from the state the previous step returned",
+                result: pre_activation(&cell, &xs, &h0_everywhere).mapv(Float::tanh),
+            },
+            Misconception {
+                cause: "the states are shifted by one: row t is the state after reading \
+                        token t, and h0 is not one of the rows",
+                result: shifted,
+            },
+        ];
+        let states = cell.forward(&xs, &h0);
+        assert_same_shape("forward's states (T = 5, d_hidden = 4)", &states, (5, 4));
+        assert_matrix_close(
+            "forward's states",
+            &states,
+            &expected,
+            Tol {
+                abs: 1e-9,
+                rel: 0.0,
+            },
+            &mistakes,
+        );
+    });
+}
+
+/// Each state is one step from the one before: `states[t] = step(x_t, states[t − 1])`,
+/// and `states[0] = step(x_0, h0)`.
+#[test]
+fn each_state_is_one_step_from_the_previous_one() {
+    graded(|| {
+        let cell = contracting_cell();
+        let xs = linspace_matrix(7, 3, 1.0, -1.3);
+        let h0 = Vector::from(linspace(-0.5, 0.5, 4));
+        let states = cell.forward(&xs, &h0);
+        assert_same_shape("forward's states (T = 7, d_hidden = 4)", &states, (7, 4));
+        for t in 0..7 {
+            let previous = if t == 0 {
+                as_row(&h0)
+            } else {
+                row(&states, t - 1)
+            };
+            assert_matrix_close(
+                &format!("state {t} against step(x_{t}, the state before it)"),
+                &row(&states, t),
+                &cell.step(&row(&xs, t), &previous),
+                Tol::TIGHT,
+                &[],
+            );
+        }
+    });
+}
+
+/// An empty sequence has no states; its context vector is h0 (nothing was read); its
+/// gradients are empty for the inputs and zero for h0 and every parameter.
+#[test]
+fn an_empty_sequence_has_no_states_and_its_context_is_h0() {
+    graded(|| {
+        let cell = small_cell();
+        let (_, h0) = small_sequence();
+        let nothing = Matrix::zeros((0, 3));
+        let states = cell.forward(&nothing, &h0);
+        assert_same_shape("forward of an empty sequence", &states, (0, 4));
+        let context = cell.encode(&nothing, &h0);
+        assert!(
+            context == h0,
+            "encode of an empty sequence should be h0 = {h0}, got {context}. Likely cause: \
+             with no tokens there is no last state; the context is the state before the \
+             first token, h0"
+        );
+        let RnnGrads {
+            d_xs,
+            d_h0,
+            d_w_xh,
+            d_w_hh,
+            d_b,
+        } = cell.backward(&nothing, &h0, &states, &Matrix::zeros((0, 4)));
+        assert_same_shape("d_xs of an empty sequence", &d_xs, (0, 3));
+        let zero = |what: &str, m: &Matrix, shape: (usize, usize)| {
+            assert_matrix_close(what, m, &Matrix::zeros(shape), Tol::TIGHT, &[]);
+        };
+        zero("d_h0 of an empty sequence", &as_matrix(&d_h0), (1, 4));
+        zero("d_w_xh of an empty sequence", &d_w_xh, (4, 3));
+        zero("d_w_hh of an empty sequence", &d_w_hh, (4, 4));
+        zero("d_b of an empty sequence", &as_matrix(&d_b), (1, 4));
+    });
+}
+
+/// A sequence of one token is one step: its single state is `step(x_0, h0)`, its
+/// context is that state, and its gradients are those of `step_backward`.
+#[test]
+fn a_one_token_sequence_is_one_step() {
+    graded(|| {
+        let cell = small_cell();
+        let (xs, h0) = small_sequence();
+        let x0 = row(&xs, 0);
+        let h_1 = cell.step(&x0, &as_row(&h0));
+        let states = cell.forward(&x0, &h0);
+        assert_matrix_close("forward of one token", &states, &h_1, Tol::TIGHT, &[]);
+        assert_matrix_close(
+            "encode of one token",
+            &as_matrix(&cell.encode(&x0, &h0)),
+            &h_1,
+            Tol::TIGHT,
+            &[],
+        );
+        let upstream = array![[0.3, -1.0, 0.6, 0.25]];
+        let step = cell.step_backward(&x0, &as_row(&h0), &h_1, &upstream);
+        let bptt = cell.backward(&x0, &h0, &states, &upstream);
+        let pairs = [
+            ("d_xs", &bptt.d_xs, &step.d_x),
+            ("d_h0", &as_matrix(&bptt.d_h0), &step.d_h),
+            ("d_w_xh", &bptt.d_w_xh, &step.d_w_xh),
+            ("d_w_hh", &bptt.d_w_hh, &step.d_w_hh),
+            ("d_b", &as_matrix(&bptt.d_b), &as_matrix(&step.d_b)),
+        ];
+        for (name, got, expected) in pairs {
+            assert_matrix_close(
+                &format!("backward of one token: {name} (should equal step_backward's)"),
+                got,
+                expected,
+                Tol::TIGHT,
+                &[],
+            );
+        }
+    });
+}
+
+/// The context vector is the last state, for every length from 1 to 6, and it is not
+/// the first state or the mean of the states.
+#[test]
+fn the_context_vector_is_the_last_state() {
+    graded(|| {
+        let cell = contracting_cell();
+        let xs = linspace_matrix(6, 3, -1.0, 1.0);
+        let h0 = Vector::from(linspace(0.5, -0.5, 4));
+        for len in 1..=6 {
+            let prefix = xs.slice(s![..len, ..]).to_owned();
+            let states = cell.forward(&prefix, &h0);
+            let mistakes = [
+                Misconception {
+                    cause: "the context is the first state; it is the last one, after the \
+                            whole sentence was read",
+                    result: row(&states, 0),
+                },
+                Misconception {
+                    cause: "the context is the mean of the states; a seq2seq encoder hands \
+                            over its last state only",
+                    result: as_matrix(&states.mean_axis(Axis(0)).expect("len ≥ 1")),
+                },
+            ];
+            let mistakes = if len > 1 { &mistakes[..] } else { &[] };
+            assert_matrix_close(
+                &format!("encode of the first {len} tokens"),
+                &as_matrix(&cell.encode(&prefix, &h0)),
+                &row(&states, len - 1),
+                Tol::TIGHT,
+                mistakes,
+            );
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Backpropagation through time
+// ---------------------------------------------------------------------------------------
+
+/// What a slip in backpropagation through time gives, to name it when a learner's
+/// gradients match it.
+#[derive(Clone, Copy, PartialEq)]
+enum Slip {
+    /// Only the last state's upstream gradient was used.
+    LastUpstreamOnly,
+    /// Each state's own upstream gradient replaced the carried one instead of adding.
+    CarryDropped,
+    /// The parameter gradients were overwritten at each step, keeping step 0's only.
+    Overwritten,
+    /// Only the last step's parameter gradients were kept.
+    LastStepOnly,
+}
+
+/// Backpropagation through time written out in the test, with one slip, for the wrong
+/// answers of the misconceptions. The right answers come from numerical gradients.
+fn bptt_with(
+    cell: &Rnn,
+    xs: &Matrix,
+    h0: &Vector,
+    d_states: &Matrix,
+    slip: Slip,
+) -> Vec<Matrix> {
+    let len = xs.nrows();
+    let mut states = Vec::new();
+    let mut h = as_row(h0);
+    for t in 0..len {
+        h = pre_activation(cell, &row(xs, t), &h).mapv(Float::tanh);
+        states.push(h.clone());
+    }
+    let (mut d_xs, mut d_w_xh, mut d_w_hh) = (
+        Matrix::zeros(xs.dim()),
+        Matrix::zeros(cell.w_xh.dim()),
+        Matrix::zeros(cell.w_hh.dim()),
+    );
+    let mut d_b = Matrix::zeros((1, cell.b.len()));
+    let mut d_h = Matrix::zeros((1, cell.b.len()));
+    for t in (0..len).rev() {
+        let own = row(d_states, t);
+        match slip {
+            Slip::LastUpstreamOnly if t + 1 < len => {}
+            Slip::CarryDropped => d_h = own,
+            _ => d_h += &own,
+        }
+        let h_prev = if t == 0 {
+            as_row(h0)
+        } else {
+            states[t - 1].clone()
+        };
+        let d_z = &d_h * &states[t].mapv(|v| 1.0 - v * v);
+        d_xs.row_mut(t).assign(&d_z.dot(&cell.w_xh).row(0));
+        let keep = match slip {
+            Slip::Overwritten => t == 0,
+            Slip::LastStepOnly => t + 1 == len,
+            _ => true,
+        };
+        if keep {
+            d_w_xh += &d_z.t().dot(&row(xs, t));
+            d_w_hh += &d_z.t().dot(&h_prev);
+            d_b += &d_z;
+        }
+        d_h = d_z.dot(&cell.w_hh);
+    }
+    vec![d_xs, d_h, d_w_xh, d_w_hh, d_b]
+}
+
+const LAST_UPSTREAM_ONLY: &str = "only the last state's upstream gradient was used; \
+    every state has its own row of d_states (a loss can read any of them), and the gradient \
+    reaching state t is d_states[t] plus what step t + 1 sends back";
+const CARRY_DROPPED: &str = "each state's d_states row replaced the gradient flowing back \
+    from later steps; add it instead: the gradient reaching state t is d_states[t] plus \
+    what step t + 1 sends back";
+
+/// Backpropagation through time agrees with central differences for every input and the
+/// initial state, with a loss that reads every state.
+#[test]
+fn bptt_gradients_of_the_inputs_and_h0_match_numerical_gradients() {
+    graded(|| {
+        let cell = small_cell();
+        let (xs, h0) = small_sequence();
+        let upstream = linspace_matrix(5, 4, 0.5, -1.0);
+        let states = cell.forward(&xs, &h0);
+        let grads = cell.backward(&xs, &h0, &states, &upstream);
+        assert_same_shape("d_xs", &grads.d_xs, (5, 3));
+        assert_all_finite("d_xs", &grads.d_xs, "check every step's gradient");
+
+        let loss =
+            |xs: &Matrix, h0: &Vector| weighted_sum(&cell.forward(xs, h0), &upstream);
+        let num_xs = numerical_gradient(|xs| loss(xs, &h0), &xs, STEP);
+        let num_h0 = numerical_gradient(
+            |h| loss(&xs, &h.row(0).to_owned()),
+            &as_matrix(&h0),
+            STEP,
+        );
+        let slips = [
+            (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY),
+            (Slip::CarryDropped, CARRY_DROPPED),
+        ];
+        let mistakes = |index: usize| -> Vec<Misconception<'static>> {
+            slips
+                .iter()
+                .map(|&(slip, cause)| Misconception {
+                    cause,
+                    result: bptt_with(&cell, &xs, &h0, &upstream, slip)[index].clone(),
+                })
+                .collect()
+        };
+        assert_gradient(
+            "BPTT d_xs",
+            &grads.d_xs,
+            &num_xs,
+            "walk from the last step to the first, calling step_backward with the \
+             gradient that reaches each state; row t of d_xs is that step's d_x",
+            &mistakes(0),
+        );
+        assert_gradient(
+            "BPTT d_h0",
+            &as_matrix(&grads.d_h0),
+            &num_h0,
+            "d_h0 is the d_h that the first step (t = 0) sends back",
+            &mistakes(1),
+        );
+    });
+}
+
+/// The weights are shared by every step, so their gradients are sums over the steps;
+/// they agree with central differences.
+#[test]
+fn bptt_gradients_of_the_weights_are_summed_over_the_steps() {
+    graded(|| {
+        let cell = small_cell();
+        let (xs, h0) = small_sequence();
+        let upstream = linspace_matrix(5, 4, 0.5, -1.0);
+        let states = cell.forward(&xs, &h0);
+        let grads = cell.backward(&xs, &h0, &states, &upstream);
+        let loss = |cell: &Rnn| weighted_sum(&cell.forward(&xs, &h0), &upstream);
+        let num_w_xh = numerical_gradient(
+            |w| loss(&Rnn::new(w.clone(), cell.w_hh.clone(), cell.b.clone())),
+            &cell.w_xh,
+            STEP,
+        );
+        let num_w_hh = numerical_gradient(
+            |w| loss(&Rnn::new(cell.w_xh.clone(), w.clone(), cell.b.clone())),
+            &cell.w_hh,
+            STEP,
+        );
+        let num_b = numerical_gradient(
+            |b| {
+                loss(&Rnn::new(
+                    cell.w_xh.clone(),
+                    cell.w_hh.clone(),
+                    b.row(0).to_owned(),
+                ))
+            },
+            &as_matrix(&cell.b),
+            STEP,
+        );
+        let slips = [
+            (
+                Slip::Overwritten,
+                "the gradient was overwritten at every step, so only step 0's share is \
+                 left; the same weights are used by every step, so add (+=) each step's \
+                 share",
+            ),
+            (
+                Slip::LastStepOnly,
+                "only the last step's share is there; the same weights are used by every \
+                 step, so add (+=) the share of every step",
+            ),
+            (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY),
+            (Slip::CarryDropped, CARRY_DROPPED),
+        ];
+        let mistakes = |index: usize| -> Vec<Misconception<'static>> {
+            slips
+                .iter()
+                .map(|&(slip, cause)| Misconception {
+                    cause,
+                    result: bptt_with(&cell, &xs, &h0, &upstream, slip)[index].clone(),
+                })
+                .collect()
+        };
+        assert_gradient(
+            "BPTT d_w_xh",
+            &grads.d_w_xh,
+            &num_w_xh,
+            "add up every step's dW_xh = dzᵀ x_t",
+            &mistakes(2),
+        );
+        assert_gradient(
+            "BPTT d_w_hh",
+            &grads.d_w_hh,
+            &num_w_hh,
+            "add up every step's dW_hh = dzᵀ h_(t-1); at step 0 the previous state is h0",
+            &mistakes(3),
+        );
+        assert_gradient(
+            "BPTT d_b",
+            &as_matrix(&grads.d_b),
+            &num_b,
+            "add up every step's db",
+            &mistakes(4),
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Why gradients vanish or explode
+// ---------------------------------------------------------------------------------------
+
+/// The Jacobian ∂h_T/∂h_t, read from `backward`: row k is the d_h0 of a run from h_t over
+/// the remaining tokens with upstream e_k on the last state.
+fn jacobian_from_backward(cell: &Rnn, xs: &Matrix, h_start: &Vector) -> Matrix {
+    let (len, n) = (xs.nrows(), cell.d_hidden());
+    let states = cell.forward(xs, h_start);
+    let mut jacobian = Matrix::zeros((n, n));
+    for k in 0..n {
+        let mut upstream = Matrix::zeros((len, n));
+        upstream[[len - 1, k]] = 1.0;
+        let grads = cell.backward(xs, h_start, &states, &upstream);
+        assert_eq!(grads.d_h0.len(), n, "d_h0 must have d_hidden entries");
+        jacobian.row_mut(k).assign(&grads.d_h0);
+    }
+    jacobian
+}
+
+/// At the origin (zero inputs, zero bias, h0 = 0) every state is 0, tanh' = 1, and the
+/// network is linear: ∂h_T/∂h_0 = W_hh^T exactly (the T-th matrix power). With
+/// W_hh = 0.5 Q (Q orthogonal), its largest singular value is 0.5^T: the bound
+/// ‖∂h_T/∂h_0‖ ≤ σ_max(W_hh)^T is reached.
+#[test]
+fn at_the_origin_the_jacobian_is_the_power_of_w_hh() {
+    graded(|| {
+        let (n, len, sigma) = (5, 6, 0.5);
+        let cell = Rnn::new(
+            linspace_matrix(n, 2, -1.0, 1.0),
+            rotation(n, sigma),
+            Vector::zeros(n),
+        );
+        let xs = Matrix::zeros((len, 2));
+        let jacobian = jacobian_from_backward(&cell, &xs, &Vector::zeros(n));
+        let mut power = Matrix::eye(n);
+        for _ in 0..len {
+            power = power.dot(&cell.w_hh);
+        }
+        let transposed = Misconception {
+            cause: "the gradient went back through W_hhᵀ instead of W_hh (dh = dz W_hh), \
+                    or the forward used h W_hh instead of h W_hhᵀ",
+            result: power.t().to_owned(),
+        };
+        assert_matrix_close(
+            "∂h_6/∂h_0 at the origin (should be W_hh⁶)",
+            &jacobian,
+            &power,
+            Tol::TIGHT,
+            &[transposed],
+        );
+        let norm = largest_singular_value(&jacobian);
+        let bound = sigma.powi(len as i32);
+        assert!(
+            (norm - bound).abs() <= 1e-12,
+            "the largest singular value of ∂h_6/∂h_0 at the origin should be \
+             σ_max(W_hh)⁶ = 0.5⁶ = {bound}, got {norm}. Likely cause: the recurrent \
+             gradient is dh = dz W_hh with dz = dh' ⊙ (1 − h'²), and 1 − 0² = 1 here"
+        );
+    });
+}
+
+/// Away from the origin, ∂h_T/∂h_t (read from `backward`) agrees with central
+/// differences and obeys ‖∂h_T/∂h_t‖ ≤ σ_max(W_hh)^(T−t), since |tanh'| ≤ 1; here
+/// σ_max(W_hh) = 0.95, so the gradient reaching early states shrinks geometrically.
+#[test]
+fn the_jacobian_obeys_the_geometric_bound() {
+    graded(|| {
+        let cell = contracting_cell();
+        let len = 8;
+        let xs = linspace_matrix(len, 3, -1.2, 0.9);
+        let h0 = Vector::from(linspace(0.4, -0.6, 4));
+        let states = cell.forward(&xs, &h0);
+        for t in 0..len {
+            // Start at h_t (h0, or the state after token t − 1) and read tokens t...
+            let h_t = if t == 0 {
+                h0.clone()
+            } else {
+                states.row(t - 1).to_owned()
+            };
+            let rest = xs.slice(s![t.., ..]).to_owned();
+            let jacobian = jacobian_from_backward(&cell, &rest, &h_t);
+            let mut numerical = Matrix::zeros((4, 4));
+            for k in 0..4 {
+                let unit = numerical_gradient(
+                    |h| cell.forward(&rest, &h.row(0).to_owned())[[len - t - 1, k]],
+                    &as_matrix(&h_t),
+                    STEP,
+                );
+                numerical.row_mut(k).assign(&unit.row(0));
+            }
+            assert_gradient_close(
+                &format!(
+                    "∂h_{len}/∂h_{t}, row k = d_h0 with upstream e_k on the last state"
+                ),
+                &jacobian,
+                &numerical,
+                "backpropagate through every remaining step; each step multiplies the \
+                 gradient by diag(1 − h'²) and then by W_hh",
+            );
+            let norm = largest_singular_value(&jacobian);
+            let bound = (0.95 as Float).powi((len - t) as i32);
+            assert!(
+                norm <= bound * (1.0 + 1e-9),
+                "‖∂h_{len}/∂h_{t}‖ = {norm} exceeds σ_max(W_hh)^{} = {bound}; |tanh'| ≤ 1 \
+                 makes that impossible for a correct backward pass",
+                len - t
+            );
+        }
+    });
+}
+
+/// The gradient of the last state with respect to the first token vanishes for a
+/// contracting W_hh: ‖∂h_T/∂x_0‖ ≤ σ_max(W_hh)^(T−1) · σ_max(W_xh), so the gradient of
+/// Σ h_T (an upstream of ones, norm √d_hidden) for x_0 is at most √d_hidden times that.
+/// With σ_max(W_hh) = 0.5 and T = 20 it is below 2·10⁻⁶ of the last token's.
+#[test]
+fn the_gradient_for_the_first_token_vanishes_when_w_hh_contracts() {
+    graded(|| {
+        let (n, len) = (6, 20);
+        let cell = Rnn::new(
+            linspace_matrix(n, 3, -0.7, 0.8),
+            rotation(n, 0.5),
+            Vector::from(linspace(0.1, -0.1, n)),
+        );
+        let xs = linspace_matrix(len, 3, -1.0, 1.0);
+        let h0 = Vector::zeros(n);
+        let states = cell.forward(&xs, &h0);
+        let mut upstream = Matrix::zeros((len, n));
+        upstream.row_mut(len - 1).fill(1.0);
+        let grads = cell.backward(&xs, &h0, &states, &upstream);
+        let norm = |t: usize| grads.d_xs.row(t).dot(&grads.d_xs.row(t)).sqrt();
+        let (first, last) = (norm(0), norm(len - 1));
+        let bound = (0.5 as Float).powi(len as i32 - 1)
+            * largest_singular_value(&cell.w_xh)
+            * (n as Float).sqrt();
+        assert!(
+            last > 0.1,
+            "the gradient of Σ h_20 for the last token should be clearly nonzero, got \
+             {last}. Likely cause: backward must start from d_states's last row"
+        );
+        assert!(
+            first <= bound && first < 2e-6 * last,
+            "the gradient of Σ h_20 for the first token should be at most \
+             0.5¹⁹ · σ_max(W_xh) · √6 = {bound:.3e}, got {first:.3e} (the last token's is \
+             {last:.3e}). Likely cause: every step back must multiply by diag(1 − h'²) and \
+             by W_hh, whose largest singular value is 0.5"
+        );
+    });
+}
+
+/// Two sentences that differ only in their first token end in nearly the same state:
+/// the distance between their states shrinks at least like σ_max(W_hh)^(t) (tanh is
+/// 1-Lipschitz), so after 15 steps with σ_max = 0.5 the context vectors are within
+/// 0.5¹⁴ of each other's distance after the first step.
+#[test]
+fn two_sentences_that_differ_in_their_first_token_become_indistinguishable() {
+    graded(|| {
+        let (n, len) = (6, 15);
+        let cell = Rnn::new(
+            linspace_matrix(n, 3, -0.7, 0.8),
+            rotation(n, 0.5),
+            Vector::from(linspace(0.1, -0.1, n)),
+        );
+        let xs = linspace_matrix(len, 3, -1.0, 1.0);
+        let mut other = xs.clone();
+        other.row_mut(0).assign(&array![2.0, -2.0, 1.0]);
+        let h0 = Vector::zeros(n);
+        let (a, b) = (cell.forward(&xs, &h0), cell.forward(&other, &h0));
+        assert_same_shape("forward's states", &a, (len, n));
+        let distance = |t: usize| {
+            let d = &a.row(t) - &b.row(t);
+            d.dot(&d).sqrt()
+        };
+        let start = distance(0);
+        assert!(
+            start > 0.5,
+            "the first states should differ clearly (the first tokens differ), but they \
+             are {start} apart. Likely cause: the step must read its token, x W_xhᵀ"
+        );
+        for t in 1..len {
+            let bound = start * (0.5 as Float).powi(t as i32);
+            assert!(
+                distance(t) <= bound * (1.0 + 1e-9),
+                "after {} tokens the two states are {} apart, more than the bound \
+                 0.5^{t} × {start:.4} = {bound:.3e}. Likely cause: each state must be \
+                 tanh of W_hh times the previous one (plus the input), and tanh never \
+                 increases distances",
+                t + 1,
+                distance(t)
+            );
+        }
+        let end = cell.encode(&xs, &h0) - cell.encode(&other, &h0);
+        assert!(
+            end.dot(&end).sqrt() < 1e-4 * start,
+            "the two context vectors should be nearly equal, but differ by {end}"
+        );
+    });
+}

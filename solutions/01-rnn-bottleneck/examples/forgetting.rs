@@ -1,0 +1,169 @@
+//! Measurement 2 of chapter 01: two sentences that differ only in their first token,
+//! read by the same encoder. How far apart are their context vectors (last states) as
+//! the sentences grow?
+//!
+//! ```text
+//! cargo run --release -p rnn-solution --example forgetting
+//! ```
+//!
+//! prints the table the chapter quotes and writes
+//! book/src/figures/01-rnn-bottleneck-forgetting.svg. Deterministic: fixed fills, and
+//! W_hh = `orthogonal(64, σ)`.
+//!
+//! Because tanh never increases distances (|tanh'| ≤ 1), the distance between the two
+//! states after t + 1 tokens is at most σ_max(W_hh)^t times their distance after the
+//! first token: for σ_max < 1, the first token is forgotten geometrically fast.
+
+mod common;
+
+use common::{
+    BLUE, Corner, GREEN, ORANGE, Panel, PlotAxis, Series, VERMILLION, hash_matrix,
+    print_table, sci, svg, write_figure,
+};
+use course_common::{Float, Vector};
+use rnn_solution::{Rnn, orthogonal};
+
+const D_IN: usize = 16;
+const D_HIDDEN: usize = 64;
+const LEN: usize = 100;
+const SIGMAS: [Float; 4] = [0.5, 0.9, 1.0, 2.0];
+
+fn main() {
+    // The same encoder inputs as the gradient measurement (gain 0.3).
+    let xs = hash_matrix(LEN, D_IN, 1, 1.0);
+    let w_xh = hash_matrix(D_HIDDEN, D_IN, 2, 1.0) * (3.0 / D_IN as Float).sqrt() * 0.3;
+    let b = hash_matrix(1, D_HIDDEN, 3, 0.1).row(0).to_owned();
+    // The other sentence: a different first token, the same tokens after it.
+    let mut other = xs.clone();
+    other
+        .row_mut(0)
+        .assign(&hash_matrix(1, D_IN, 4, 1.0).row(0));
+    let h0 = Vector::zeros(D_HIDDEN);
+
+    // distances[i][t]: ‖h − h'‖ after t + 1 tokens, for SIGMAS[i]. The state after t + 1
+    // tokens does not depend on later tokens, so one run of LEN tokens gives every length.
+    let mut distances = Vec::new();
+    let mut norms = Vec::new();
+    for &sigma in &SIGMAS {
+        let cell = Rnn::new(w_xh.clone(), orthogonal(D_HIDDEN, sigma), b.clone());
+        let (a, b) = (cell.forward(&xs, &h0), cell.forward(&other, &h0));
+        let gap = &a - &b;
+        distances.push(
+            gap.rows()
+                .into_iter()
+                .map(|r| r.dot(&r).sqrt())
+                .collect::<Vec<Float>>(),
+        );
+        norms.push(
+            a.rows()
+                .into_iter()
+                .map(|r| r.dot(&r).sqrt())
+                .collect::<Vec<Float>>(),
+        );
+    }
+
+    println!(
+        "d_in = {D_IN}, d_hidden = {D_HIDDEN}, W_hh = orthogonal(64, σ); \
+         ‖h_T − h'_T‖ for two sentences that differ only in token 1:\n"
+    );
+    let lengths = [1, 2, 3, 5, 10, 20, 40, 60, 100];
+    let mut header: Vec<String> = vec!["length T".to_owned()];
+    header.extend(SIGMAS.iter().map(|s| format!("σ = {s}")));
+    header.push("‖h_T‖, σ = 0.9".to_owned());
+    header.push("‖h_T‖, σ = 2".to_owned());
+    let rows: Vec<Vec<String>> = lengths
+        .iter()
+        .map(|&len| {
+            let mut row = vec![len.to_string()];
+            row.extend(distances.iter().map(|d| sci(d[len - 1])));
+            row.push(sci(norms[1][len - 1]));
+            row.push(sci(norms[3][len - 1]));
+            row
+        })
+        .collect();
+    let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    print_table(&header_refs, &rows);
+
+    println!(
+        "\nThe first length at which the distance is below 1 % of its value after token 1:\n"
+    );
+    let rows: Vec<Vec<String>> = SIGMAS
+        .iter()
+        .zip(&distances)
+        .map(|(s, d)| {
+            let when = d
+                .iter()
+                .position(|&v| v < 0.01 * d[0])
+                .map_or(format!("> {LEN}"), |t| (t + 1).to_string());
+            vec![format!("σ = {s}"), when]
+        })
+        .collect();
+    print_table(&["W_hh", "T"], &rows);
+
+    let colors = [BLUE, ORANGE, GREEN, VERMILLION];
+    let mut series: Vec<Series> = SIGMAS
+        .iter()
+        .zip(&distances)
+        .zip(colors)
+        .map(|((s, d), color)| Series {
+            label: format!("σ_max(W_hh) = {s}"),
+            color,
+            dashed: false,
+            markers: false,
+            // Below 10⁻¹⁵ the two states agree to the last bits of f64 (the first token
+            // is gone for good): the line stops there.
+            points: d
+                .iter()
+                .enumerate()
+                .take_while(|&(_, &v)| v > 1e-15)
+                .map(|(t, &v)| ((t + 1) as Float, v))
+                .collect(),
+        })
+        .collect();
+    for ((s, d), color) in SIGMAS.iter().zip(&distances).zip(colors).take(1) {
+        series.push(Series {
+            label: String::new(),
+            color,
+            dashed: true,
+            markers: false,
+            points: (0..LEN)
+                .map(|t| ((t + 1) as Float, d[0] * s.powi(t as i32)))
+                .collect(),
+        });
+    }
+    let panel = Panel {
+        title: "Two sentences that differ only in token 1".to_owned(),
+        x: PlotAxis {
+            label: "sentence length T (tokens read)".to_owned(),
+            min: 1.0,
+            max: LEN as Float,
+            log: false,
+        },
+        y: PlotAxis {
+            label: "‖h_T − h′_T‖ (log scale)".to_owned(),
+            min: 1e-17,
+            max: 100.0,
+            log: true,
+        },
+        series,
+        legend: Corner::Outside,
+        note: Some("dashed: the bound 0.5^(T−1) · ‖h_1 − h′_1‖".to_owned()),
+    };
+    let figure = svg(
+        "How an RNN encoder forgets the first token",
+        &format!(
+            "Log-scale plot of the distance between the last hidden states of two \
+             sentences that differ only in their first token, against the sentence length, \
+             for W_hh orthogonal times 0.5, 0.9, 1.0 and 2.0. After 100 tokens the distance \
+             is {} for 0.5, {} for 0.9, {} for 1.0 and {} for 2.0. The dashed line is the \
+             bound 0.5 to the power T minus 1 times the distance after the first token; the \
+             line for 0.5 stops where the distance reaches 1e-15, the rounding floor.",
+            sci(distances[0][LEN - 1]),
+            sci(distances[1][LEN - 1]),
+            sci(distances[2][LEN - 1]),
+            sci(distances[3][LEN - 1]),
+        ),
+        &[panel],
+    );
+    write_figure("01-rnn-bottleneck-forgetting.svg", &figure);
+}
