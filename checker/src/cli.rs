@@ -119,6 +119,12 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 
+    /// Build each lesson on your own earlier lessons instead of the course's reference
+    /// versions: your whole stack, as you would train it (a lesson's grade then depends
+    /// on the lessons before it).
+    #[arg(long)]
+    pub whole_stack: bool,
+
     /// Run the code under test as this (unprivileged) user, so that it cannot write the
     /// grader's files. The checker must run as root to switch users.
     #[arg(long, value_name = "USER")]
@@ -169,6 +175,7 @@ impl LimitArgs {
             .transpose()?;
         Ok(crate::grade::Options {
             run_as,
+            whole_stack: self.whole_stack,
             test_timeout: std::time::Duration::from_secs(self.test_timeout.max(1)),
             memory_bytes: self.memory_limit.max(64) << 20,
             jobs: self.jobs.unwrap_or(defaults.jobs).max(1),

@@ -34,6 +34,9 @@ pub struct Options {
     pub jobs: usize,
     /// The unprivileged account tests run as, if any (`--run-as`).
     pub run_as: Option<crate::process::Account>,
+    /// Build every lesson on the submission's own earlier lessons, not on the course's
+    /// reference solutions (`--whole-stack`).
+    pub whole_stack: bool,
 }
 
 impl Default for Options {
@@ -44,6 +47,7 @@ impl Default for Options {
             memory_bytes: 2 << 30,
             jobs: std::thread::available_parallelism().map_or(2, usize::from),
             run_as: None,
+            whole_stack: false,
         }
     }
 }
@@ -84,7 +88,8 @@ pub fn grade(
         .map(|lesson| course.expected(lesson))
         .collect::<Result<_>>()?;
 
-    let (scratch, states) = Scratch::prepare(course, lessons, &submission)?;
+    let (scratch, states) =
+        Scratch::prepare(course, lessons, &submission, options.whole_stack)?;
     let build = if scratch.members.is_empty() {
         compile::Build::default()
     } else {

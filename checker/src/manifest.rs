@@ -36,6 +36,10 @@ pub struct Lesson {
     /// Ids of earlier lessons whose crates this one uses.
     #[serde(default)]
     pub depends_on: Vec<String>,
+    /// Crates of the workspace's `[workspace.dependencies]` the lesson's code may use,
+    /// besides `course-common` (whose ndarray every lesson has).
+    #[serde(default)]
+    pub dependencies: Vec<String>,
     /// Progressive hints, from a nudge to nearly the answer.
     pub hints: Vec<String>,
 }

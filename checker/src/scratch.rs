@@ -63,6 +63,7 @@ impl Scratch {
         course: &Course,
         lessons: &[&Lesson],
         submission: &Path,
+        whole_stack: bool,
     ) -> Result<(Self, Vec<SourceState>)> {
         let key = {
             let mut hasher = std::hash::DefaultHasher::new();
@@ -80,7 +81,8 @@ impl Scratch {
         let mut states = Vec::new();
         let mut members = Vec::new();
         for lesson in lessons {
-            let state = copy_lesson(course, lesson, submission, &dir, &key, true)?;
+            let state =
+                copy_lesson(course, lesson, submission, &dir, &key, true, whole_stack)?;
             if state == SourceState::Copied {
                 members.push(lesson.id.clone());
             } else {
@@ -92,8 +94,9 @@ impl Scratch {
             }
             states.push(state);
         }
-        // Without reference solutions (the student edition), a lesson builds on the
-        // submission's own earlier lessons: add those as members, built but not tested.
+        // Without reference solutions (the student edition), or when asked for the whole
+        // stack, a lesson builds on the submission's own earlier lessons: add those as
+        // members, built but not tested.
         let mut needed: Vec<&Lesson> = Vec::new();
         let mut queue: Vec<&Lesson> = lessons.to_vec();
         while let Some(lesson) = queue.pop() {
@@ -101,14 +104,14 @@ impl Scratch {
                 let earlier = course.manifest.lesson(id)?;
                 let reference = course.solutions_dir().join(id).join("Cargo.toml");
                 let member = members.contains(id) || needed.iter().any(|l| &l.id == id);
-                if !reference.is_file() && !member {
+                if (whole_stack || !reference.is_file()) && !member {
                     needed.push(earlier);
                     queue.push(earlier);
                 }
             }
         }
         for earlier in needed {
-            if copy_lesson(course, earlier, submission, &dir, &key, false)?
+            if copy_lesson(course, earlier, submission, &dir, &key, false, whole_stack)?
                 == SourceState::Copied
             {
                 members.push(earlier.id.clone());
@@ -150,6 +153,7 @@ fn copy_lesson(
     scratch: &Path,
     key: &str,
     tested: bool,
+    whole_stack: bool,
 ) -> Result<SourceState> {
     let from = submission.join(&lesson.id);
     if !from.is_dir() {
@@ -189,7 +193,7 @@ fn copy_lesson(
     let tiers: Vec<Tier> = suites.iter().map(|(tier, _)| *tier).collect();
     write_if_changed(
         &member.join("Cargo.toml"),
-        &lesson_manifest(course, lesson, key, &tiers),
+        &lesson_manifest(course, lesson, key, &tiers, whole_stack),
     )?;
     Ok(SourceState::Copied)
 }
@@ -292,8 +296,12 @@ fn lesson_manifest(
     lesson: &Lesson,
     key: &str,
     tiers: &[Tier],
+    whole_stack: bool,
 ) -> String {
     let mut dependencies = String::from("course-common = { workspace = true }\n");
+    for name in &lesson.dependencies {
+        dependencies.push_str(&format!("{name} = {{ workspace = true }}\n"));
+    }
     for id in &lesson.depends_on {
         let Ok(earlier) = course.manifest.lesson(id) else {
             continue;
@@ -301,7 +309,7 @@ fn lesson_manifest(
         let reference = course.solutions_dir().join(&earlier.id);
         // The reference solution where the course has it; else the submission's own
         // lesson, a member of this workspace.
-        let (package, path) = if reference.join("Cargo.toml").is_file() {
+        let (package, path) = if !whole_stack && reference.join("Cargo.toml").is_file() {
             (earlier.solution_crate(), reference.display().to_string())
         } else {
             (

@@ -115,6 +115,22 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
                 lesson.crate_name
             )),
         }
+        // Grading builds the lesson with exactly these dependencies: the learner's crate
+        // must not have others, or it would work under `cargo test` and fail in grading.
+        let mut expected: BTreeSet<String> = ["course-common".to_owned()].into();
+        expected.extend(lesson.dependencies.iter().cloned());
+        for earlier in &lesson.depends_on {
+            if let Ok(earlier) = course.manifest.lesson(earlier) {
+                expected.insert(earlier.crate_name.clone());
+            }
+        }
+        let declared = dependency_names(&root.join(&lesson_dir));
+        if declared != expected {
+            problems.push(format!(
+                "{lesson_dir}/Cargo.toml depends on {declared:?}, but grading provides \
+                 {expected:?} (course.toml's depends_on and dependencies)"
+            ));
+        }
         match package_name(&root.join(&solution_dir)) {
             Some(name) if name == lesson.solution_crate() => {}
             other => problems.push(format!(
@@ -215,6 +231,16 @@ fn package_name(dir: &Path) -> Option<String> {
     let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
     let table: toml::Table = toml::from_str(&text).ok()?;
     Some(table.get("package")?.get("name")?.as_str()?.to_owned())
+}
+
+fn dependency_names(dir: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+    let table: toml::Table = toml::from_str(&text).unwrap_or_default();
+    table
+        .get("dependencies")
+        .and_then(|d| d.as_table())
+        .map(|d| d.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 fn has_test(dir: &Path) -> bool {

@@ -137,3 +137,37 @@ fn the_classroom_format_is_what_the_grading_reporter_reads() {
             .all(|t| t["status"] == "pass" && t["name"].is_string())
     );
 }
+
+#[test]
+fn a_lesson_is_graded_on_reference_earlier_lessons_unless_the_whole_stack_is_asked_for() {
+    // Lesson 03 solved, on top of lesson 02's untouched stub.
+    let submission = Submission::stub();
+    let solved =
+        crate::util::course_root().join("solutions/03-multi-head-attention/src/lib.rs");
+    submission.write(
+        "03-multi-head-attention/src/lib.rs",
+        &std::fs::read_to_string(solved).unwrap(),
+    );
+    let score = |extra: &[&str]| {
+        let output = checker()
+            .args(["grade", "03-multi-head-attention", "--format", "json"])
+            .args(extra)
+            .arg("--lessons-dir")
+            .arg(submission.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        json["lessons"][0]["score"].as_f64().unwrap()
+    };
+    assert_eq!(
+        score(&[]),
+        1.0,
+        "graded on the reference lesson 02, lesson 03 stands alone"
+    );
+    let whole_stack = score(&["--whole-stack"]);
+    assert!(
+        whole_stack < 0.5,
+        "on the learner's own stub of lesson 02, what calls attention fails: {whole_stack}"
+    );
+}
