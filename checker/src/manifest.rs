@@ -40,6 +40,14 @@ pub struct Lesson {
     /// besides `course-common` (whose ndarray every lesson has).
     #[serde(default)]
     pub dependencies: Vec<String>,
+    /// Examples of the solution crate that regenerate the book's figures, byte for byte
+    /// the same on every run (`cargo xtask figures`; CI checks they are current).
+    #[serde(default)]
+    pub figures: Vec<String>,
+    /// Examples of the solution crate that measure something (timings, training) and
+    /// print it (`cargo xtask experiments`).
+    #[serde(default)]
+    pub experiments: Vec<String>,
     /// Progressive hints, from a nudge to nearly the answer.
     pub hints: Vec<String>,
 }

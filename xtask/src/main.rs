@@ -4,6 +4,7 @@
 //! function that does it, in a module of its own.
 
 mod class_bench;
+mod figures;
 mod latency;
 
 use anyhow::{Context, Result, bail};
@@ -20,6 +21,16 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Task {
+    /// Regenerate the book's figures from the solutions (the `figures` examples of
+    /// course.toml); with --check, fail if a committed figure is not current.
+    Figures {
+        /// Fail if any figure changed.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Run every experiment of the course in release mode (and regenerate the figures);
+    /// gather their summaries into target/experiments/summary.json.
+    Experiments,
     /// Generate a class of submissions (complete, partial, empty, archives, hostile),
     /// grade it twice with `checker class` (cold, then warm), check the gradebooks are
     /// identical and every score is as expected, and print the timings.
@@ -46,6 +57,8 @@ enum Task {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
+        Task::Figures { check } => figures::figures(&workspace_root(), check),
+        Task::Experiments => figures::experiments(&workspace_root()),
         Task::ClassBench { students } => class_bench::run(&workspace_root(), students),
         Task::Matmul => run_command(
             Command::new("cargo")
