@@ -131,6 +131,18 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
                  {expected:?} (course.toml's depends_on and dependencies)"
             ));
         }
+        for example in lesson.figures.iter().chain(&lesson.experiments) {
+            let file = root
+                .join(&solution_dir)
+                .join("examples")
+                .join(format!("{example}.rs"));
+            if !file.is_file() {
+                problems.push(format!(
+                    "course.toml names the example `{example}` of {solution_dir}, which has no \
+                     examples/{example}.rs"
+                ));
+            }
+        }
         match package_name(&root.join(&solution_dir)) {
             Some(name) if name == lesson.solution_crate() => {}
             other => problems.push(format!(
