@@ -1,0 +1,1975 @@
+//! Graded tests of lesson 06, the full Transformer.
+//!
+//! These run in the checker against a learner's `src/` and, through the solution crate's
+//! `cargo test`, against the reference solution. They call only the lesson's public API
+//! (which re-exports the earlier lessons' types; grading supplies their reference
+//! solutions), so any correct implementation passes. Every fixture is hand-computed, an
+//! exact property (masks, rows that cannot see each other, central differences, Adam's
+//! first step), or a value from PyTorch in float64 (tools/reference/lesson06_full_model.py,
+//! torch 2.15.0): F.cross_entropy with label smoothing, torch.optim.Adam,
+//! clip_grad_norm_, Python's datetime, and a whole tiny Transformer built from
+//! nn.TransformerEncoderLayer / nn.TransformerDecoderLayer. The wrong answers used to
+//! name mistakes come from the same script, with one piece switched off at a time.
+//!
+//! Random generators appear only where any stream would do: a test of an initialiser
+//! checks statistics that hold for every draw order, and the data tests check properties
+//! of whatever dates come out.
+
+use course_common::ndarray::{Axis, array, s};
+use course_common::{Float, Matrix, Vector};
+use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::{
+    Misconception, Tol, assert_all_finite, assert_close, assert_gradient_close,
+    assert_matrix_close, assert_same_shape, graded, linspace_matrix, numerical_gradient,
+    relative_error,
+};
+use transformer::{
+    Adam, BOS, Batch, Config, Date, DateFormat, DateTask, EOS, HELDOUT_YEARS,
+    MONTH_NAMES, NormPosition, PAD, Split, TrainConfig, Transformer, Vocabulary,
+    WEEKDAY_NAMES, cached_attention, clip_global_norm, cross_entropy_loss, day_of_week,
+    days_in_month, embedding_init, exact_match, greedy_decode, greedy_decode_cached,
+    key_padding_mask, next_token, noam_factor, noam_rate, seeded_rng, smoothed_targets,
+    target_mask, train, train_step, xavier_uniform,
+};
+
+/// Exactly equal: for properties that hold bit for bit (rows that cannot see each other).
+const EXACT: Tol = Tol { abs: 0.0, rel: 0.0 };
+
+/// Agreement with PyTorch's float64 results: any correct order of summation is far
+/// inside it, and any wrong formula far outside.
+const TORCH: Tol = Tol {
+    abs: 1e-9,
+    rel: 1e-9,
+};
+
+/// Appended to every gradient hint: a gradient check compares the backward pass with
+/// central differences of the learner's own forward pass.
+fn gradient_hint(hint: &str) -> String {
+    format!(
+        "{hint}. (If a forward-pass test fails too, fix the forward pass first: the \
+         numerical gradient is computed from your forward pass.)"
+    )
+}
+
+fn row(values: &[Float]) -> Matrix {
+    Vector::from(values.to_vec()).insert_axis(Axis(0))
+}
+
+// ---------------------------------------------------------------------------------------
+// The tiny model, with deterministic parameters (the reference script builds the same)
+// ---------------------------------------------------------------------------------------
+
+/// 7 tokens (PAD, BOS, EOS and 3 to 6), d_model 4, 2 heads, d_ff 6, two encoder and two
+/// decoder layers, post-LN: 88 tensors, 883 numbers.
+fn tiny_config() -> Config {
+    Config {
+        vocab_size: 7,
+        d_model: 4,
+        n_heads: 2,
+        d_ff: 6,
+        n_layers: 2,
+        max_len: 8,
+        norm_position: NormPosition::Post,
+    }
+}
+
+/// The suite's fill with no linear structure: ((k² · 7 + k · 13 + 3) mod 97) / 48 − 1.
+fn scrambled_value(k: usize) -> Float {
+    ((k * k * 7 + k * 13 + 3) % 97) as Float / 48.0 - 1.0
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Embedding,
+    Weight,
+    Bias,
+    Gamma,
+    Beta,
+}
+
+/// Every tensor of `Transformer::parameters`, in its documented order, with its name
+/// and kind.
+fn parameter_names(config: &Config) -> Vec<(String, Kind)> {
+    let mut names = vec![
+        ("src_embedding.weight".to_owned(), Kind::Embedding),
+        ("tgt_embedding.weight".to_owned(), Kind::Embedding),
+    ];
+    let linear = |names: &mut Vec<(String, Kind)>, prefix: String| {
+        names.push((format!("{prefix}.weight"), Kind::Weight));
+        names.push((format!("{prefix}.bias"), Kind::Bias));
+    };
+    let attention = |names: &mut Vec<(String, Kind)>, prefix: String| {
+        for w in ["w_q", "w_k", "w_v", "w_o"] {
+            linear(names, format!("{prefix}.{w}"));
+        }
+    };
+    let norm = |names: &mut Vec<(String, Kind)>, prefix: String| {
+        names.push((format!("{prefix}.gamma"), Kind::Gamma));
+        names.push((format!("{prefix}.beta"), Kind::Beta));
+    };
+    for i in 0..config.n_layers {
+        attention(&mut names, format!("encoder[{i}].self_attention"));
+        linear(&mut names, format!("encoder[{i}].ffn.w_1"));
+        linear(&mut names, format!("encoder[{i}].ffn.w_2"));
+        norm(&mut names, format!("encoder[{i}].norm_1"));
+        norm(&mut names, format!("encoder[{i}].norm_2"));
+    }
+    for i in 0..config.n_layers {
+        attention(&mut names, format!("decoder[{i}].self_attention"));
+        attention(&mut names, format!("decoder[{i}].cross_attention"));
+        linear(&mut names, format!("decoder[{i}].ffn.w_1"));
+        linear(&mut names, format!("decoder[{i}].ffn.w_2"));
+        norm(&mut names, format!("decoder[{i}].norm_1"));
+        norm(&mut names, format!("decoder[{i}].norm_2"));
+        norm(&mut names, format!("decoder[{i}].norm_3"));
+    }
+    linear(&mut names, "output".to_owned());
+    names
+}
+
+/// Entry i of tensor k is offset + scale · scrambled(i + 7k + 1), by kind: embeddings
+/// 0.5·s, weights 0.8·s, biases and β 0.1·s, γ 1 + 0.3·s.
+fn deterministic_model(config: Config) -> Transformer {
+    let mut model = Transformer::zeros(config);
+    let names = parameter_names(&config);
+    let tensors = model.parameters_mut();
+    assert_eq!(
+        tensors.len(),
+        names.len(),
+        "Transformer::parameters_mut lists {} tensors, the documented order {}",
+        tensors.len(),
+        names.len()
+    );
+    for (k, (tensor, (_, kind))) in tensors.into_iter().zip(&names).enumerate() {
+        let (offset, scale) = match kind {
+            Kind::Embedding => (0.0, 0.5),
+            Kind::Weight => (0.0, 0.8),
+            Kind::Bias | Kind::Beta => (0.0, 0.1),
+            Kind::Gamma => (1.0, 0.3),
+        };
+        for (i, value) in tensor.iter_mut().enumerate() {
+            *value = offset + scale * scrambled_value(i + 7 * k + 1);
+        }
+    }
+    model
+}
+
+/// Two pairs, written out (not through `Batch::new`): sources [3 4 5 6] and [5 3], targets
+/// [4 6 5] and [6]; S = 4, T = 4.
+fn tiny_batch() -> Batch {
+    Batch {
+        src: vec![vec![3, 4, 5, 6], vec![5, 3, PAD, PAD]],
+        tgt_in: vec![vec![BOS, 4, 6, 5], vec![BOS, 6, PAD, PAD]],
+        tgt_out: vec![vec![4, 6, 5, EOS], vec![6, EOS, PAD, PAD]],
+    }
+}
+
+fn one_pair(src: &[usize], tgt_in: &[usize], tgt_out: &[usize]) -> Batch {
+    Batch {
+        src: vec![src.to_vec()],
+        tgt_in: vec![tgt_in.to_vec()],
+        tgt_out: vec![tgt_out.to_vec()],
+    }
+}
+
+fn loss_of(model: &Transformer, batch: &Batch, smoothing: Float) -> Float {
+    cross_entropy_loss(&model.forward(batch).logits, &batch.targets(), smoothing).value
+}
+
+// ---------------------------------------------------------------------------------------
+// The data: the calendar, the examples, the batches
+// ---------------------------------------------------------------------------------------
+
+/// Months have 31, 30 or 28/29 days; a year is a leap year when divisible by 4, except
+/// centuries, which must be divisible by 400.
+#[test]
+fn days_in_month_follows_the_gregorian_calendar() {
+    graded(|| {
+        let cases = [
+            (2023, 1, 31, ""),
+            (
+                2023,
+                4,
+                30,
+                "April, June, September and November have 30 days",
+            ),
+            (2023, 2, 28, "2023 is not divisible by 4: not a leap year"),
+            (2024, 2, 29, "2024 is divisible by 4: a leap year"),
+            (
+                1900,
+                2,
+                28,
+                "1900 is a century not divisible by 400: not a leap year",
+            ),
+            (
+                2100,
+                2,
+                28,
+                "2100 is a century not divisible by 400: not a leap year",
+            ),
+            (2000, 2, 29, "2000 is divisible by 400: a leap year"),
+            (1600, 2, 29, "1600 is divisible by 400: a leap year"),
+            (1001, 12, 31, ""),
+            (
+                2999,
+                9,
+                30,
+                "April, June, September and November have 30 days",
+            ),
+            (1234, 7, 31, "July and August both have 31 days"),
+            (1234, 8, 31, "July and August both have 31 days"),
+        ];
+        for (year, month, expected, why) in cases {
+            let got = days_in_month(year, month);
+            assert!(
+                got == expected,
+                "days_in_month({year}, {month}): expected {expected}, got {got}. {why}"
+            );
+        }
+        let total: u32 = (1..=12).map(|m| days_in_month(2023, m)).sum();
+        assert!(
+            total == 365,
+            "the months of 2023 add up to {total} days, not 365"
+        );
+        let total: u32 = (1..=12).map(|m| days_in_month(2024, m)).sum();
+        assert!(
+            total == 366,
+            "the months of 2024 add up to {total} days, not 366"
+        );
+    });
+}
+
+/// Weekdays of fixed dates, Monday = 0, from Python's datetime (proleptic Gregorian).
+#[test]
+fn day_of_week_matches_python_s_calendar() {
+    graded(|| {
+        // datetime.date(y, m, d).weekday() (tools/reference/lesson06_full_model.py).
+        let cases = [
+            ((2000, 1, 1), 5),
+            ((1970, 1, 1), 3),
+            ((2046, 6, 24), 6),
+            ((1000, 1, 1), 2),
+            ((2999, 12, 31), 1),
+            ((1582, 10, 15), 4),
+            ((1899, 3, 14), 1),
+            ((1900, 3, 1), 3),
+            ((2000, 2, 29), 1),
+            ((2100, 3, 1), 0),
+            ((1600, 2, 29), 1),
+            ((2024, 2, 29), 3),
+        ];
+        for ((year, month, day), expected) in cases {
+            let got = day_of_week(Date { year, month, day });
+            assert!(
+                got == expected,
+                "day_of_week({year}-{month:02}-{day:02}): expected {expected} ({}), got {got}. \
+                 Likely cause: {}",
+                WEEKDAY_NAMES[expected],
+                if got == (expected + 1) % 7 {
+                    "counting from Sunday = 0 instead of Monday = 0, or an off-by-one day"
+                } else if year < 2000 {
+                    "dates before the reference date: count backwards (and mind the sign \
+                     of the remainder), and apply the century rule of leap years"
+                } else {
+                    "a leap day counted in the wrong year (the century rule, or February \
+                     of the current year counted before March)"
+                }
+            );
+        }
+    });
+}
+
+/// Walking day by day for ten years, the weekday advances by one each day.
+#[test]
+fn consecutive_days_have_consecutive_weekdays() {
+    graded(|| {
+        let (mut year, mut month, mut day): (u32, u32, u32) = (1896, 1, 1);
+        let mut previous = day_of_week(Date { year, month, day });
+        for _ in 0..3700 {
+            // The test's own calendar, not the lesson's.
+            let leap: bool = (year.is_multiple_of(4) && !year.is_multiple_of(100))
+                || year.is_multiple_of(400);
+            let length = match month {
+                2 if leap => 29,
+                2 => 28,
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            day += 1;
+            if day > length {
+                day = 1;
+                month += 1;
+                if month > 12 {
+                    month = 1;
+                    year += 1;
+                }
+            }
+            let weekday = day_of_week(Date { year, month, day });
+            assert!(
+                weekday == (previous + 1) % 7,
+                "day_of_week({year}-{month:02}-{day:02}) is {weekday}, but the day before \
+                 was {previous}: consecutive days must have consecutive weekdays (mod 7)"
+            );
+            previous = weekday;
+        }
+    });
+}
+
+/// A leap-year test of the suite's own, to check generated dates independently.
+fn exists(date: Date) -> bool {
+    let leap = (date.year.is_multiple_of(4) && !date.year.is_multiple_of(100))
+        || date.year.is_multiple_of(400);
+    let length = match date.month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => 0,
+    };
+    date.day >= 1 && date.day <= length
+}
+
+/// Every sampled date exists, every day of the month can occur (29 February too), and
+/// every example's target is the ISO form of the date its source names.
+#[test]
+fn every_example_names_a_real_date_and_its_target_is_that_date_in_iso_form() {
+    graded(|| {
+        let task = DateTask::new();
+        let mut rng = seeded_rng(11);
+        let mut feb_29 = false;
+        let mut day_31 = false;
+        for _ in 0..20_000 {
+            let date = task.sample_date(&mut rng, Split::Train);
+            assert!(
+                exists(date),
+                "sample_date gave {:04}-{:02}-{:02}, which does not exist. Likely cause: \
+                 days_in_month",
+                date.year,
+                date.month,
+                date.day
+            );
+            feb_29 |= date.month == 2 && date.day == 29;
+            day_31 |= date.day == 31;
+        }
+        assert!(
+            feb_29 && day_31,
+            "20000 sampled dates never had {}: days_in_month is too short",
+            if feb_29 { "a 31st" } else { "a 29 February" }
+        );
+        for _ in 0..2000 {
+            let example = task.sample(&mut rng, Split::Train);
+            let date = example.date;
+            assert_eq!(
+                example.target,
+                format!("{:04}-{:02}-{:02}", date.year, date.month, date.day)
+            );
+            let source = &example.source;
+            let fields = &example.fields;
+            assert_eq!(
+                source[fields.year.clone()].parse::<u32>().ok(),
+                Some(date.year)
+            );
+            assert_eq!(
+                source[fields.day.clone()].parse::<u32>().ok(),
+                Some(date.day)
+            );
+            let month = &source[fields.month.clone()];
+            let named = MONTH_NAMES[date.month as usize - 1];
+            assert!(
+                month.parse::<u32>().ok() == Some(date.month) || named.starts_with(month),
+                "{source:?}: the month field {month:?} is not month {}",
+                date.month
+            );
+        }
+    });
+}
+
+/// The weekday formats name the right day: 24 June 2046 is a Sunday, 14 March 1899 a
+/// Tuesday (Python's datetime).
+#[test]
+fn weekday_formats_name_the_right_day() {
+    graded(|| {
+        let task = DateTask::new();
+        let cases = [
+            (
+                Date::new(2046, 6, 24),
+                DateFormat::WeekdayMonthDayYear,
+                "sunday june 24 2046",
+            ),
+            (
+                Date::new(2046, 6, 24),
+                DateFormat::ShortWeekdayDayShortMonthYear,
+                "sun 24 jun 2046",
+            ),
+            (
+                Date::new(1899, 3, 14),
+                DateFormat::WeekdayMonthDayYear,
+                "tuesday march 14 1899",
+            ),
+            (
+                Date::new(2000, 2, 29),
+                DateFormat::ShortWeekdayDayShortMonthYear,
+                "tue 29 feb 2000",
+            ),
+            (
+                Date::new(1000, 1, 1),
+                DateFormat::WeekdayMonthDayYear,
+                "wednesday january 1 1000",
+            ),
+        ];
+        for (date, format, expected) in cases {
+            let got = task.example(date, format).source;
+            assert!(
+                got == expected,
+                "{format:?} of {}: expected {expected:?}, got {got:?}. Likely cause: \
+                 day_of_week (0 must be Monday)",
+                date.iso()
+            );
+        }
+    });
+}
+
+/// Training batches never contain a held-out year; held-out batches contain only those.
+#[test]
+fn held_out_years_never_appear_in_training_batches() {
+    graded(|| {
+        let task = DateTask::new();
+        assert!(
+            task.vocab.len() == 44 && !task.vocab.is_empty(),
+            "the date vocabulary has 44 tokens, the special three included"
+        );
+        assert!(
+            Vocabulary::new("").is_empty(),
+            "a vocabulary of the special tokens only is empty"
+        );
+        let mut rng = seeded_rng(5);
+        let year_of = |batch: &Batch, b: usize| -> u32 {
+            task.vocab
+                .decode(&batch.tgt_out[b][..4])
+                .parse()
+                .unwrap_or(0)
+        };
+        for _ in 0..30 {
+            let batch = task.batch(&mut rng, 64, Split::Train);
+            for b in 0..batch.len() {
+                let year = year_of(&batch, b);
+                assert!(
+                    !HELDOUT_YEARS.contains(&year),
+                    "a training batch holds the held-out year {year}: the model would \
+                     see the years it is evaluated on"
+                );
+            }
+        }
+        let batch = task.batch(&mut rng, 64, Split::HeldOut);
+        for b in 0..batch.len() {
+            let year = year_of(&batch, b);
+            assert!(
+                HELDOUT_YEARS.contains(&year),
+                "a held-out batch holds {year}, which is not a held-out year (or the \
+                 batch's tgt_out does not start with the target)"
+            );
+        }
+    });
+}
+
+/// The decoder reads `BOS y_1 … y_n` and predicts `y_1 … y_n EOS`: the target shifted
+/// right by one, every row padded with PAD to the longest.
+#[test]
+fn batch_shifts_the_target_for_teacher_forcing_and_pads() {
+    graded(|| {
+        let batch =
+            Batch::new(&[(vec![3, 4, 5], vec![6, 7]), (vec![8], vec![9, 10, 11])]);
+        assert!(
+            batch.len() == 2 && !batch.is_empty() && batch.target_len() == 4,
+            "a batch of 2 pairs whose longest target has 3 tokens: len() 2, target_len() 4"
+        );
+        let empty = Batch {
+            src: Vec::new(),
+            tgt_in: Vec::new(),
+            tgt_out: Vec::new(),
+        };
+        assert!(empty.is_empty(), "a batch with no pairs is empty");
+        let expected = Batch {
+            src: vec![vec![3, 4, 5], vec![8, PAD, PAD]],
+            tgt_in: vec![vec![BOS, 6, 7, PAD], vec![BOS, 9, 10, 11]],
+            tgt_out: vec![vec![6, 7, EOS, PAD], vec![9, 10, 11, EOS]],
+        };
+        assert!(
+            batch.src == expected.src,
+            "Batch::new's src: expected {:?}, got {:?}. Every source is padded with PAD \
+             (token 0) to the longest source.",
+            expected.src,
+            batch.src
+        );
+        assert!(
+            batch.tgt_in == expected.tgt_in,
+            "Batch::new's tgt_in: expected {:?}, got {:?}. The decoder's input is BOS \
+             followed by the target (the target shifted right), padded to the longest \
+             target plus one. Starting from PAD instead of BOS is the Annotated \
+             Transformer's issue #127.",
+            expected.tgt_in,
+            batch.tgt_in
+        );
+        assert!(
+            batch.tgt_out == expected.tgt_out,
+            "Batch::new's tgt_out: expected {:?}, got {:?}. What the decoder must predict \
+             is the target followed by EOS, padded: position t predicts the token after \
+             tgt_in[..=t].",
+            expected.tgt_out,
+            batch.tgt_out
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Masks
+// ---------------------------------------------------------------------------------------
+
+/// Every query may look at every real token and at no padding.
+#[test]
+fn key_padding_mask_hides_padding_from_every_query() {
+    graded(|| {
+        let got = key_padding_mask(2, &[5, 3, PAD, 4, PAD]);
+        let expected = array![
+            [true, true, false, true, false],
+            [true, true, false, true, false]
+        ];
+        assert!(
+            got == expected,
+            "key_padding_mask(2, [5, 3, PAD, 4, PAD]) should be\n{expected:?}\ngot\n{got:?}\n\
+             Likely cause: one row per query, one column per key, false exactly where the \
+             key is PAD (token 0)."
+        );
+    });
+}
+
+/// Position i of the decoder sees positions 0..=i that are not padding.
+#[test]
+fn target_mask_is_causal_and_hides_padding() {
+    graded(|| {
+        let got = target_mask(&[BOS, 4, 5, PAD, PAD]);
+        let expected = array![
+            [true, false, false, false, false],
+            [true, true, false, false, false],
+            [true, true, true, false, false],
+            [true, true, true, false, false],
+            [true, true, true, false, false]
+        ];
+        let hint = if got == key_padding_mask(5, &[BOS, 4, 5, PAD, PAD]) {
+            "this is only the padding mask: without the causal part, position i sees the \
+             tokens it must predict"
+        } else if got.diag().iter().any(|&d| !d) && got.iter().filter(|&&m| m).count() > 5
+        {
+            "the mask is upper-triangular or excludes the diagonal: position i must see \
+             positions 0..=i, itself included"
+        } else {
+            "combine lesson 02's causal_mask(T) and key_padding_mask(T, tgt_in) with &"
+        };
+        assert!(
+            got == expected,
+            "target_mask([BOS, 4, 5, PAD, PAD]) should be\n{expected:?}\ngot\n{got:?}\n\
+             Likely cause: {hint}."
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Initialisation
+// ---------------------------------------------------------------------------------------
+
+fn mean_and_std(m: &Matrix) -> (Float, Float) {
+    let n = m.len() as Float;
+    let mean = m.sum() / n;
+    let var = m.iter().map(|v| (v - mean) * (v - mean)).sum::<Float>() / n;
+    (mean, var.sqrt())
+}
+
+/// Xavier-uniform: every entry in (−a, a) with a = √(6/(fan_in + fan_out)), spread
+/// uniformly (standard deviation a/√3), different from entry to entry.
+#[test]
+fn xavier_uniform_has_the_right_range_and_spread() {
+    graded(|| {
+        let mut rng = seeded_rng(3);
+        let w = xavier_uniform(200, 300, &mut rng);
+        assert_same_shape("xavier_uniform(200, 300)", &w, (200, 300));
+        let a = (6.0 / 500.0 as Float).sqrt();
+        let largest = w.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
+        assert!(
+            largest <= a,
+            "xavier_uniform(200, 300): an entry is {largest:.4}, outside (−a, a) with \
+             a = √(6 / (fan_in + fan_out)) = √(6/500) = {a:.4}. Likely cause: a computed \
+             from one fan only, or without the 6."
+        );
+        let (mean, std) = mean_and_std(&w);
+        assert!(
+            mean.abs() < 0.01 * a,
+            "xavier_uniform: the mean of 60000 entries is {mean:.5}; it should be near 0 \
+             (draw from −a to a, not from 0 to a)"
+        );
+        let expected = a / (3.0 as Float).sqrt();
+        assert!(
+            (std - expected).abs() < 0.02 * expected,
+            "xavier_uniform: the standard deviation is {std:.5}, expected a/√3 = \
+             {expected:.5} for a uniform distribution on (−a, a)"
+        );
+        let rows_differ = w.row(0) != w.row(1);
+        assert!(
+            rows_differ,
+            "xavier_uniform: rows 0 and 1 are equal: draw every entry"
+        );
+    });
+}
+
+/// The embedding starts with entries of standard deviation 1/√d_model, normally
+/// distributed: after lesson 04's ×√d_model they are about N(0, 1).
+#[test]
+fn embedding_init_has_standard_deviation_one_over_sqrt_d_model() {
+    graded(|| {
+        let mut rng = seeded_rng(4);
+        let e = embedding_init(500, 64, &mut rng);
+        assert_same_shape("embedding_init(500, 64)", &e, (500, 64));
+        let (mean, std) = mean_and_std(&e);
+        assert!(
+            (std - 0.125).abs() < 0.004,
+            "embedding_init(500, 64): the standard deviation is {std:.4}, expected \
+             1/√64 = 0.125.{}",
+            if (std - 1.0).abs() < 0.05 {
+                " Likely cause: N(0, 1), PyTorch's nn.Embedding default; times √d_model \
+                 the embeddings would be 8 times the positional encoding and drown it \
+                 (lesson 04)"
+            } else {
+                ""
+            }
+        );
+        assert!(
+            mean.abs() < 0.004,
+            "embedding_init: the mean is {mean:.4}, expected 0"
+        );
+        let within =
+            e.iter().filter(|v| v.abs() <= 0.125).count() as Float / e.len() as Float;
+        assert!(
+            (within - 0.6827).abs() < 0.02,
+            "embedding_init: {:.1} % of the entries are within one standard deviation; \
+             a normal distribution has 68.3 % (a uniform one 57.7 %): use \
+             standard_normal",
+            100.0 * within
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// The forward pass
+// ---------------------------------------------------------------------------------------
+
+/// The logits of a whole tiny Transformer (two encoder and two decoder layers, padded
+/// source and target) equal PyTorch's.
+#[test]
+fn the_tiny_model_s_logits_match_pytorch() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let forward = model.forward(&tiny_batch());
+        let [
+            no_scale,
+            no_positions,
+            no_causal,
+            no_encoder_mask,
+            no_cross_mask,
+            same_input,
+        ] = torch_logits_of_mistakes();
+        let misconceptions = [
+            Misconception {
+                cause: "the embeddings were not multiplied by √d_model (lesson 04's \
+                        Embedding does it: use embed_with_positions)",
+                result: no_scale,
+            },
+            Misconception {
+                cause: "no positional encoding was added (embed_with_positions with \
+                        model.positions)",
+                result: no_positions,
+            },
+            Misconception {
+                cause: "the decoder's self-attention has no causal mask (target_mask)",
+                result: no_causal,
+            },
+            Misconception {
+                cause: "the encoder's self-attention does not mask the source's padding \
+                        (key_padding_mask(S, src))",
+                result: no_encoder_mask,
+            },
+            Misconception {
+                cause: "the cross-attention does not mask the source's padding \
+                        (key_padding_mask(T, src) as the decoder layers' memory mask)",
+                result: no_cross_mask,
+            },
+            Misconception {
+                cause: "every layer was given the embeddings instead of the output of \
+                        the layer below it",
+                result: same_input,
+            },
+        ];
+        assert_matrix_close(
+            "the tiny model's logits (B·T, vocab)",
+            &forward.logits,
+            &torch_logits(),
+            TORCH,
+            &misconceptions,
+        );
+        assert_same_shape("decoder_output", &forward.decoder_output, (8, 4));
+        assert!(
+            model.parameter_count() == 883,
+            "the tiny model has 883 learned numbers (PyTorch counts the same), \
+             parameter_count says {}",
+            model.parameter_count()
+        );
+        assert!(
+            forward.encoder.len() == 2 && forward.decoder.len() == 2,
+            "ModelForward keeps one encoder and one decoder pass per pair of the batch"
+        );
+    });
+}
+
+/// Row b·T + t of the logits is position t of pair b: a batch gives each pair the rows it
+/// gets alone.
+#[test]
+fn a_batch_gives_each_pair_the_logits_it_gets_alone() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let batch = tiny_batch();
+        let together = model.forward(&batch).logits;
+        for b in 0..2 {
+            let alone = model
+                .forward(&one_pair(
+                    &batch.src[b],
+                    &batch.tgt_in[b],
+                    &batch.tgt_out[b],
+                ))
+                .logits;
+            assert_matrix_close(
+                &format!(
+                    "rows {}..{} of the batch's logits (pair {b} alone)",
+                    4 * b,
+                    4 * b + 4
+                ),
+                &together.slice(s![4 * b..4 * b + 4, ..]).to_owned(),
+                &alone,
+                Tol {
+                    abs: 1e-12,
+                    rel: 1e-12,
+                },
+                &[],
+            );
+        }
+    });
+}
+
+/// Changing the decoder's inputs after position t changes no logit of positions 0..=t.
+#[test]
+fn the_decoder_cannot_see_the_future() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let src = [3, 4, 5, 6];
+        let base = model.forward(&one_pair(&src, &[BOS, 4, 6, 5, 3], &[4, 6, 5, 3, EOS]));
+        let changed =
+            model.forward(&one_pair(&src, &[BOS, 4, 3, 3, 6], &[4, 3, 3, 6, EOS]));
+        assert_matrix_close(
+            "logits of positions 0 and 1 when the inputs at positions 2 to 4 change",
+            &changed.logits.slice(s![..2, ..]).to_owned(),
+            &base.logits.slice(s![..2, ..]).to_owned(),
+            EXACT,
+            &[],
+        );
+        let moved = (&changed.logits.row(2) - &base.logits.row(2))
+            .mapv(Float::abs)
+            .sum();
+        assert!(
+            moved > 1e-6,
+            "position 2's logits did not change when its own input changed"
+        );
+    });
+}
+
+/// Padding added to a source and a target changes nothing at the real positions.
+#[test]
+fn padding_changes_nothing_at_the_real_positions() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let alone = model
+            .forward(&one_pair(&[5, 3], &[BOS, 6], &[6, EOS]))
+            .logits;
+        let padded = model
+            .forward(&one_pair(
+                &[5, 3, PAD, PAD, PAD],
+                &[BOS, 6, PAD, PAD],
+                &[6, EOS, PAD, PAD],
+            ))
+            .logits;
+        assert_matrix_close(
+            "the logits of [5 3] → [6] with and without padding",
+            &padded.slice(s![..2, ..]).to_owned(),
+            &alone,
+            Tol {
+                abs: 1e-10,
+                rel: 1e-10,
+            },
+            &[],
+        );
+    });
+}
+
+/// At initialisation the model knows nothing: the loss is about ln V (within ±0.7).
+#[test]
+fn the_loss_at_initialisation_is_close_to_ln_vocab() {
+    graded(|| {
+        let config = Config {
+            vocab_size: 44,
+            d_model: 16,
+            n_heads: 2,
+            d_ff: 32,
+            n_layers: 1,
+            max_len: 32,
+            norm_position: NormPosition::Post,
+        };
+        let pairs: Vec<(Vec<usize>, Vec<usize>)> = (0..8)
+            .map(|p| {
+                let src = (0..10).map(|i| 3 + (p * 7 + i * 5) % 41).collect();
+                let tgt = (0..6).map(|i| 3 + (p * 11 + i * 3) % 41).collect();
+                (src, tgt)
+            })
+            .collect();
+        let batch = Batch {
+            src: pairs.iter().map(|(s, _)| s.clone()).collect(),
+            tgt_in: pairs
+                .iter()
+                .map(|(_, t)| std::iter::once(BOS).chain(t.iter().copied()).collect())
+                .collect(),
+            tgt_out: pairs
+                .iter()
+                .map(|(_, t)| t.iter().copied().chain(std::iter::once(EOS)).collect())
+                .collect(),
+        };
+        let ln_v = (44.0 as Float).ln();
+        for seed in 0..4 {
+            let model = Transformer::new(config, seed);
+            let loss = loss_of(&model, &batch, 0.0);
+            assert!(
+                (loss - ln_v).abs() <= 0.7,
+                "the loss of a freshly initialised model (seed {seed}) is {loss:.3}, but \
+                 ln V = {ln_v:.3}: a model that knows nothing spreads its probability \
+                 over the V tokens, so the loss should be within ±0.7 of ln V. Likely \
+                 cause: weights initialised too large (xavier_uniform), or a loss that is \
+                 summed instead of averaged over the tokens"
+            );
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// The loss
+// ---------------------------------------------------------------------------------------
+
+/// PyTorch's smoothing: gold gets 1 − ε + ε/V, every other class ε/V, padding rows 0.
+#[test]
+fn smoothed_targets_follow_pytorch_s_definition() {
+    graded(|| {
+        let got = smoothed_targets(&[2, 1, PAD, 3], 5, 0.4);
+        let expected = array![
+            [0.08, 0.08, 0.68, 0.08, 0.08],
+            [0.08, 0.68, 0.08, 0.08, 0.08],
+            [0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.08, 0.08, 0.08, 0.68, 0.08]
+        ];
+        let annotated = Misconception {
+            cause: "this is the Annotated Transformer's LabelSmoothing (1 − ε on the gold \
+                    class, ε/(V − 2) elsewhere, 0 on the padding column); the course uses \
+                    PyTorch's definition, (1 − ε)·onehot + ε/V over every class",
+            result: annotated_smoothing(),
+        };
+        let pad_row = Misconception {
+            cause: "the row whose target is PAD must be all zeros: it is not a prediction",
+            result: array![
+                [0.08, 0.08, 0.68, 0.08, 0.08],
+                [0.08, 0.68, 0.08, 0.08, 0.08],
+                [0.68, 0.08, 0.08, 0.08, 0.08],
+                [0.08, 0.08, 0.08, 0.68, 0.08]
+            ],
+        };
+        assert_matrix_close(
+            "smoothed_targets([2, 1, PAD, 3], V = 5, ε = 0.4)",
+            &got,
+            &expected,
+            Tol::TIGHT,
+            &[annotated, pad_row],
+        );
+    });
+}
+
+/// PyTorch's example: logits [2, 1, 0], gold class the first, ε = 0.1 → 0.5076 (the
+/// columns are rotated here so that the gold class is not PAD).
+#[test]
+fn label_smoothed_loss_matches_pytorch_s_example() {
+    graded(|| {
+        let logits = array![[0.0, 2.0, 1.0]];
+        let smoothed = cross_entropy_loss(&logits, &[1], 0.1);
+        assert_close(
+            "cross_entropy_loss([[0, 2, 1]], [1], ε = 0.1)",
+            smoothed.value,
+            0.5076059644443804,
+            Tol::TIGHT,
+        );
+        let plain = cross_entropy_loss(&logits, &[1], 0.0);
+        assert_close(
+            "cross_entropy_loss([[0, 2, 1]], [1], ε = 0) = −log softmax = ln(1 + e + e²) − 2",
+            plain.value,
+            0.4076059644443804,
+            Tol::TIGHT,
+        );
+        assert!(
+            smoothed.tokens == 1,
+            "one target that is not padding: tokens should be 1"
+        );
+    });
+}
+
+/// The loss is the mean over the rows whose target is not PAD; padding rows add nothing
+/// and get a zero gradient.
+#[test]
+fn the_loss_averages_over_real_tokens_and_ignores_padding() {
+    graded(|| {
+        let logits = linspace_matrix(4, 5, -1.5, 2.0);
+        let targets = [2, 4, PAD, 3];
+        let loss = cross_entropy_loss(&logits, &targets, 0.2);
+        let all_rows = 1.1218176250036167;
+        assert!(
+            (loss.value - all_rows).abs() > 1e-6,
+            "the loss is {}, the mean over all 4 rows: divide by the number of targets \
+             that are not padding (3), not by the number of rows",
+            loss.value
+        );
+        // F.cross_entropy(logits, targets, ignore_index=0, label_smoothing=0.2).
+        assert_close(
+            "the loss with a padding row",
+            loss.value,
+            1.4957568333381557,
+            Tol::TIGHT,
+        );
+        assert!(
+            loss.tokens == 3,
+            "tokens should be 3 (the rows not PAD), got {}",
+            loss.tokens
+        );
+        let expected = torch_loss_gradient();
+        assert_matrix_close(
+            "d loss / d logits with a padding row",
+            &loss.d_logits,
+            &expected,
+            Tol::TIGHT,
+            &[Misconception {
+                cause: "the padding row's gradient is not 0 (or the gradient is divided \
+                        by the number of rows instead of the number of tokens)",
+                result: Matrix::zeros((4, 5)),
+            }],
+        );
+    });
+}
+
+/// The gradient of the loss agrees with central differences, with smoothing and padding.
+#[test]
+fn the_loss_gradient_matches_central_differences() {
+    graded(|| {
+        let logits = linspace_matrix(5, 6, 1.3, -2.2);
+        let targets = [3, 1, PAD, 5, 2];
+        let analytic = cross_entropy_loss(&logits, &targets, 0.1).d_logits;
+        let numerical = numerical_gradient(
+            |l| cross_entropy_loss(l, &targets, 0.1).value,
+            &logits,
+            STEP,
+        );
+        assert_gradient_close(
+            "d loss / d logits",
+            &analytic,
+            &numerical,
+            &gradient_hint(
+                "the gradient of cross-entropy over a softmax is (p − q)/N: the \
+             predicted probabilities minus the smoothed targets, divided by the number of \
+             real tokens, and 0 on padding rows",
+            ),
+        );
+    });
+}
+
+/// Logits of 1000 do not overflow: the log-softmax subtracts each row's maximum.
+#[test]
+fn the_loss_is_stable_for_huge_logits() {
+    graded(|| {
+        let logits = array![[1000.0, 999.0, 998.0], [-1000.0, 0.0, 1000.0]];
+        let loss = cross_entropy_loss(&logits, &[1, 2], 0.0);
+        assert!(
+            loss.value.is_finite(),
+            "the loss of logits near ±1000 is {}: exp(1000) overflows; compute the \
+             log-softmax as x − max − ln Σ exp(x − max)",
+            loss.value
+        );
+        // Row 0: ln(1 + e + e²) − 1; row 1: ln(1 + e^-1000 + e^-2000) ≈ 0.
+        let expected = ((1.0 as Float) + 1.0_f64.exp() + 2.0_f64.exp()).ln() - 1.0;
+        assert_close(
+            "the loss of huge logits",
+            loss.value,
+            expected / 2.0,
+            Tol::TIGHT,
+        );
+        assert_all_finite(
+            "d_logits of huge logits",
+            &loss.d_logits,
+            "subtract the row maximum",
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// The backward pass
+// ---------------------------------------------------------------------------------------
+
+/// Checks the analytic gradient of every tensor against central differences of `loss`,
+/// at a few entries of each (all of them for small tensors).
+fn check_every_tensor(
+    what: &str,
+    model: &Transformer,
+    grads: &Transformer,
+    loss: &dyn Fn(&Transformer) -> Float,
+    only: &dyn Fn(&str) -> bool,
+) {
+    let names = parameter_names(&model.config);
+    let analytic = grads.parameters();
+    let mut probe = model.clone();
+    for (k, (name, _)) in names.iter().enumerate() {
+        if !only(name) {
+            continue;
+        }
+        let len = analytic[k].len();
+        let mut entries: Vec<usize> = if len <= 6 {
+            (0..len).collect()
+        } else {
+            vec![0, len / 3, 2 * len / 3, len - 1]
+        };
+        entries.dedup();
+        let mut numerical = Vec::new();
+        let mut mine = Vec::new();
+        for &i in &entries {
+            let original = probe.parameters()[k][i];
+            probe.parameters_mut()[k][i] = original + STEP;
+            let plus = loss(&probe);
+            probe.parameters_mut()[k][i] = original - STEP;
+            let minus = loss(&probe);
+            probe.parameters_mut()[k][i] = original;
+            numerical.push((plus - minus) / (2.0 * STEP));
+            mine.push(analytic[k][i]);
+        }
+        let (n, a) = (row(&numerical), row(&mine));
+        let largest_difference =
+            (&n - &a).iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
+        if largest_difference > 1e-8 && relative_error(&a, &n) > 1e-6 {
+            assert_gradient_close(
+                &format!("{what}: the gradient of {name} (entries {entries:?})"),
+                &a,
+                &n,
+                &gradient_hint(
+                    "walk the layers backwards, feed each layer's backward the input it \
+                     had in the forward pass, and ADD every layer's gradients (and every \
+                     pair's) into the gradient model: += , never =",
+                ),
+            );
+        }
+    }
+}
+
+/// The encoder's backward pass (through both layers and into the source embedding)
+/// agrees with central differences.
+#[test]
+fn encode_backward_matches_central_differences() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let src = [5, 3, 6, PAD];
+        let upstream = linspace_matrix(4, 4, 0.9, -0.7);
+        let forward = model.encode(&src);
+        let mut grads = Transformer::zeros(tiny_config());
+        model.encode_backward(&src, &forward, &upstream, &mut grads);
+        let loss = |m: &Transformer| weighted_sum(&m.encode(&src).output, &upstream);
+        check_every_tensor("encode_backward", &model, &grads, &loss, &|name| {
+            name.starts_with("encoder") || name.starts_with("src_embedding")
+        });
+    });
+}
+
+/// The decoder's backward pass agrees with central differences, for its parameters and
+/// for the memory it read.
+#[test]
+fn decode_backward_matches_central_differences() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let (src, tgt_in) = ([5, 3, 6, PAD], [BOS, 4, 4, 6]);
+        let memory = linspace_matrix(4, 4, -1.1, 1.3);
+        let upstream = linspace_matrix(4, 4, 0.6, -0.8);
+        let forward = model.decode(&tgt_in, &src, &memory);
+        let mut grads = Transformer::zeros(tiny_config());
+        let d_memory =
+            model.decode_backward(&tgt_in, &memory, &forward, &upstream, &mut grads);
+        let numerical = numerical_gradient(
+            |mem| weighted_sum(&model.decode(&tgt_in, &src, mem).output, &upstream),
+            &memory,
+            STEP,
+        );
+        assert_gradient_close(
+            "decode_backward's gradient of the memory",
+            &d_memory,
+            &numerical,
+            &gradient_hint(
+                "every decoder layer reads the same memory, so its gradient is the SUM of \
+                 every layer's d_memory",
+            ),
+        );
+        let loss = |m: &Transformer| {
+            weighted_sum(&m.decode(&tgt_in, &src, &memory).output, &upstream)
+        };
+        check_every_tensor("decode_backward", &model, &grads, &loss, &|name| {
+            name.starts_with("decoder") || name.starts_with("tgt_embedding")
+        });
+    });
+}
+
+/// The whole model's loss and its gradient on the tiny batch (label smoothing, padding,
+/// two layers each), for `config`.
+fn whole_model_gradient_check(config: Config, what: &str, only: &dyn Fn(&str) -> bool) {
+    let model = deterministic_model(config);
+    let batch = tiny_batch();
+    let forward = model.forward(&batch);
+    let loss = cross_entropy_loss(&forward.logits, &batch.targets(), 0.1);
+    let grads = model.backward(&batch, &forward, &loss.d_logits);
+    check_every_tensor(
+        what,
+        &model,
+        &grads,
+        &|m: &Transformer| loss_of(m, &batch, 0.1),
+        only,
+    );
+}
+
+/// The gradient of the whole model's loss agrees with central differences for every
+/// tensor of the encoder side: the source embedding and both encoder layers.
+#[test]
+fn the_whole_model_s_gradient_matches_central_differences_on_the_encoder_side() {
+    graded(|| {
+        whole_model_gradient_check(tiny_config(), "Transformer::backward", &|name| {
+            name.starts_with("src_embedding") || name.starts_with("encoder")
+        });
+    });
+}
+
+/// The same for every tensor of the decoder side: the target embedding, both decoder
+/// layers and the output projection.
+#[test]
+fn the_whole_model_s_gradient_matches_central_differences_on_the_decoder_side() {
+    graded(|| {
+        whole_model_gradient_check(tiny_config(), "Transformer::backward", &|name| {
+            !name.starts_with("src_embedding") && !name.starts_with("encoder")
+        });
+    });
+}
+
+/// With pre-LN layers, whose backward pass reads the layer's input, the gradients of the
+/// first LayerNorms and of everything below them agree with central differences: each
+/// layer's backward must get the input that layer had (the layer below's output).
+#[test]
+fn the_gradient_of_a_pre_ln_model_matches_central_differences() {
+    graded(|| {
+        let mut config = tiny_config();
+        config.norm_position = NormPosition::Pre;
+        whole_model_gradient_check(config, "Transformer::backward (pre-LN)", &|name| {
+            name.ends_with("embedding.weight")
+                || name.contains("norm_1.")
+                || name.starts_with("encoder[0].self_attention.w_v")
+                || name.starts_with("decoder[0].self_attention.w_v")
+        });
+    });
+}
+
+/// Four of the tiny model's gradients equal PyTorch's autograd.
+#[test]
+fn the_tiny_model_s_gradients_match_pytorch() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let batch = tiny_batch();
+        let forward = model.forward(&batch);
+        let loss = cross_entropy_loss(&forward.logits, &batch.targets(), 0.1);
+        assert_close(
+            "the tiny model's loss (ε = 0.1)",
+            loss.value,
+            2.4891041206422866,
+            TORCH,
+        );
+        let grads = model.backward(&batch, &forward, &loss.d_logits);
+        let got = grads.parameters();
+        for (k, name, values) in torch_gradients() {
+            assert_matrix_close(
+                &format!("the gradient of {name}, flattened"),
+                &row(got[k]),
+                &row(&values),
+                TORCH,
+                &[],
+            );
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// The optimiser
+// ---------------------------------------------------------------------------------------
+
+/// lr = factor · d^−0.5 · min(step^−0.5, step · warmup^−1.5): the paper's numbers.
+#[test]
+fn noam_rate_matches_the_paper_s_numbers() {
+    graded(|| {
+        let cases = [
+            ((1, 512, 4000, 1.0), 1.746928107421711e-07, "step 1"),
+            (
+                (4000, 512, 4000, 1.0),
+                0.0006987712429686843,
+                "the peak, step = warmup",
+            ),
+            (
+                (20000, 512, 4000, 1.0),
+                0.0003125,
+                "step 20000, decaying as 1/√step",
+            ),
+            (
+                (0, 512, 4000, 1.0),
+                1.746928107421711e-07,
+                "step 0 is treated as step 1",
+            ),
+            (
+                (2000, 512, 4000, 1.0),
+                0.0003493856214843422,
+                "half-way up the warm-up",
+            ),
+            ((4000, 256, 4000, 1.0), 0.0009882117688026185, "d_model 256"),
+            (
+                (400, 512, 400, 0.5),
+                0.0011048543456039807,
+                "factor 0.5, warm-up 400",
+            ),
+        ];
+        for ((step, d_model, warmup, factor), expected, what) in cases {
+            let got = noam_rate(step, d_model, warmup, factor);
+            assert!(
+                Tol {
+                    abs: 1e-15,
+                    rel: 1e-9
+                }
+                .accepts(got, expected),
+                "noam_rate({step}, {d_model}, {warmup}, {factor}) ({what}): expected \
+                 {expected:e}, got {got:e}. Likely cause: {}",
+                if step == 0 && !got.is_finite() {
+                    "step 0 gives 0^−0.5 = ∞: use max(step, 1)"
+                } else if step < warmup {
+                    "the warm-up part is step · warmup^−1.5, a straight line that meets \
+                     step^−0.5 at step = warmup"
+                } else {
+                    "factor · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)"
+                }
+            );
+        }
+        // The date experiment's schedule: peak 3e-3 at step 100 (noam(100, 32, 100, factor)).
+        let factor = noam_factor(3e-3, 32, 100);
+        let peak = noam_rate(100, 32, 100, factor);
+        assert!(
+            (peak - 3e-3).abs() < 1e-12,
+            "noam_rate(100, 32, 100, noam_factor(3e-3, 32, 100)) should be the peak, 3e-3, \
+             got {peak:e}"
+        );
+        let dates = TrainConfig::dates();
+        for (step, expected) in [(1, 3e-5), (100, 3e-3), (400, 1.5e-3)] {
+            let got = dates.learning_rate(step, 32);
+            assert!(
+                (got - expected).abs() < 1e-12,
+                "TrainConfig::dates().learning_rate({step}, 32): expected {expected:e}, got {got:e}"
+            );
+        }
+    });
+}
+
+/// Clipping scales every tensor by the same factor max_norm/‖g‖, with the norm over all
+/// tensors at once, and returns the norm before clipping.
+#[test]
+fn clipping_scales_every_tensor_by_the_same_factor() {
+    graded(|| {
+        let (mut a, mut b) = (vec![3.0, 4.0], vec![12.0]);
+        let norm = clip_global_norm(&mut [&mut a[..], &mut b[..]], 1.0);
+        assert_close(
+            "the norm returned by clip_global_norm",
+            norm,
+            13.0,
+            Tol::TIGHT,
+        );
+        let got = row(&[a[0], a[1], b[0]]);
+        assert_matrix_close(
+            "[3, 4] and [12] clipped to a global norm of 1",
+            &got,
+            &row(&[3.0 / 13.0, 4.0 / 13.0, 12.0 / 13.0]),
+            Tol {
+                abs: 1e-9,
+                rel: 1e-6,
+            },
+            &[Misconception {
+                cause: "each tensor was clipped on its own; the paper's clipping (and \
+                        PyTorch's clip_grad_norm_) uses one norm over every tensor, so the \
+                        direction of the whole gradient is kept",
+                result: row(&[0.6, 0.8, 1.0]),
+            }],
+        );
+        let (mut c, mut d) = (vec![0.3, -0.4], vec![0.0]);
+        let small = clip_global_norm(&mut [&mut c[..], &mut d[..]], 1.0);
+        assert_close("the norm of [0.3, −0.4], [0]", small, 0.5, Tol::TIGHT);
+        assert!(
+            c == [0.3, -0.4] && d == [0.0],
+            "a gradient whose norm (0.5) is below max_norm (1) must not change, got {c:?}, {d:?}"
+        );
+    });
+}
+
+/// torch.optim.Adam(lr 0.1, betas (0.9, 0.98), eps 1e-9), three steps.
+#[test]
+fn adam_matches_pytorch_for_three_steps() {
+    graded(|| {
+        let mut params = vec![1.0, -2.0, 0.5];
+        let mut adam = Adam::new(&[&params[..]]);
+        let grads = [[0.1, -0.3, 0.0], [0.2, 0.1, -0.05], [-0.1, 0.2, 0.3]];
+        let expected = [
+            [0.900000001, -1.9000000003333333, 0.5],
+            [0.8037585154595418, -1.8598234939059421, 0.5740591941235279],
+            [0.761748160150259, -1.8678807251866418, 0.5209926706982275],
+        ];
+        let no_correction = [
+            [0.9292893268813449, -1.929289323548012, 0.5],
+            [0.8373993134669421, -1.890929361409038, 0.5707106681186562],
+            [0.7904523582406545, -1.8999333909218565, 0.5114083439163847],
+        ];
+        for t in 0..3 {
+            adam.update(&mut [&mut params[..]], &[&grads[t][..]], 0.1);
+            assert_matrix_close(
+                &format!("the parameters after Adam step {}", t + 1),
+                &row(&params),
+                &row(&expected[t]),
+                Tol {
+                    abs: 1e-12,
+                    rel: 1e-12,
+                },
+                &[Misconception {
+                    cause: "no bias correction: divide m by 1 − β₁ᵗ and v by 1 − β₂ᵗ \
+                            (t counts from 1)",
+                    result: row(&no_correction[t]),
+                }],
+            );
+        }
+        assert!(
+            adam.step == 3,
+            "Adam::step should count the updates: 3, got {}",
+            adam.step
+        );
+    });
+}
+
+/// With bias correction, Adam's first step moves every parameter by almost exactly lr
+/// against the sign of its gradient, whatever the gradient's size.
+#[test]
+fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
+    graded(|| {
+        let mut params = vec![0.0, 0.0, 0.0, 0.0];
+        let mut adam = Adam::new(&[&params[..]]);
+        adam.update(
+            &mut [&mut params[..]],
+            &[&[1000.0, -1e-3, 5.0, 0.0][..]],
+            0.01,
+        );
+        assert_matrix_close(
+            "the parameters after one Adam step with gradients [1000, −0.001, 5, 0]",
+            &row(&params),
+            &row(&[-0.01, 0.01, -0.01, 0.0]),
+            Tol {
+                abs: 1e-8,
+                rel: 0.0,
+            },
+            &[],
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Training
+// ---------------------------------------------------------------------------------------
+
+/// One training step of the tiny model (loss with ε = 0.1, backward, clip to 1, Adam with
+/// lr 0.01) gives PyTorch's loss, gradient norm and new parameters.
+#[test]
+fn one_training_step_matches_pytorch() {
+    graded(|| {
+        let mut model = deterministic_model(tiny_config());
+        let mut adam = Adam::new(&model.parameters());
+        let report = train_step(&mut model, &mut adam, &tiny_batch(), 0.01, 1.0, 0.1);
+        assert_close(
+            "the step's loss (before the update)",
+            report.loss,
+            2.4891041206422866,
+            TORCH,
+        );
+        assert_close(
+            "the gradient norm before clipping",
+            report.grad_norm,
+            1.5043612976180056,
+            TORCH,
+        );
+        assert!(
+            report.tokens == 6,
+            "the batch has 6 target tokens, the report says {}",
+            report.tokens
+        );
+        let got = model.parameters();
+        for (k, name, values) in torch_parameters_after_one_step() {
+            assert_matrix_close(
+                &format!("{name} after one training step"),
+                &row(got[k]),
+                &row(&values),
+                TORCH,
+                &[],
+            );
+        }
+    });
+}
+
+/// A small model learns four pairs by heart in 60 steps: the whole training loop works.
+#[test]
+fn a_tiny_batch_is_learned_by_heart() {
+    graded(|| {
+        let config = Config {
+            vocab_size: 12,
+            d_model: 16,
+            n_heads: 2,
+            d_ff: 32,
+            n_layers: 1,
+            max_len: 16,
+            norm_position: NormPosition::Post,
+        };
+        let batch = Batch {
+            src: vec![
+                vec![3, 4, 5, 6, 7],
+                vec![8, 9, 10, 11, PAD],
+                vec![5, 3, 9, PAD, PAD],
+                vec![11, 7, 4, 3, 8],
+            ],
+            tgt_in: vec![
+                vec![BOS, 7, 6, 5, 4],
+                vec![BOS, 11, 10, 9, 8],
+                vec![BOS, 9, 3, 5, PAD],
+                vec![BOS, 8, 3, 4, 7],
+            ],
+            tgt_out: vec![
+                vec![7, 6, 5, 4, EOS],
+                vec![11, 10, 9, 8, EOS],
+                vec![9, 3, 5, EOS, PAD],
+                vec![8, 3, 4, 7, EOS],
+            ],
+        };
+        let mut model = Transformer::new(config, 0);
+        let settings = TrainConfig {
+            steps: 60,
+            batch_size: 4,
+            peak_lr: 0.01,
+            warmup: 10,
+            clip_norm: 1.0,
+            label_smoothing: 0.0,
+            beta1: 0.9,
+            beta2: 0.98,
+            adam_eps: 1e-9,
+        };
+        let mut seen = 0;
+        let reports = train(&mut model, &settings, |_| batch.clone(), |_| seen += 1);
+        assert!(
+            reports.len() == 60 && seen == 60 && reports[59].step == 60,
+            "train should run and report 60 steps"
+        );
+        let (first, last) = (reports[0].loss, reports[59].loss);
+        assert!(
+            last < 0.1,
+            "after 60 training steps on the same 4 pairs the loss is {last:.4} (it started \
+             at {first:.4}); a working model learns them by heart, below 0.1. Likely cause: \
+             the update goes the wrong way (θ −= lr · m̂/(√v̂ + ε)), a gradient that is \
+             assigned instead of added, or a learning rate that is not used"
+        );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding
+// ---------------------------------------------------------------------------------------
+
+/// Attention over pre-projected keys and values equals lesson 03's multi-head attention.
+#[test]
+fn cached_attention_equals_multi_head_attention() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let mha = &model.decoder[1].cross_attention;
+        let x = linspace_matrix(3, 4, -0.8, 1.1);
+        let memory = linspace_matrix(5, 4, 1.2, -0.9);
+        let mask = key_padding_mask(3, &[4, 5, 6, PAD, PAD]);
+        let expected = mha.forward(&x, &memory, Some(&mask)).output;
+        let got = cached_attention(
+            mha,
+            &x,
+            &mha.w_k.forward(&memory),
+            &mha.w_v.forward(&memory),
+            Some(&mask),
+        );
+        assert_matrix_close(
+            "cached_attention with keys = w_k(memory), values = w_v(memory)",
+            &got,
+            &expected,
+            Tol {
+                abs: 1e-12,
+                rel: 1e-12,
+            },
+            &[],
+        );
+    });
+}
+
+/// The cache starts empty, with the memory's keys and values of every decoder layer.
+#[test]
+fn start_decoding_caches_the_memory_s_keys_and_values() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let src = [5, 3, 6, PAD];
+        let cache = model.start_decoding(&src);
+        let memory = model.encode(&src).output;
+        assert!(cache.layers.len() == 2, "one LayerCache per decoder layer");
+        assert!(cache.position == 0, "decoding starts at position 0");
+        assert!(
+            cache.memory_mask == key_padding_mask(1, &src),
+            "the cache's memory_mask should be key_padding_mask(1, src)"
+        );
+        for (i, layer) in cache.layers.iter().enumerate() {
+            let ca = &model.decoder[i].cross_attention;
+            assert_matrix_close(
+                &format!("layer {i}'s memory_keys"),
+                &layer.memory_keys,
+                &ca.w_k.forward(&memory),
+                Tol {
+                    abs: 1e-12,
+                    rel: 1e-12,
+                },
+                &[],
+            );
+            assert_matrix_close(
+                &format!("layer {i}'s memory_values"),
+                &layer.memory_values,
+                &ca.w_v.forward(&memory),
+                Tol {
+                    abs: 1e-12,
+                    rel: 1e-12,
+                },
+                &[],
+            );
+            assert_same_shape(
+                &format!("layer {i}'s keys before any step"),
+                &layer.keys,
+                (0, 4),
+            );
+        }
+    });
+}
+
+/// Decoding token by token with the cache gives, at every step, the logits the full
+/// forward pass computes with its causal mask.
+fn check_cached_steps(config: Config) {
+    let model = deterministic_model(config);
+    let src = [3, 4, 5, 6];
+    let tgt_in = [BOS, 4, 6, 5, 3, 6];
+    let full = model
+        .forward(&one_pair(&src, &tgt_in, &[4, 6, 5, 3, 6, EOS]))
+        .logits;
+    let mut cache = model.start_decoding(&src);
+    for (t, &token) in tgt_in.iter().enumerate() {
+        let logits = model.decode_step(&mut cache, token);
+        let got = row(logits.as_slice().unwrap_or(&[]));
+        let expected = full.slice(s![t..t + 1, ..]).to_owned();
+        let hint = if t == 0 {
+            "at position 0 the cache holds only the new row: check the embedding (×√d_model, \
+             plus PE at position cache.position), the layer's steps in the order of lesson \
+             05's DecoderLayer::forward for this norm position, and the output projection"
+        } else {
+            "position 0 was right, so the step itself is: the cache must keep the keys and \
+             values of every earlier position (append with push_row, never replace), and \
+             the positional encoding must use cache.position, which decode_step increments"
+        };
+        assert_matrix_close(
+            &format!(
+                "{:?}-LN: decode_step's logits at position {t} against row {t} of the full \
+                 forward pass (likely cause if they differ: {hint})",
+                config.norm_position
+            ),
+            &got,
+            &expected,
+            Tol {
+                abs: 1e-10,
+                rel: 1e-10,
+            },
+            &[],
+        );
+        assert!(
+            cache.position == t + 1,
+            "decode_step must advance cache.position: after {} steps it is {}",
+            t + 1,
+            cache.position
+        );
+        assert_same_shape(
+            "the self-attention keys in the cache",
+            &cache.layers[0].keys,
+            (t + 1, 4),
+        );
+    }
+}
+
+#[test]
+fn decode_step_gives_the_logits_of_the_full_forward_pass() {
+    graded(|| check_cached_steps(tiny_config()));
+}
+
+/// The same for pre-LN layers: the cache keeps the keys of norm_1's output.
+#[test]
+fn decode_step_matches_the_full_forward_pass_for_pre_ln_layers_too() {
+    graded(|| {
+        let mut config = tiny_config();
+        config.norm_position = NormPosition::Pre;
+        check_cached_steps(config);
+    });
+}
+
+/// Greedy decoding with and without the cache generates the same tokens.
+#[test]
+fn greedy_decoding_with_and_without_the_cache_agree() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        for src in [vec![3, 4, 5, 6], vec![6, 5], vec![4, 4, 3, PAD]] {
+            let full = greedy_decode(&model, &src, 6);
+            let cached = greedy_decode_cached(&model, &src, 6);
+            assert!(
+                full == cached,
+                "greedy decoding of {src:?}: {full:?} re-running the decoder, {cached:?} with \
+                 the cache; they must be the same"
+            );
+        }
+    });
+}
+
+/// Greedy decoding starts from BOS, picks each token with next_token, and agrees with the
+/// teacher-forced forward pass over its own output.
+#[test]
+fn greedy_decoding_starts_from_bos_and_agrees_with_the_forward_pass() {
+    graded(|| {
+        let model = deterministic_model(tiny_config());
+        let src = [3, 4, 5, 6];
+        for (name, tokens) in [
+            ("greedy_decode", greedy_decode(&model, &src, 6)),
+            (
+                "greedy_decode_cached",
+                greedy_decode_cached(&model, &src, 6),
+            ),
+        ] {
+            assert!(
+                tokens.iter().all(|&t| t > EOS),
+                "{name} returned {tokens:?}: the result holds generated tokens only, \
+                 never PAD, BOS or EOS"
+            );
+            let tgt_in: Vec<usize> =
+                std::iter::once(BOS).chain(tokens.iter().copied()).collect();
+            let tgt_out = vec![EOS; tgt_in.len()];
+            let logits = model.forward(&one_pair(&src, &tgt_in, &tgt_out)).logits;
+            for (t, &token) in tokens.iter().enumerate() {
+                let expected = next_token(logits.row(t));
+                assert!(
+                    token == expected,
+                    "{name} generated {tokens:?}, but the forward pass over [BOS, ...] says \
+                     token {t} should be {expected}. Likely cause: decoding did not start \
+                     from BOS (issue #127 of the Annotated Transformer: starting from PAD), \
+                     or the last row of the decoder was not the one used"
+                );
+            }
+            if tokens.len() < 6 {
+                let stop = next_token(logits.row(tokens.len()));
+                assert!(
+                    stop == EOS,
+                    "{name} stopped after {} tokens, but the next token is {stop}, not EOS",
+                    tokens.len()
+                );
+            }
+        }
+    });
+}
+
+/// A hand-built model whose decoder, position by position, outputs the successor of the
+/// token it reads: with every sublayer's weights 0, each decoder row is LayerNorm(√d ·
+/// E[token] + PE), and the embedding and output rows are chosen so that BOS → 3 → 4 → 5 →
+/// 6 → EOS, while PAD → 4.
+fn successor_model() -> Transformer {
+    let config = Config {
+        vocab_size: 7,
+        d_model: 8,
+        n_heads: 2,
+        d_ff: 4,
+        n_layers: 1,
+        max_len: 8,
+        norm_position: NormPosition::Post,
+    };
+    let mut model = Transformer::zeros(config);
+    let layer = &mut model.decoder[0];
+    for norm in [&mut layer.norm_1, &mut layer.norm_2, &mut layer.norm_3] {
+        norm.gamma.fill(1.0);
+    }
+    // The embedding row of each input token points at the feature of its successor.
+    for (token, feature) in [(BOS, 0), (PAD, 1), (3, 1), (4, 2), (5, 3), (6, 4)] {
+        model.tgt_embedding.weight[[token, feature]] = 10.0;
+    }
+    // Output row of token 3 + k reads feature k; EOS reads feature 4.
+    for (token, feature) in [(3, 0), (4, 1), (5, 2), (6, 3), (EOS, 4)] {
+        model.output.weight[[token, feature]] = 5.0;
+    }
+    model
+}
+
+/// Greedy decoding of the hand-built successor model gives exactly 3 4 5 6, then stops.
+#[test]
+fn greedy_decoding_of_a_hand_built_model_starts_from_bos() {
+    graded(|| {
+        let model = successor_model();
+        let src = [3, 4, 5];
+        for (name, tokens) in [
+            ("greedy_decode", greedy_decode(&model, &src, 6)),
+            (
+                "greedy_decode_cached",
+                greedy_decode_cached(&model, &src, 6),
+            ),
+        ] {
+            let hint = if tokens == [4, 5, 6] {
+                "decoding started from PAD instead of BOS (the Annotated Transformer's \
+                 issue #127): the first input is BOS, as in training"
+            } else if tokens.len() == 6 && tokens.iter().all(|&t| t == 3) {
+                "every step read the logits of the first row instead of the last \
+                 (the new token's)"
+            } else if tokens.len() == 6 {
+                "generation did not stop at EOS"
+            } else {
+                "each step appends the token picked with next_token from the last row's \
+                 logits and feeds it back in"
+            };
+            assert!(
+                tokens == [3, 4, 5, 6],
+                "{name} of the hand-built successor model: expected [3, 4, 5, 6] (BOS → 3 → \
+                 4 → 5 → 6 → EOS), got {tokens:?}. Likely cause: {hint}."
+            );
+        }
+        let pairs = [
+            (src.to_vec(), vec![3, 4, 5, 6]),
+            (vec![6, 5], vec![3, 4, 5, 6]),
+            (src.to_vec(), vec![3, 4, 5]),
+        ];
+        let score = exact_match(&model, &pairs);
+        assert!(
+            (score - 2.0 / 3.0).abs() < 1e-12,
+            "exact_match of the successor model on two right targets and one wrong (too \
+             short) target: expected 2/3, got {score}"
+        );
+        let tie = next_token(array![9.0, 9.0, 1.0, 2.0, 2.0, 0.0, -1.0].view());
+        assert!(
+            tie == 3,
+            "next_token([9, 9, 1, 2, 2, 0, −1]) should be 3: never PAD or BOS, and the first \
+             of equal scores; got {tie}"
+        );
+        let short = greedy_decode_cached(&model, &src, 2);
+        assert!(
+            short == [3, 4],
+            "greedy_decode_cached(.., max_len = 2) should stop after 2 tokens, got {short:?}"
+        );
+    });
+}
+
+/// Generation stops at EOS (nothing when EOS comes first) and after max_len tokens.
+#[test]
+fn greedy_decoding_stops_at_eos_and_at_max_len() {
+    graded(|| {
+        let mut model = deterministic_model(tiny_config());
+        let src = [3, 4, 5, 6];
+        model.output.bias[EOS] = 100.0;
+        for (name, tokens) in [
+            ("greedy_decode", greedy_decode(&model, &src, 5)),
+            (
+                "greedy_decode_cached",
+                greedy_decode_cached(&model, &src, 5),
+            ),
+        ] {
+            assert!(
+                tokens.is_empty(),
+                "{name}: the first token is EOS, so nothing is generated; got {tokens:?}"
+            );
+        }
+        model.output.bias[EOS] = -100.0;
+        for (name, tokens) in [
+            ("greedy_decode", greedy_decode(&model, &src, 5)),
+            (
+                "greedy_decode_cached",
+                greedy_decode_cached(&model, &src, 5),
+            ),
+        ] {
+            assert!(
+                tokens.len() == 5,
+                "{name}(.., max_len = 5) never sees EOS, so it must return 5 tokens; got \
+                 {tokens:?}"
+            );
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Reference values from PyTorch (tools/reference/lesson06_full_model.py, torch 2.15.0,
+// float64), printed with repr(): the shortest decimals that read back as the same floats.
+// ---------------------------------------------------------------------------------------
+
+/// The logits (B·T, vocab) of the tiny model (`deterministic_model(tiny_config())`) on
+/// `tiny_batch()`.
+#[rustfmt::skip]
+fn torch_logits() -> Matrix {
+    array![
+        [1.0803528272070733, 0.19078117893852922, -0.7028207840294289, -0.6003234294634412, 0.7300333369734848, 1.4977728289054744, -0.381572657457943],
+        [0.6749204409915157, 0.34011940350111725, -0.06420373962043663, -0.6182131949584336, 0.7920930658683395, 1.2488844960367995, -0.9933406387534551],
+        [1.1443569952660024, 0.09840314563968575, -0.945732758412572, -0.6622424133464586, 0.44145775156467915, 1.536412261517866, -0.07548564742080112],
+        [1.2101225304493857, 0.1910410917631349, -0.8112555680297397, -0.32797873348975115, 1.1314012418776052, 1.4172360982670806, -0.28227448186375415],
+        [1.131299427939162, 0.1821899760007301, -0.762626512006746, -0.5500417702194392, 0.8028074217865006, 1.5012363886578513, -0.327024202179126],
+        [0.794595874691424, 0.3192125125950629, -0.20495030678066684, -0.5842623496031248, 0.8746961230423503, 1.3175908407762273, -0.8817834241498761],
+        [0.6892641010434867, 0.35522863878313965, -0.045183339898971775, -0.5645202375252303, 0.9071773444844037, 1.2333047103205974, -1.0261708158980796],
+        [-1.0376389387355425, 0.481498656167207, 1.6047461737486217, 0.04451777107638601, 0.2976328058640995, -0.6770133903744123, -1.8172790024095271]
+    ]
+}
+
+/// The same logits with one mistake each: no √d_model, no positional encoding, no causal
+/// mask, no source padding mask in the encoder, none in the cross-attention, every layer
+/// fed the embeddings.
+#[rustfmt::skip]
+fn torch_logits_of_mistakes() -> [Matrix; 6] {
+    [
+        array![
+            [1.0880971695676875, 0.16640299649851456, -0.7592553591072353, -0.635075281903495, 0.6264489073949345, 1.5130902875018037, -0.30767945823547704],
+            [-0.4397291039490596, 0.4713192264084576, 1.1071124047460787, -0.4285448372840268, 0.34404428891425043, 0.1978820251749896, -1.7116191555064773],
+            [1.2531454917392664, 0.11593408032200134, -1.0000086667367538, -0.4763557276015037, 0.7880114242607971, 1.5116687239301347, -0.05817748437785997],
+            [1.2525756729368742, 0.11488611047750966, -1.0016746080636048, -0.4798784706063535, 0.7806346533903523, 1.5129861346955176, -0.05572783501836613],
+            [1.1260327007476196, 0.16879394889774904, -0.7856982584173066, -0.585287412001894, 0.7204175007633815, 1.512793413829702, -0.292904520045933],
+            [0.8518894867224678, -0.0982553487007124, -1.1153128350503427, -0.852398449898178, -0.635412798854542, 1.274763459450675, 0.4346584683506227],
+            [1.3197144453830043, 0.009904360665436575, -1.2743021304414375, -0.4760821189330091, 0.523300586281662, 1.4980373734338093, 0.3071373151106954],
+            [1.3027624103193853, 0.05705699667569728, -1.1626789883228055, -0.4676007853929679, 0.6617104613333946, 1.5092548722638255, 0.15040127851973623]
+        ],
+        array![
+            [1.094886667510975, 0.2219184065828116, -0.6512707853601477, -0.5033199282302567, 0.9391187900266044, 1.4620323210252564, -0.4567989323930346],
+            [0.904103224338302, 0.298534882040399, -0.3372344415558267, -0.5343727255628848, 0.9647592684389635, 1.365729348378879, -0.7704292090755129],
+            [1.111117527654361, 0.1862404781826714, -0.7375875433535042, -0.5700922071696654, 0.775843127158977, 1.5004081483742793, -0.3507704775095145],
+            [1.1913536121453212, 0.14409873415526978, -0.8905898251892419, -0.5364568857868667, 0.7554660433154309, 1.5191109877079016, -0.1819309539516351],
+            [1.1544234937112257, 0.19848402895182612, -0.7487121693016998, -0.4646990148670622, 0.9621821189208223, 1.4714204715579622, -0.3539611574439904],
+            [1.0447189299047075, 0.23946040995681708, -0.5738330354464787, -0.5300796431411942, 0.9187914675650427, 1.4483984228383076, -0.5349716648260463],
+            [0.7904060750889448, 0.35271071900668893, -0.13355988587247017, -0.4731678870716084, 1.0878971569490143, 1.2563913854049078, -0.9671324264574309],
+            [0.7904060750889448, 0.35271071900668893, -0.13355988587247017, -0.4731678870716084, 1.0878971569490143, 1.2563913854049078, -0.9671324264574309]
+        ],
+        array![
+            [1.135271053653428, 0.14034794103267814, -0.8517779568164254, -0.6214488939704315, 0.6042286251073251, 1.5276635451554266, -0.20563295171775361],
+            [0.8142383665045674, 0.24418333761726968, -0.3746551707007073, -0.7313129584399339, 0.5109340976507591, 1.3900511333332166, -0.6646402546977694],
+            [1.0832827874689903, 0.08181739591068429, -0.9297970862967372, -0.7320143810600579, 0.2614517254383403, 1.5205375456651136, -0.05545428683968652],
+            [1.2113313640882672, 0.18938233349015696, -0.8155977508754764, -0.3336581916233735, 1.1216025153705325, 1.4212980873815222, -0.27778856193742757],
+            [1.2715686367892698, 0.0955938121818102, -1.0571982141478273, -0.47635277395809694, 0.7424915487792358, 1.5141824103317223, 0.013583889523078652],
+            [0.7944835622796992, 0.319107069040259, -0.20507280318130672, -0.5846618368626184, 0.8738561549921527, 1.3177065465407027, -0.881563542974257],
+            [0.6894333839091072, 0.35505158027612416, -0.0456821366585933, -0.5649405491466591, 0.9063594448542055, 1.2336396398546392, -1.0256380859576295],
+            [-1.0390570367409666, 0.4809971630354244, 1.6048690306247584, 0.043246120692012745, 0.29345010780304603, -0.677715383319685, -1.8163564218601524]
+        ],
+        array![
+            [1.0803528272070733, 0.19078117893852922, -0.7028207840294289, -0.6003234294634412, 0.7300333369734848, 1.4977728289054744, -0.381572657457943],
+            [0.6749204409915157, 0.34011940350111725, -0.06420373962043663, -0.6182131949584336, 0.7920930658683395, 1.2488844960367995, -0.9933406387534551],
+            [1.1443569952660024, 0.09840314563968575, -0.945732758412572, -0.6622424133464586, 0.44145775156467915, 1.536412261517866, -0.07548564742080112],
+            [1.2101225304493857, 0.1910410917631349, -0.8112555680297397, -0.32797873348975115, 1.1314012418776052, 1.4172360982670806, -0.28227448186375415],
+            [1.0845422565581473, 0.19271035823567886, -0.7023313991717788, -0.5912810430688822, 0.7491804447522651, 1.4963210927003128, -0.3845664363644333],
+            [0.7868307557842995, 0.31028343467014974, -0.21678178464552555, -0.61493714601675, 0.808433955494127, 1.326672708171631, -0.8619311497377302],
+            [0.7342453717943527, 0.3193361814541351, -0.1551956259743921, -0.6312166512881852, 0.7703321211869409, 1.2973785301348162, -0.910820254160867],
+            [0.12876563016777015, -0.025739376712396927, -0.3783715532005799, -0.9485838280363672, -1.189291858492523, 0.7432938882172024, -0.03963108784699544]
+        ],
+        array![
+            [1.0803528272070733, 0.19078117893852922, -0.7028207840294289, -0.6003234294634412, 0.7300333369734848, 1.4977728289054744, -0.381572657457943],
+            [0.6749204409915157, 0.34011940350111725, -0.06420373962043663, -0.6182131949584336, 0.7920930658683395, 1.2488844960367995, -0.9933406387534551],
+            [1.1443569952660024, 0.09840314563968575, -0.945732758412572, -0.6622424133464586, 0.44145775156467915, 1.536412261517866, -0.07548564742080112],
+            [1.2101225304493857, 0.1910410917631349, -0.8112555680297397, -0.32797873348975115, 1.1314012418776052, 1.4172360982670806, -0.28227448186375415],
+            [1.113828700215491, 0.18851333872236695, -0.7351841765268086, -0.5613216578882401, 0.794384759596041, 1.4980598277117734, -0.35538728024102817],
+            [0.7991775200276756, 0.31522768175747085, -0.216833455491506, -0.5914798312157987, 0.8593075782236156, 1.3241971391607859, -0.8690583003366179],
+            [0.7254696346265652, 0.339519659906941, -0.10684288552285301, -0.5833798993163672, 0.873375964071215, 1.2687327461506275, -0.9684154402704523],
+            [-1.2882780141414476, 0.13319060772611288, 1.0884539103633226, -0.3091421376942888, -1.3756779307882927, -0.887320098505735, -0.8375103370279735]
+        ],
+        array![
+            [1.0231346870845666, 0.28601273281617323, -0.4617634459437622, -0.3833287394623051, 1.1924527409281445, 1.3546914355847752, -0.6600178692414328],
+            [0.8082373737983567, 0.3796888925644973, -0.09500908969010488, -0.26256271713648155, 1.4034548286715716, 1.1383068884779632, -1.002256941056604],
+            [0.2408622624969886, 0.49593577920300147, 0.5985187148287586, 0.207345852027591, 1.7101680947947868, 0.3666409247775482, -1.4449351606290661],
+            [0.9514310039003682, 0.3245324670550632, -0.3293434470091692, -0.002256640334867199, 1.6339304170779805, 1.040234450561155, -0.7211656362172849],
+            [1.034750023389304, 0.2817659477469694, -0.4800734010067319, -0.37743352300384553, 1.1962793608062026, 1.3579378470546022, -0.6413827122252309],
+            [0.7672142359121569, 0.3943043946101037, -0.031924394820819865, -0.23042908051875133, 1.4429315053030556, 1.0881492989637471, -1.0549054592368086],
+            [0.2057599082817595, 0.5145913137321564, 0.6694240089010708, -0.04420343966399407, 1.477462937408055, 0.5304696522439415, -1.5728197552771002],
+            [-0.16812376999077272, 0.5465788551017121, 1.03571490255075, 0.12775330947656208, 1.400877644493396, 0.09099813959564809, -1.7502165837719816]
+        ],
+    ]
+}
+
+/// The Annotated Transformer's LabelSmoothing(5, padding_idx=0, smoothing=0.4) of the
+/// targets [2, 1, PAD, 3].
+#[rustfmt::skip]
+fn annotated_smoothing() -> Matrix {
+    array![
+        [0.0, 0.13333333333333333, 0.6, 0.13333333333333333, 0.13333333333333333],
+        [0.0, 0.6, 0.13333333333333333, 0.13333333333333333, 0.13333333333333333],
+        [0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.13333333333333333, 0.13333333333333333, 0.6, 0.13333333333333333]
+    ]
+}
+
+/// The gradient of F.cross_entropy(linspace(-1.5, 2, 20).reshape(4, 5), [2, 4, PAD, 3],
+/// ignore_index=0, label_smoothing=0.2) with respect to the logits.
+#[rustfmt::skip]
+fn torch_loss_gradient() -> Matrix {
+    array![
+        [0.03126054904851829, 0.04028050483873848, -0.2155417494505722, 0.06416281701796034, 0.079837878545355],
+        [0.03126054904851833, 0.0402805048387385, 0.05112491721609447, 0.06416281701796035, -0.18682878812131162],
+        [0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.03126054904851832, 0.04028050483873849, 0.05112491721609444, -0.2025038496487063, 0.07983787854535504]
+    ]
+}
+
+/// Four of the tiny model's gradients (loss with ε = 0.1), flattened: (tensor number in
+/// `Transformer::parameters`' order, name, values).
+#[rustfmt::skip]
+fn torch_gradients() -> [(usize, &'static str, Vec<Float>); 4] {
+    [
+        (0, "src_embedding.weight (the rows of PAD, BOS and EOS get no gradient: padding is masked, and BOS and EOS are not in the sources)",
+         vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.12528681199619315, -0.0047317070526117005, 0.016063518483831994, 0.10757393077223094, -0.000590301058101365, -0.0014629558357593655, 0.0029109331086843316, -0.0011065155424431507, -0.011337893440339718, -0.00757767267510871, -0.04703947839327808, 0.02769368074821021, 0.0038159534695131306, -0.000116141090201324, -0.005670667394587601, 0.0011166935563642459]),
+        (14, "encoder[0].norm_1.gamma", vec![-0.05199570218302782, -0.0006967533754977957, 0.008524581067549844, 0.044364422655466765]),
+        (70, "decoder[1].cross_attention.w_k.weight", vec![0.002467714175985044, -0.0004089801947103546, -0.0008199372704908492, -0.0005541038455994097, -0.0016263887289057278, 0.0002025185847758246, 0.0006407720939069581, 0.0003243564381575229, -7.124099336649735e-05, -4.86770264000672e-05, 9.475949742613753e-05, -1.8648659477721687e-06, -0.00045253905015925214, 1.7908557515011118e-05, 0.00020383944464754088, 9.802716687801985e-05]),
+        (87, "output.bias", vec![0.21108900356000193, 0.08867287853137844, -0.26476608333855556, 0.03265756569965418, 0.019894432535211358, 0.17477251385267661, -0.262320310840367]),
+    ]
+}
+
+/// The same four tensors after clip_grad_norm_(1.0) and one step of
+/// Adam(lr 0.01, betas (0.9, 0.98), eps 1e-9).
+#[rustfmt::skip]
+fn torch_parameters_after_one_step() -> [(usize, &'static str, Vec<Float>); 4] {
+    [
+        (0, "src_embedding.weight", vec![-0.26041666666666663, 0.09375, -0.4166666666666667, 0.22916666666666663, 0.01041666666666663, -0.0625, 0.01041666666666663, 0.22916666666666663, -0.4166666666666667, 0.09375, -0.26041666666666663, -0.46875, 0.48916666654659313, -0.43791666984598826, -0.2287499990634915, 0.14625000013984452, -0.32333335881793046, 0.34333332305031106, 0.1254166718346367, 0.09333331973786006, 0.1870833320064889, 0.4266666646814106, -0.19833333365314176, 0.3129166672098816, -0.02041666272437096, -0.18791679619384863, -0.22958333598621664, -0.14541665319510805]),
+        (14, "encoder[0].norm_1.gamma", vec![1.0662499997106756, 0.7599999784090167, 1.1275000017647343, 0.9962500003390922]),
+        (70, "decoder[1].cross_attention.w_k.weight", vec![-0.10999999390382649, 0.026666629883546455, 0.37666664831941504, -0.656666693816058, 0.15999999075029925, -0.42666659238453963, -0.7599999765227172, 0.7566667130463632, -0.7066668778274691, -0.34000030904020195, 0.240000158753313, -0.5233413936967538, 0.5433333000907371, 0.20666750662037975, 0.12333340713412291, 0.273333486794793]),
+        (87, "output.bias", vec![-0.03708333326206661, 0.01291666683631971, -0.09000000005681855, -0.0016666662060192856, -0.06624999924382755, -0.10166666658059123, -0.08791666672401496]),
+    ]
+}

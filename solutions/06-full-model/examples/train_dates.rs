@@ -1,0 +1,1084 @@
+//! The experiment of chapter 06: train the Transformer from scratch on the date task and
+//! measure what it learned.
+//!
+//! ```text
+//! cargo run --release -p transformer-solution --example train_dates
+//! ```
+//!
+//! trains the reference model (d_model 32, 2 heads, d_ff 64, one encoder and one decoder
+//! layer, post-LN, 25,644 parameters) on dates with years 1000–2999, the held-out years
+//! never in a training batch, and reports:
+//!
+//! - exact-match accuracy of greedy decoding on 1000 dates of the held-out years (and on
+//!   1000 fresh dates of the training years), per format and per output position;
+//! - how often the cross-attention peak (argmax over the source of the head-averaged
+//!   weights, teacher-forced) of each output digit lands in the source field (year,
+//!   month, day) the digit comes from;
+//! - the loss curve, the wall-clock training time, and the cost of greedy decoding with
+//!   and without the key/value cache.
+//!
+//! It writes `book/src/figures/06-full-model-training.svg` (the curve),
+//! `book/src/figures/06-full-model-cross-attention.svg` (the real cross-attention of a
+//! few held-out dates), `book/src/figures/06-full-model-heads.svg` (the two heads of
+//! that cross-attention, separately, for one date) and
+//! `target/experiments/date_translation.json`. The SVG is written
+//! by hand with fixed number formats. Training is deterministic (fixed seeds, one
+//! thread); the time is this machine's.
+//!
+//! Variants (they print their results and write
+//! `target/experiments/date_translation-<variant>.json`, and no figures):
+//!
+//! ```text
+//! --steps N          train for N steps (default 3000)
+//! --seed S           the model's initialisation seed (default 1)
+//! --smoothing E      label smoothing ε (default 0)
+//! --pre-ln           pre-LN layers instead of post-LN
+//! --narrow-years     the memorisation trap: years 1950–2049, ten of them held out
+//! ```
+
+use course_common::ndarray::s;
+use course_common::{Float, Matrix};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use transformer_solution::{
+    Adam, BOS, Batch, Config, Date, DateFormat, DateTask, Example, NormPosition, Split,
+    TrainConfig, Transformer, greedy_decode, greedy_decode_cached, next_token,
+    seeded_rng, train_step,
+};
+
+/// The seed of the training batches.
+const DATA_SEED: u64 = 7;
+/// The seed of the evaluation sets.
+const EVAL_SEED: u64 = 2024;
+/// The number of dates in each evaluation set.
+const EVAL_SIZE: usize = 1000;
+/// The steps at which the held-out accuracy is measured for the curve.
+const CHECKPOINTS: [usize; 14] = [
+    50, 100, 150, 200, 300, 400, 500, 750, 1000, 1250, 1500, 2000, 2500, 3000,
+];
+
+struct Options {
+    steps: usize,
+    seed: u64,
+    smoothing: Float,
+    pre_ln: bool,
+    narrow: bool,
+}
+
+impl Options {
+    fn parse() -> Self {
+        let mut options = Options {
+            steps: 3000,
+            seed: 1,
+            smoothing: 0.0,
+            pre_ln: false,
+            narrow: false,
+        };
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            let mut value = |name: &str| {
+                args.next()
+                    .unwrap_or_else(|| panic!("{name} needs a value"))
+            };
+            match arg.as_str() {
+                "--steps" => options.steps = value("--steps").parse().expect("--steps N"),
+                "--seed" => options.seed = value("--seed").parse().expect("--seed S"),
+                "--smoothing" => {
+                    options.smoothing =
+                        value("--smoothing").parse().expect("--smoothing E")
+                }
+                "--pre-ln" => options.pre_ln = true,
+                "--narrow-years" => options.narrow = true,
+                other => {
+                    panic!("unknown option {other}; see the example's documentation")
+                }
+            }
+        }
+        options
+    }
+
+    /// The default run writes the figures; a variant gets its own name.
+    fn variant(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.steps != 3000 {
+            parts.push(format!("steps{}", self.steps));
+        }
+        if self.seed != 1 {
+            parts.push(format!("seed{}", self.seed));
+        }
+        if self.smoothing != 0.0 {
+            parts.push(format!("smoothing{}", self.smoothing));
+        }
+        if self.pre_ln {
+            parts.push("preln".to_owned());
+        }
+        if self.narrow {
+            parts.push("narrow".to_owned());
+        }
+        (!parts.is_empty()).then(|| parts.join("-"))
+    }
+}
+
+fn main() {
+    let options = Options::parse();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let task = if options.narrow {
+        let heldout = [1953, 1962, 1968, 1977, 1984, 1991, 2006, 2015, 2031, 2047];
+        DateTask::with_years(1950..=2049, &heldout)
+    } else {
+        DateTask::new()
+    };
+    let mut config = Config::dates();
+    if options.pre_ln {
+        config.norm_position = NormPosition::Pre;
+    }
+    let mut settings = TrainConfig::dates();
+    settings.steps = options.steps;
+    settings.label_smoothing = options.smoothing;
+
+    let mut model = Transformer::new(config, options.seed);
+    let heldout = evaluation_set(&task, Split::HeldOut, EVAL_SEED);
+    let in_distribution = evaluation_set(&task, Split::Train, EVAL_SEED + 1);
+    let ln_v = (config.vocab_size as Float).ln();
+    println!(
+        "model: d_model {}, {} heads, d_ff {}, {} + {} layers, {:?}-LN, {} parameters",
+        config.d_model,
+        config.n_heads,
+        config.d_ff,
+        config.n_layers,
+        config.n_layers,
+        config.norm_position,
+        model.parameter_count()
+    );
+    println!(
+        "task: years {}..={}, held out {:?}",
+        task.years.start(),
+        task.years.end(),
+        task.heldout_years
+    );
+    println!(
+        "training: {} steps of {} pairs, peak lr {} after {} warm-up steps, clip {}, \
+         smoothing {}, Adam({}, {}, {:e})\n",
+        settings.steps,
+        settings.batch_size,
+        settings.peak_lr,
+        settings.warmup,
+        settings.clip_norm,
+        settings.label_smoothing,
+        settings.beta1,
+        settings.beta2,
+        settings.adam_eps
+    );
+
+    // Training, timed without the evaluations at the checkpoints.
+    let mut rng = seeded_rng(DATA_SEED);
+    let mut adam = Adam::with_betas(
+        &model.parameters(),
+        settings.beta1,
+        settings.beta2,
+        settings.adam_eps,
+    );
+    let mut losses = Vec::with_capacity(settings.steps);
+    let mut norms = Vec::with_capacity(settings.steps);
+    let mut curve: Vec<(usize, Float)> = Vec::new();
+    let mut train_time = Duration::ZERO;
+    for step in 1..=settings.steps {
+        let start = Instant::now();
+        let batch = task.batch(&mut rng, settings.batch_size, Split::Train);
+        let lr = settings.learning_rate(step, config.d_model);
+        let report = train_step(
+            &mut model,
+            &mut adam,
+            &batch,
+            lr,
+            settings.clip_norm,
+            settings.label_smoothing,
+        );
+        train_time += start.elapsed();
+        losses.push(report.loss);
+        norms.push(report.grad_norm);
+        if step == 1 {
+            println!(
+                "step 1: loss {:.3} (ln V = {ln_v:.3}, difference {:+.3})",
+                report.loss,
+                report.loss - ln_v
+            );
+        }
+        if CHECKPOINTS.contains(&step) || step == settings.steps {
+            let accuracy = exact_match(&model, &task, &heldout[..200]);
+            curve.push((step, accuracy));
+            println!(
+                "step {step:>5}: loss (mean of the last 50 steps) {:.4}, held-out exact match \
+                 (200 dates) {:5.1} %, {:.1} s of training",
+                mean_tail(&losses, 50),
+                100.0 * accuracy,
+                train_time.as_secs_f64()
+            );
+        }
+    }
+    let train_seconds = train_time.as_secs_f64();
+    for (from, to) in [(1, 100), (101, 1000), (1001, settings.steps)] {
+        let window = &norms[from - 1..to.min(norms.len())];
+        let mut sorted = window.to_vec();
+        sorted.sort_by(Float::total_cmp);
+        let clipped = window.iter().filter(|&&n| n > settings.clip_norm).count();
+        println!(
+            "gradient norm before clipping, steps {from}..={to}: median {:.2}, largest {:.2}, \
+             clipped in {:.0} % of the steps",
+            sorted[sorted.len() / 2],
+            sorted[sorted.len() - 1],
+            100.0 * clipped as Float / window.len() as Float
+        );
+    }
+    println!(
+        "\ntrained {} steps in {:.1} s ({:.1} ms per step) on {}\n",
+        settings.steps,
+        train_seconds,
+        1e3 * train_seconds / settings.steps as Float,
+        machine()
+    );
+
+    // Accuracy.
+    let heldout_exact = exact_match(&model, &task, &heldout);
+    let in_distribution_exact = exact_match(&model, &task, &in_distribution);
+    println!(
+        "exact match, greedy decoding with the cache: held-out years {:.1} %, training \
+         years (fresh dates) {:.1} % ({EVAL_SIZE} dates each)",
+        100.0 * heldout_exact,
+        100.0 * in_distribution_exact
+    );
+    per_format(&model, &task, &heldout);
+    per_position(&model, &task, &heldout);
+    show_mistakes(&model, &task, &heldout);
+
+    // Where the cross-attention looks.
+    let alignment = alignment(&model, &task, &heldout);
+    alignment_per_format(&model, &task, &heldout);
+    println!(
+        "\ncross-attention peak (argmax over the source of the head-averaged weights, \
+         teacher-forced, last decoder layer) inside the right source field, {EVAL_SIZE} \
+         held-out dates:\n  overall {:.1} %, year digits {:.1} %, month digits {:.1} %, \
+         day digits {:.1} %\n  counting the character just before and after each field \
+         as part of it: {:.1} %",
+        100.0 * alignment.overall,
+        100.0 * alignment.year,
+        100.0 * alignment.month,
+        100.0 * alignment.day,
+        100.0 * alignment.widened
+    );
+
+    let decoding = decoding_cost(&model, &task, &heldout);
+
+    // What to write.
+    let json = summary_json(
+        &options,
+        &model,
+        &settings,
+        &task,
+        train_seconds,
+        heldout_exact,
+        in_distribution_exact,
+        &alignment,
+        &losses,
+        &curve,
+        &decoding,
+    );
+    let experiments = root.join("target/experiments");
+    std::fs::create_dir_all(&experiments).expect("create target/experiments");
+    let name = match options.variant() {
+        None => "date_translation.json".to_owned(),
+        Some(variant) => format!("date_translation-{variant}.json"),
+    };
+    let json_path = experiments.join(name);
+    std::fs::write(&json_path, json).expect("write the JSON summary");
+    println!("\nwrote {}", json_path.display());
+    if options.variant().is_none() {
+        let figures = root.join("book/src/figures");
+        let training = figures.join("06-full-model-training.svg");
+        std::fs::write(&training, training_svg(&losses, &curve))
+            .expect("write the curve");
+        let heatmaps = figures.join("06-full-model-cross-attention.svg");
+        std::fs::write(&heatmaps, heatmaps_svg(&model, &task))
+            .expect("write the heatmaps");
+        let heads = figures.join("06-full-model-heads.svg");
+        std::fs::write(&heads, heads_svg(&model, &task)).expect("write the heads");
+        println!(
+            "wrote {}\nwrote {}\nwrote {}",
+            training.display(),
+            heatmaps.display(),
+            heads.display()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Evaluation
+// ---------------------------------------------------------------------------------------
+
+/// The index of the largest entry (the first, on ties).
+fn argmax(values: course_common::ndarray::ArrayView1<Float>) -> usize {
+    let mut best = 0;
+    for (i, &v) in values.iter().enumerate() {
+        if v > values[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+fn evaluation_set(task: &DateTask, split: Split, seed: u64) -> Vec<Example> {
+    let mut rng = seeded_rng(seed);
+    (0..EVAL_SIZE)
+        .map(|_| task.sample(&mut rng, split))
+        .collect()
+}
+
+fn decode_text(model: &Transformer, task: &DateTask, example: &Example) -> String {
+    let (src, tgt) = task.tokens(example);
+    task.vocab
+        .decode(&greedy_decode_cached(model, &src, tgt.len() + 1))
+}
+
+fn exact_match(model: &Transformer, task: &DateTask, examples: &[Example]) -> Float {
+    let correct = examples
+        .iter()
+        .filter(|e| decode_text(model, task, e) == e.target)
+        .count();
+    correct as Float / examples.len() as Float
+}
+
+fn mean_tail(values: &[Float], n: usize) -> Float {
+    let tail = &values[values.len().saturating_sub(n)..];
+    tail.iter().sum::<Float>() / tail.len() as Float
+}
+
+fn per_format(model: &Transformer, task: &DateTask, examples: &[Example]) {
+    println!("\nheld-out exact match per format:");
+    for format in DateFormat::ALL {
+        let mine: Vec<&Example> =
+            examples.iter().filter(|e| e.format == format).collect();
+        let correct = mine
+            .iter()
+            .filter(|e| decode_text(model, task, e) == e.target)
+            .count();
+        let example = task.example(Date::new(2046, 6, 24), format).source;
+        println!(
+            "  {:<22} {:>5.1} % of {:>3}",
+            format!("{example:?}"),
+            100.0 * correct as Float / mine.len().max(1) as Float,
+            mine.len()
+        );
+    }
+}
+
+fn per_position(model: &Transformer, task: &DateTask, examples: &[Example]) {
+    let mut correct = [0usize; 10];
+    for example in examples {
+        let got: Vec<char> = decode_text(model, task, example).chars().collect();
+        for (i, c) in example.target.chars().enumerate() {
+            if got.get(i) == Some(&c) {
+                correct[i] += 1;
+            }
+        }
+    }
+    let line: Vec<String> = correct
+        .iter()
+        .map(|&c| format!("{:.1}", 100.0 * c as Float / examples.len() as Float))
+        .collect();
+    println!(
+        "held-out accuracy per output position (Y Y Y Y - M M - D D), %: {}",
+        line.join(" ")
+    );
+}
+
+fn show_mistakes(model: &Transformer, task: &DateTask, examples: &[Example]) {
+    let wrong: Vec<(&Example, String)> = examples
+        .iter()
+        .map(|e| (e, decode_text(model, task, e)))
+        .filter(|(e, got)| *got != e.target)
+        .collect();
+    let mut by_year: std::collections::BTreeMap<u32, usize> = Default::default();
+    for (example, _) in &wrong {
+        *by_year.entry(example.date.year).or_default() += 1;
+    }
+    println!(
+        "held-out mistakes: {} of {}, by year {by_year:?}",
+        wrong.len(),
+        examples.len()
+    );
+    for (example, got) in wrong.iter().take(30) {
+        println!(
+            "  {:<30} → {got:<12} (expected {})",
+            format!("{:?}", example.source),
+            example.target
+        );
+    }
+}
+
+/// The fraction of output digits whose head-averaged cross-attention peak is in the
+/// right source field.
+struct Alignment {
+    overall: Float,
+    year: Float,
+    month: Float,
+    day: Float,
+    /// The same, counting the character just before and just after each field as in it.
+    widened: Float,
+}
+
+/// The head-averaged cross-attention of the last decoder layer, teacher-forced, for
+/// one example: `(T, S)`, row `i` for the query that predicts output character `i`.
+fn cross_attention(model: &Transformer, task: &DateTask, example: &Example) -> Matrix {
+    let batch = Batch::new(&[task.tokens(example)]);
+    let forward = model.forward(&batch);
+    let layer = forward.decoder[0]
+        .layers
+        .last()
+        .expect("the model has a decoder layer");
+    let heads = &layer.cross_attention.weights;
+    let mut mean = Matrix::zeros(heads[0].dim());
+    for head in heads {
+        mean += head;
+    }
+    mean / heads.len() as Float
+}
+
+fn alignment(model: &Transformer, task: &DateTask, examples: &[Example]) -> Alignment {
+    // (field of output position i, or None for the dashes and EOS)
+    let field_of = |i: usize| match i {
+        0..=3 => Some(0),
+        5 | 6 => Some(1),
+        8 | 9 => Some(2),
+        _ => None,
+    };
+    let mut hits = [0usize; 3];
+    let mut total = [0usize; 3];
+    let mut widened = 0usize;
+    for example in examples {
+        let weights = cross_attention(model, task, example);
+        let ranges = [
+            &example.fields.year,
+            &example.fields.month,
+            &example.fields.day,
+        ];
+        for i in 0..10 {
+            let Some(field) = field_of(i) else { continue };
+            let peak = argmax(weights.row(i));
+            total[field] += 1;
+            if ranges[field].contains(&peak) {
+                hits[field] += 1;
+            }
+            if ranges[field].start <= peak + 1 && peak <= ranges[field].end {
+                widened += 1;
+            }
+        }
+    }
+    let rate = |h: usize, t: usize| h as Float / t.max(1) as Float;
+    Alignment {
+        overall: rate(hits.iter().sum(), total.iter().sum()),
+        year: rate(hits[0], total[0]),
+        month: rate(hits[1], total[1]),
+        day: rate(hits[2], total[2]),
+        widened: rate(widened, total.iter().sum()),
+    }
+}
+
+/// Where the month digits' attention peaks, per format, when it is not on the month.
+fn alignment_per_format(model: &Transformer, task: &DateTask, examples: &[Example]) {
+    println!(
+        "\ncross-attention peaks of the month digits (positions 5 and 6), per format:"
+    );
+    for format in DateFormat::ALL {
+        let mut hits = 0;
+        let mut total = 0;
+        let mut elsewhere: std::collections::BTreeMap<String, usize> = Default::default();
+        for example in examples.iter().filter(|e| e.format == format) {
+            let weights = cross_attention(model, task, example);
+            for i in [5, 6] {
+                let peak = argmax(weights.row(i));
+                total += 1;
+                if example.fields.month.contains(&peak) {
+                    hits += 1;
+                } else {
+                    let place = if example.fields.day.contains(&peak) {
+                        "day".to_owned()
+                    } else if example.fields.year.contains(&peak) {
+                        "year".to_owned()
+                    } else {
+                        let c = example.source.as_bytes()[peak] as char;
+                        format!("{c:?}")
+                    };
+                    *elsewhere.entry(place).or_default() += 1;
+                }
+            }
+        }
+        let example = task.example(Date::new(2046, 6, 24), format).source;
+        println!(
+            "  {:<22} {:>5.1} % on the month; elsewhere: {:?}",
+            format!("{example:?}"),
+            100.0 * hits as Float / total.max(1) as Float,
+            elsewhere
+        );
+    }
+}
+
+/// Milliseconds per date of greedy decoding without and with the cache, on the trained
+/// model's held-out dates, and per length on an untrained model that does not stop.
+struct DecodingCost {
+    dates_full_ms: Float,
+    dates_cached_ms: Float,
+    /// (generated tokens, full ms, cached ms)
+    by_length: Vec<(usize, Float, Float)>,
+}
+
+fn decoding_cost(
+    model: &Transformer,
+    task: &DateTask,
+    examples: &[Example],
+) -> DecodingCost {
+    let sources: Vec<Vec<usize>> =
+        examples[..200].iter().map(|e| task.tokens(e).0).collect();
+    let time = |f: &dyn Fn(&[usize]) -> Vec<usize>, sources: &[Vec<usize>]| {
+        let start = Instant::now();
+        let outputs: Vec<Vec<usize>> = sources.iter().map(|s| f(s)).collect();
+        (
+            1e3 * start.elapsed().as_secs_f64() / sources.len() as Float,
+            outputs,
+        )
+    };
+    let (dates_full_ms, full) = time(&|s| greedy_decode(model, s, 11), &sources);
+    let (dates_cached_ms, cached) =
+        time(&|s| greedy_decode_cached(model, s, 11), &sources);
+    assert_eq!(full, cached, "the cache must not change what is generated");
+    println!(
+        "\ngreedy decoding of a held-out date: {dates_full_ms:.3} ms re-running the \
+         decoder over the prefix, {dates_cached_ms:.3} ms with the key/value cache"
+    );
+    // Fixed lengths, EOS ignored: the cost of n steps of each method, the best of 5 runs.
+    let few = &sources[..20];
+    let mut by_length = Vec::new();
+    println!(
+        "tokens generated | re-run the prefix (ms) | with the cache (ms)   (20 sources, best of 5)"
+    );
+    for n in [10, 20, 40, 60] {
+        let best =
+            |f: &dyn Fn(&[usize]) -> Vec<usize>| {
+                (0..5).map(|_| time(f, few)).fold(
+                    (Float::INFINITY, Vec::new()),
+                    |a, b| if b.0 < a.0 { b } else { a },
+                )
+            };
+        let (full_ms, full) = best(&|s| fixed_length_full(model, s, n));
+        let (cached_ms, cached) = best(&|s| fixed_length_cached(model, s, n));
+        assert_eq!(full, cached, "the cache must not change what is generated");
+        println!("{n:>16} | {full_ms:>22.3} | {cached_ms:>19.3}");
+        by_length.push((n, full_ms, cached_ms));
+    }
+    DecodingCost {
+        dates_full_ms,
+        dates_cached_ms,
+        by_length,
+    }
+}
+
+/// `n` greedy steps re-running the decoder over the prefix, whatever the tokens.
+fn fixed_length_full(model: &Transformer, src: &[usize], n: usize) -> Vec<usize> {
+    let memory = model.encode(src).output;
+    let mut tokens = vec![BOS];
+    for _ in 0..n {
+        let out = model.decode(&tokens, src, &memory).output;
+        let logits = model
+            .output
+            .forward(&out.slice(s![out.nrows() - 1.., ..]).to_owned());
+        tokens.push(next_token(logits.row(0)));
+    }
+    tokens
+}
+
+/// `n` greedy steps with the key/value cache, whatever the tokens.
+fn fixed_length_cached(model: &Transformer, src: &[usize], n: usize) -> Vec<usize> {
+    let mut cache = model.start_decoding(src);
+    let mut tokens = vec![BOS];
+    for _ in 0..n {
+        let logits = model.decode_step(&mut cache, *tokens.last().expect("never empty"));
+        tokens.push(next_token(logits.view()));
+    }
+    tokens
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_owned())
+        })
+        .unwrap_or_else(|| "an unknown CPU".to_owned());
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    format!("{cpu}, {threads} hardware threads (training uses one)")
+}
+
+// ---------------------------------------------------------------------------------------
+// The JSON summary
+// ---------------------------------------------------------------------------------------
+
+#[allow(clippy::too_many_arguments)]
+fn summary_json(
+    options: &Options,
+    model: &Transformer,
+    settings: &TrainConfig,
+    task: &DateTask,
+    train_seconds: Float,
+    heldout_exact: Float,
+    in_distribution_exact: Float,
+    alignment: &Alignment,
+    losses: &[Float],
+    curve: &[(usize, Float)],
+    decoding: &DecodingCost,
+) -> String {
+    let c = &model.config;
+    let mut json = String::from("{\n");
+    let mut field = |name: &str, value: String| {
+        let _ = writeln!(json, "  \"{name}\": {value},");
+    };
+    field("heldout_exact_match", format!("{heldout_exact:.4}"));
+    field("heldout_examples", EVAL_SIZE.to_string());
+    field(
+        "in_distribution_exact_match",
+        format!("{in_distribution_exact:.4}"),
+    );
+    field(
+        "attention_alignment",
+        format!(
+            "{{\"overall\": {:.4}, \"year\": {:.4}, \"month\": {:.4}, \"day\": {:.4}, \
+             \"field_plus_neighbours\": {:.4}}}",
+            alignment.overall,
+            alignment.year,
+            alignment.month,
+            alignment.day,
+            alignment.widened
+        ),
+    );
+    field("train_seconds", format!("{train_seconds:.2}"));
+    field("steps", settings.steps.to_string());
+    field("parameters", model.parameter_count().to_string());
+    field("initial_loss", format!("{:.4}", losses[0]));
+    field(
+        "final_loss_mean_last_50",
+        format!("{:.5}", mean_tail(losses, 50)),
+    );
+    field(
+        "heldout_curve",
+        format!(
+            "[{}]",
+            curve
+                .iter()
+                .map(|(s, a)| format!("[{s}, {a:.3}]"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    field(
+        "decoding_ms_per_date",
+        format!(
+            "{{\"full\": {:.4}, \"cached\": {:.4}}}",
+            decoding.dates_full_ms, decoding.dates_cached_ms
+        ),
+    );
+    field(
+        "decoding_ms_by_length",
+        format!(
+            "[{}]",
+            decoding
+                .by_length
+                .iter()
+                .map(|(n, full, cached)| format!(
+                    "{{\"tokens\": {n}, \"full\": {full:.4}, \"cached\": {cached:.4}}}"
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    field(
+        "config",
+        format!(
+            "{{\"vocab_size\": {}, \"d_model\": {}, \"n_heads\": {}, \"d_ff\": {}, \
+             \"n_layers\": {}, \"norm_position\": \"{:?}\", \"batch_size\": {}, \
+             \"peak_lr\": {}, \"warmup\": {}, \"clip_norm\": {}, \"label_smoothing\": {}, \
+             \"beta1\": {}, \"beta2\": {}, \"adam_eps\": {:e}, \"model_seed\": {}, \
+             \"data_seed\": {DATA_SEED}, \"years\": [{}, {}], \"heldout_years\": {:?}}}",
+            c.vocab_size,
+            c.d_model,
+            c.n_heads,
+            c.d_ff,
+            c.n_layers,
+            c.norm_position,
+            settings.batch_size,
+            settings.peak_lr,
+            settings.warmup,
+            settings.clip_norm,
+            settings.label_smoothing,
+            settings.beta1,
+            settings.beta2,
+            settings.adam_eps,
+            options.seed,
+            task.years.start(),
+            task.years.end(),
+            task.heldout_years
+        ),
+    );
+    let _ = writeln!(json, "  \"machine\": \"{}\"", machine());
+    json.push_str("}\n");
+    json
+}
+
+// ---------------------------------------------------------------------------------------
+// Figures
+// ---------------------------------------------------------------------------------------
+
+fn svg_open(width: f64, height: f64) -> String {
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="14" fill="#1a1a1a">
+  <rect width="{width}" height="{height}" fill="white"/>
+"##
+    )
+}
+
+/// The loss (log scale, left) and the held-out exact match (right) against the step.
+fn training_svg(losses: &[Float], curve: &[(usize, Float)]) -> String {
+    let (width, height) = (760.0, 400.0);
+    let (left, right, top, bottom) = (80.0, 680.0, 40.0, 330.0);
+    let steps = losses.len() as Float;
+    let x = |step: Float| left + (right - left) * step / steps;
+    let (log_min, log_max) = (-4.0, 1.0);
+    let y_loss = |loss: Float| {
+        bottom - (bottom - top) * (loss.max(1e-4).log10() - log_min) / (log_max - log_min)
+    };
+    let y_acc = |acc: Float| bottom - (bottom - top) * acc;
+    let mut svg = svg_open(width, height);
+    let _ = writeln!(
+        svg,
+        r##"  <text x="{:.1}" y="24" text-anchor="middle" font-weight="bold">Training the date model: loss and held-out exact match</text>"##,
+        (left + right) / 2.0
+    );
+    // Axes and grid.
+    for k in 0..=5 {
+        let value = 10f64.powi(log_min as i32 + k);
+        let y = y_loss(value);
+        let _ = writeln!(
+            svg,
+            r##"  <line x1="{left}" y1="{y:.1}" x2="{right}" y2="{y:.1}" stroke="#e0e0e0"/>
+  <text x="{:.1}" y="{:.1}" text-anchor="end" font-size="12">{}</text>"##,
+            left - 6.0,
+            y + 4.0,
+            match k {
+                0 => "0.0001",
+                1 => "0.001",
+                2 => "0.01",
+                3 => "0.1",
+                4 => "1",
+                _ => "10",
+            }
+        );
+    }
+    for k in 0..=4 {
+        let acc = k as Float * 0.25;
+        let _ = writeln!(
+            svg,
+            r##"  <text x="{:.1}" y="{:.1}" font-size="12" fill="#d95f02">{}%</text>"##,
+            right + 6.0,
+            y_acc(acc) + 4.0,
+            k * 25
+        );
+    }
+    let tick = if steps > 1000.0 { 500 } else { 100 };
+    let mut step = 0;
+    while step as Float <= steps {
+        let _ = writeln!(
+            svg,
+            r##"  <line x1="{0:.1}" y1="{bottom}" x2="{0:.1}" y2="{1}" stroke="#888"/>
+  <text x="{0:.1}" y="{2}" text-anchor="middle" font-size="12">{step}</text>"##,
+            x(step as Float),
+            bottom + 5.0,
+            bottom + 20.0
+        );
+        step += tick;
+    }
+    let _ = writeln!(
+        svg,
+        r##"  <line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#444"/>
+  <line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#444"/>
+  <line x1="{right}" y1="{top}" x2="{right}" y2="{bottom}" stroke="#444"/>
+  <text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="13">training step</text>
+  <text x="20" y="{:.1}" text-anchor="middle" font-size="13" transform="rotate(-90 20 {:.1})">loss per token (log scale)</text>
+  <text x="740" y="{:.1}" text-anchor="middle" font-size="13" fill="#d95f02" transform="rotate(90 740 {:.1})">held-out exact match</text>"##,
+        (left + right) / 2.0,
+        bottom + 42.0,
+        (top + bottom) / 2.0,
+        (top + bottom) / 2.0,
+        (top + bottom) / 2.0,
+        (top + bottom) / 2.0
+    );
+    // The raw loss, then its moving average.
+    let raw: Vec<String> = losses
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| format!("{:.1},{:.1}", x((i + 1) as Float), y_loss(l)))
+        .collect();
+    let _ = writeln!(
+        svg,
+        r##"  <polyline points="{}" fill="none" stroke="#9ecae1" stroke-width="0.8"/>"##,
+        raw.join(" ")
+    );
+    let window = 25;
+    let smooth: Vec<String> = (0..losses.len())
+        .map(|i| {
+            let from = i.saturating_sub(window - 1);
+            let mean = losses[from..=i].iter().sum::<Float>() / (i + 1 - from) as Float;
+            format!("{:.1},{:.1}", x((i + 1) as Float), y_loss(mean))
+        })
+        .collect();
+    let _ = writeln!(
+        svg,
+        r##"  <polyline points="{}" fill="none" stroke="#08519c" stroke-width="2"/>"##,
+        smooth.join(" ")
+    );
+    let accuracy: Vec<String> = curve
+        .iter()
+        .map(|&(s, a)| format!("{:.1},{:.1}", x(s as Float), y_acc(a)))
+        .collect();
+    let _ = writeln!(
+        svg,
+        r##"  <polyline points="{}" fill="none" stroke="#d95f02" stroke-width="2"/>"##,
+        accuracy.join(" ")
+    );
+    for &(s, a) in curve {
+        let _ = writeln!(
+            svg,
+            r##"  <circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#d95f02"/>"##,
+            x(s as Float),
+            y_acc(a)
+        );
+    }
+    // Legend.
+    let _ = writeln!(
+        svg,
+        r##"  <line x1="420" y1="60" x2="450" y2="60" stroke="#9ecae1" stroke-width="2"/>
+  <text x="456" y="64" font-size="12">loss of each batch</text>
+  <line x1="420" y1="80" x2="450" y2="80" stroke="#08519c" stroke-width="2"/>
+  <text x="456" y="84" font-size="12">loss, mean of the last 25 steps</text>
+  <line x1="420" y1="100" x2="450" y2="100" stroke="#d95f02" stroke-width="2"/>
+  <text x="456" y="104" font-size="12">held-out exact match (200 dates)</text>"##
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// A colour from white (weight 0) to dark blue (weight 1).
+fn colour(weight: Float) -> String {
+    let (low, high) = ([247.0, 251.0, 255.0], [8.0, 48.0, 107.0]);
+    let t = weight.clamp(0.0, 1.0);
+    let channel = |i: usize| (low[i] + (high[i] - low[i]) * t).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", channel(0), channel(1), channel(2))
+}
+
+fn escape(c: char) -> String {
+    match c {
+        '<' => "&lt;".to_owned(),
+        '>' => "&gt;".to_owned(),
+        '&' => "&amp;".to_owned(),
+        ' ' => "␣".to_owned(),
+        c => c.to_string(),
+    }
+}
+
+/// The head-averaged cross-attention of the trained model for a few held-out dates.
+fn heatmaps_svg(model: &Transformer, task: &DateTask) -> String {
+    let examples = [
+        task.example(Date::new(1899, 3, 14), DateFormat::WeekdayMonthDayYear),
+        task.example(Date::new(2479, 11, 5), DateFormat::Slashed),
+        task.example(Date::new(1660, 8, 27), DateFormat::ShortMonthDayCommaYear),
+    ];
+    let cell = 22.0;
+    let left = 70.0;
+    let width = left + cell * 24.0 + 30.0;
+    let panel_height = |e: &Example| 60.0 + cell * (e.target.len() + 1) as Float;
+    let height = 20.0 + examples.iter().map(panel_height).sum::<Float>() + 40.0;
+    let mut svg = svg_open(width, height);
+    let mut y0 = 20.0;
+    for example in &examples {
+        let weights = cross_attention(model, task, example);
+        let got = decode_text(model, task, example);
+        let _ = writeln!(
+            svg,
+            r##"  <text x="{left}" y="{:.1}" font-weight="bold">"{}" → {} (the model's greedy output: {})</text>"##,
+            y0 + 14.0,
+            example.source,
+            example.target,
+            got
+        );
+        let top = y0 + 44.0;
+        for (j, c) in example.source.chars().enumerate() {
+            let _ = writeln!(
+                svg,
+                r##"  <text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="13" font-family="Menlo, Consolas, monospace">{}</text>"##,
+                left + cell * (j as Float + 0.5),
+                top - 6.0,
+                escape(c)
+            );
+        }
+        let outputs: Vec<String> = example
+            .target
+            .chars()
+            .map(|c| c.to_string())
+            .chain(std::iter::once("EOS".to_owned()))
+            .collect();
+        for (i, label) in outputs.iter().enumerate() {
+            let y = top + cell * i as Float;
+            let _ = writeln!(
+                svg,
+                r##"  <text x="{:.1}" y="{:.1}" text-anchor="end" font-size="13" font-family="Menlo, Consolas, monospace">{label}</text>"##,
+                left - 8.0,
+                y + cell * 0.7
+            );
+            for j in 0..example.source.len() {
+                let _ = writeln!(
+                    svg,
+                    r##"  <rect x="{:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{}" stroke="white" stroke-width="0.5"/>"##,
+                    left + cell * j as Float,
+                    colour(weights[[i, j]])
+                );
+            }
+        }
+        y0 += panel_height(example);
+    }
+    // Colour scale.
+    let _ = writeln!(
+        svg,
+        r##"  <text x="{left}" y="{:.1}" font-size="12">weight:</text>"##,
+        y0 + 14.0
+    );
+    for k in 0..=10 {
+        let w = k as Float / 10.0;
+        let _ = writeln!(
+            svg,
+            r##"  <rect x="{:.1}" y="{:.1}" width="20" height="14" fill="{}" stroke="#ccc" stroke-width="0.5"/>"##,
+            left + 55.0 + 20.0 * k as Float,
+            y0 + 3.0,
+            colour(w)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r##"  <text x="{:.1}" y="{:.1}" font-size="12">0</text>
+  <text x="{:.1}" y="{:.1}" font-size="12">1</text>
+  <text x="{:.1}" y="{:.1}" font-size="12">rows: the output character each query predicts; columns: the source characters (␣ is a space)</text>"##,
+        left + 46.0,
+        y0 + 14.0,
+        left + 55.0 + 20.0 * 11.0 + 4.0,
+        y0 + 14.0,
+        left,
+        y0 + 34.0
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// One heatmap panel: `weights` (outputs × source characters) at (x0, y0).
+fn panel(
+    svg: &mut String,
+    x0: Float,
+    y0: Float,
+    title: &str,
+    example: &Example,
+    weights: &Matrix,
+) {
+    let cell = 20.0;
+    let _ = writeln!(
+        svg,
+        r##"  <text x="{x0:.1}" y="{:.1}" font-weight="bold" font-size="13">{title}</text>"##,
+        y0 + 14.0
+    );
+    let top = y0 + 40.0;
+    for (j, c) in example.source.chars().enumerate() {
+        let _ = writeln!(
+            svg,
+            r##"  <text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="12" font-family="Menlo, Consolas, monospace">{}</text>"##,
+            x0 + 30.0 + cell * (j as Float + 0.5),
+            top - 6.0,
+            escape(c)
+        );
+    }
+    let outputs: Vec<String> = example
+        .target
+        .chars()
+        .map(|c| c.to_string())
+        .chain(std::iter::once("EOS".to_owned()))
+        .collect();
+    for (i, label) in outputs.iter().enumerate() {
+        let y = top + cell * i as Float;
+        let _ = writeln!(
+            svg,
+            r##"  <text x="{:.1}" y="{:.1}" text-anchor="end" font-size="12" font-family="Menlo, Consolas, monospace">{label}</text>"##,
+            x0 + 24.0,
+            y + cell * 0.7
+        );
+        for j in 0..example.source.len() {
+            let _ = writeln!(
+                svg,
+                r##"  <rect x="{:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{}" stroke="white" stroke-width="0.5"/>"##,
+                x0 + 30.0 + cell * j as Float,
+                colour(weights[[i, j]])
+            );
+        }
+    }
+}
+
+/// The two heads of the last decoder layer's cross-attention for one held-out date, and
+/// their average.
+fn heads_svg(model: &Transformer, task: &DateTask) -> String {
+    let example = task.example(Date::new(1899, 3, 14), DateFormat::WeekdayMonthDayYear);
+    let batch = Batch::new(&[task.tokens(&example)]);
+    let forward = model.forward(&batch);
+    let layer = forward.decoder[0]
+        .layers
+        .last()
+        .expect("the model has a decoder layer");
+    let heads = &layer.cross_attention.weights;
+    let width = 30.0 + 20.0 * example.source.len() as Float + 40.0;
+    let panel_height = 40.0 + 20.0 * 11.0 + 30.0;
+    let mut svg = svg_open(2.0 * width + 20.0, 2.0 * panel_height + 30.0);
+    let average = cross_attention(model, task, &example);
+    panel(&mut svg, 10.0, 10.0, "head 0", &example, &heads[0]);
+    panel(&mut svg, width + 10.0, 10.0, "head 1", &example, &heads[1]);
+    panel(
+        &mut svg,
+        10.0,
+        panel_height + 10.0,
+        "the average of the two (what the heatmaps show)",
+        &example,
+        &average,
+    );
+    let _ = writeln!(
+        svg,
+        r##"  <text x="{:.1}" y="{:.1}" font-size="12">"{}" → {}</text>
+  <text x="{:.1}" y="{:.1}" font-size="12">cross-attention of the trained model's</text>
+  <text x="{:.1}" y="{:.1}" font-size="12">decoder layer, teacher-forced: each row</text>
+  <text x="{:.1}" y="{:.1}" font-size="12">(one per output character) sums to 1</text>"##,
+        width + 10.0,
+        panel_height + 40.0,
+        example.source,
+        example.target,
+        width + 10.0,
+        panel_height + 64.0,
+        width + 10.0,
+        panel_height + 82.0,
+        width + 10.0,
+        panel_height + 100.0
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
