@@ -6,14 +6,11 @@
 //! workflow checks out the course's own grader repository next to the submission, so the
 //! tests that count are not the ones in the student's repository.
 
-use crate::report::CourseReport;
+use crate::report::{CourseReport, LESSON_POINTS};
 use serde::Serialize;
 
 /// The workflow, as `export-student` writes it to `.github/workflows/classroom.yml`.
 pub const WORKFLOW: &str = include_str!("classroom/classroom.yml");
-
-/// Points per lesson, as on Gradescope.
-const LESSON_POINTS: f64 = 10.0;
 
 #[derive(Serialize)]
 struct Results {
@@ -39,17 +36,9 @@ struct TestEntry {
 pub fn results(report: &CourseReport) -> String {
     let mut tests = Vec::new();
     for lesson in &report.lessons {
-        let points = if lesson.total == 0 {
-            0.0
-        } else {
-            LESSON_POINTS / lesson.total as f64
-        };
+        let points = lesson.points_per_test();
         for test in &lesson.tests {
-            let message = if test.message.is_empty() && !test.passed {
-                lesson.message.clone().unwrap_or_default()
-            } else {
-                test.message.clone()
-            };
+            let message = lesson.message_for(test);
             tests.push(TestEntry {
                 name: format!("{}: {}", lesson.id, test.name),
                 status: if test.passed { "pass" } else { "fail" },

@@ -17,9 +17,6 @@ use serde::Serialize;
 use std::io::Write as _;
 use std::path::Path;
 
-/// Points per lesson.
-const LESSON_POINTS: f64 = 10.0;
-
 const SETUP: &str = include_str!("gradescope/setup.sh");
 const RUN_AUTOGRADER: &str = include_str!("gradescope/run_autograder");
 
@@ -62,16 +59,9 @@ struct TestEntry {
 pub fn results(report: &CourseReport) -> String {
     let mut tests = Vec::new();
     for (lesson_index, lesson) in report.lessons.iter().enumerate() {
-        let max_score = if lesson.total == 0 {
-            0.0
-        } else {
-            LESSON_POINTS / lesson.total as f64
-        };
+        let max_score = lesson.points_per_test();
         for (test_index, test) in lesson.tests.iter().enumerate() {
-            let mut output = test.message.clone();
-            if output.is_empty() && !test.passed {
-                output = lesson.message.clone().unwrap_or_default();
-            }
+            let output = lesson.message_for(test);
             tests.push(TestEntry {
                 name: format!("{}: {}", lesson.id, test.name),
                 number: format!("{}.{}", lesson_index + 1, test_index + 1),

@@ -124,19 +124,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
 /// No command: grade everything and show the progress table.
 fn show_progress(course: &Course, grading: &GradingArgs) -> Result<ExitCode> {
     let report = ui::grade_with_progress(course, &[], grading)?;
-    match grading.format {
-        Format::Json => println!("{}", render::json(&report)),
-        Format::Gradescope => println!("{}", gradescope::results(&report)),
-        Format::Classroom => println!("{}", classroom::results(&report)),
-        Format::Text => print!(
-            "{}",
-            render::progress(
-                course,
-                &report,
-                &grading.lessons_label(),
-                render::Paint::for_stdout()
-            )
-        ),
+    if !print_machine_format(grading.format, &report) {
+        let label = grading.lessons_label();
+        let paint = render::Paint::for_stdout();
+        print!("{}", render::progress(course, &report, &label, paint));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -148,20 +139,25 @@ fn grade_and_print(
     grading: &GradingArgs,
 ) -> Result<ExitCode> {
     let report = ui::grade_with_progress(course, lessons, grading)?;
-    match grading.format {
-        Format::Json => println!("{}", render::json(&report)),
-        Format::Gradescope => println!("{}", gradescope::results(&report)),
-        Format::Classroom => println!("{}", classroom::results(&report)),
-        Format::Text => {
-            let paint = render::Paint::for_stdout();
-            print!("{}", render::details(&report, paint));
-            if report.score < 1.0 {
-                let next = render::next_step(course, &report, &grading.lessons_label());
-                let first = report.lessons.iter().find(|l| l.score < 1.0);
-                let id = first.map(|l| l.id.as_str()).unwrap_or_default();
-                println!("\n{next}\n{}", render::commands(id));
-            }
+    if !print_machine_format(grading.format, &report) {
+        print!("{}", render::details(&report, render::Paint::for_stdout()));
+        if report.score < 1.0 {
+            let next = render::next_step(course, &report, &grading.lessons_label());
+            let id = render::first_unfinished(&report);
+            println!("\n{next}\n{}", render::commands(&id));
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints `report` in a format for programs; `false` for `--format text`.
+fn print_machine_format(format: Format, report: &report::CourseReport) -> bool {
+    let text = match format {
+        Format::Text => return false,
+        Format::Json => render::json(report),
+        Format::Gradescope => gradescope::results(report),
+        Format::Classroom => classroom::results(report),
+    };
+    println!("{text}");
+    true
 }

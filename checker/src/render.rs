@@ -136,7 +136,7 @@ pub fn progress(
 }
 
 /// The id of the first lesson not yet at 100% (or the last lesson).
-fn first_unfinished(report: &CourseReport) -> String {
+pub fn first_unfinished(report: &CourseReport) -> String {
     report
         .lessons
         .iter()

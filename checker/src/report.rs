@@ -149,6 +149,31 @@ impl LessonReport {
     }
 }
 
+/// The points each lesson is worth on grading platforms (Gradescope, GitHub Classroom),
+/// shared equally among its tests.
+pub const LESSON_POINTS: f64 = 10.0;
+
+impl LessonReport {
+    /// The points one of this lesson's tests is worth.
+    pub fn points_per_test(&self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            LESSON_POINTS / self.total as f64
+        }
+    }
+
+    /// What to show for `test`: its own message, or for a test that failed without one
+    /// (the lesson did not build), the lesson's.
+    pub fn message_for(&self, test: &TestResult) -> String {
+        if test.message.is_empty() && !test.passed {
+            self.message.clone().unwrap_or_default()
+        } else {
+            test.message.clone()
+        }
+    }
+}
+
 impl CourseReport {
     /// The report of these lessons, scored as the mean of their scores.
     pub fn new(lessons: Vec<LessonReport>) -> Self {
