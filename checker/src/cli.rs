@@ -115,6 +115,21 @@ pub struct LimitArgs {
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub memory_limit: u64,
 
+    /// Seconds each step of building a lesson (its library, then its tests) may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub build_timeout: u64,
+
+    /// Memory each process of a lesson's build may use, in MiB (its address space).
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    pub build_memory: u64,
+
+    /// Run learner code without the sandbox (bubblewrap). Self-paced grading does this by
+    /// itself where no sandbox is available; the instructor's commands (`class`, the
+    /// Gradescope and Classroom formats) refuse to unless given this flag, because the
+    /// code under test then runs with your permissions: it can read and change your files.
+    #[arg(long)]
+    pub unsandboxed: bool,
+
     /// How many tests run at once. Default: one per CPU.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -178,7 +193,10 @@ impl LimitArgs {
             whole_stack: self.whole_stack,
             test_timeout: std::time::Duration::from_secs(self.test_timeout.max(1)),
             memory_bytes: self.memory_limit.max(64) << 20,
+            build_timeout: std::time::Duration::from_secs(self.build_timeout.max(5)),
+            build_memory_bytes: self.build_memory.max(256) << 20,
             jobs: self.jobs.unwrap_or(defaults.jobs).max(1),
+            unsandboxed: self.unsandboxed,
             ..defaults
         })
     }

@@ -1,11 +1,29 @@
-//! Building the scratch workspace: one `cargo build --tests --keep-going` for all lessons,
-//! read through cargo's JSON messages.
+//! Building a scratch workspace, lesson by lesson, each build in its own sandbox.
 //!
-//! `--keep-going` lets every lesson that compiles be graded even when another does not.
-//! The JSON messages say which test executable belongs to which lesson and which errors
-//! came from which lesson's code, by the manifest path of the package that produced them.
+//! Compiling is where a submission can first act: `include_str!`, `include_bytes!` and
+//! `#[path]` read any file the compiler can read, `env!` reads its environment, and const
+//! evaluation can loop or allocate. So each lesson of a submission is built by cargo in a
+//! bubblewrap of its own (see [`crate::sandbox`]) that shows only the toolchain, the
+//! dependency sources, the course's shared crates, the scratch workspace and its build
+//! folder, and the reference solutions *that lesson* builds on (lesson 03 sees lesson 02's,
+//! lesson 02 sees none); with a cleared environment, no network, a memory limit and a
+//! time limit.
+//!
+//! A lesson is built in two steps. First its library alone, with no suite in sight, so no
+//! learner code can read a test; then its test targets, in a sandbox that adds the suites:
+//! that step compiles only the course's suites against the library already built, so no
+//! learner code is compiled while the suites are visible. Compiler messages that quote the
+//! held-out suite are replaced by a summary: the learner does not have that file.
+//!
+//! The shared build folder gets every dependency from a trusted warm-up first ([`warm`]):
+//! the same workspace with empty libraries, built outside any sandbox with no learner
+//! code, so that a learner's build compiles only the learner's crate and the suites.
 
+use crate::course::{Course, Tier};
+use crate::manifest::Lesson;
 use crate::process::{self, Limits};
+use crate::sandbox::{Bind, Sandbox};
+use crate::scratch::Scratch;
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -21,9 +39,18 @@ pub struct Build {
     pub executables: HashMap<(PathBuf, String), PathBuf>,
     /// The rendered compiler errors of each lesson that did not, by lesson folder.
     pub errors: HashMap<PathBuf, String>,
-    /// Cargo's own complaint when the build failed without a compiler error to show (a
-    /// dependency that could not be fetched, a timeout).
-    pub failure: Option<String>,
+    /// Cargo's own complaint, by lesson folder, when its build failed without a compiler
+    /// error to show (a dependency that could not be found, a timeout).
+    pub failures: HashMap<PathBuf, String>,
+}
+
+/// The limits of one build step.
+#[derive(Debug, Clone, Copy)]
+pub struct BuildLimits {
+    /// Wall-clock time of one step (the library, or the tests).
+    pub timeout: Duration,
+    /// Address space of each process of the build, in bytes.
+    pub memory_bytes: u64,
 }
 
 #[derive(Deserialize)]
@@ -53,28 +80,301 @@ struct Diagnostic {
     rendered: Option<String>,
 }
 
-/// Builds every member of the workspace at `workspace` into `target_dir`.
-pub fn build(workspace: &Path, target_dir: &Path, timeout: Duration) -> Result<Build> {
-    let mut command = Command::new(cargo());
-    command
-        .current_dir(workspace)
-        .args(["build", "--tests", "--keep-going", "--message-format=json"])
-        .env("CARGO_TARGET_DIR", target_dir)
-        .env("CARGO_TERM_COLOR", "never")
-        // The build uses the toolchain itself, with nothing wrapped around it.
-        .env_remove("RUSTC_WRAPPER")
-        .env_remove("RUSTC_WORKSPACE_WRAPPER");
-    let limits = Limits {
+/// The toolchain the checker builds with: the one that runs it.
+#[derive(Debug, Clone)]
+pub struct Toolchain {
+    /// `cargo`, called directly (not through a rustup proxy, which needs rustup's home).
+    pub cargo: PathBuf,
+    /// `rustc`, beside it.
+    pub rustc: PathBuf,
+    /// The toolchain's folder (`rustc --print sysroot`), shown read-only to builds.
+    pub sysroot: PathBuf,
+    /// Cargo's home, whose `registry/` holds the dependency sources.
+    pub cargo_home: PathBuf,
+}
+
+impl Toolchain {
+    /// Finds the toolchain: cargo from `CARGO` (set when the checker runs through cargo)
+    /// or the path, and the sysroot of its rustc.
+    pub fn locate() -> Result<Self> {
+        let output =
+            Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+                .args(["--print", "sysroot"])
+                .output()
+                .context(
+                    "could not run rustc to find the toolchain: is Rust installed?",
+                )?;
+        let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+        let bin = sysroot.join("bin");
+        let cargo = match std::env::var_os("CARGO") {
+            Some(cargo) => PathBuf::from(cargo),
+            None => bin.join("cargo"),
+        };
+        let cargo_home = match std::env::var_os("CARGO_HOME") {
+            Some(home) => PathBuf::from(home),
+            None => std::env::home_dir()
+                .context("could not find the home folder (for cargo's registry)")?
+                .join(".cargo"),
+        };
+        Ok(Self {
+            rustc: bin.join("rustc"),
+            cargo,
+            sysroot,
+            cargo_home,
+        })
+    }
+
+    /// A cargo command with the environment grading builds with, and nothing else.
+    fn cargo(&self, workspace: &Path, target_dir: &Path) -> Command {
+        let mut command = Command::new(&self.cargo);
+        let path = std::env::join_paths([
+            self.sysroot.join("bin"),
+            "/usr/bin".into(),
+            "/bin".into(),
+        ])
+        .unwrap_or_default();
+        command
+            .current_dir(workspace)
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", "/tmp")
+            .env("CARGO_HOME", &self.cargo_home)
+            .env("RUSTC", &self.rustc)
+            .env("CARGO_TARGET_DIR", target_dir)
+            .env("CARGO_TERM_COLOR", "never")
+            .env("CARGO_NET_OFFLINE", "true");
+        command
+    }
+}
+
+/// Builds every dependency of the course's lessons into `target_dir`, from the trusted
+/// workspace `scratch` (empty libraries): no learner code, no sandbox. Later learner
+/// builds in the same folder then compile only their own crate and the suites.
+pub fn warm(
+    toolchain: &Toolchain,
+    scratch: &Scratch,
+    target_dir: &Path,
+    timeout: Duration,
+) -> Result<()> {
+    for member in &scratch.members {
+        let dir = scratch.dir.join(member);
+        lock(toolchain, &dir, target_dir)?;
+        let mut command = toolchain.cargo(&dir, target_dir);
+        command.args(["build", "--tests", "--offline", "--locked", "--quiet"]);
+        let finished = process::run(command, b"", unlimited(timeout), None)
+            .context("could not run cargo")?;
+        match finished.status {
+            Some(status) if status.success() => {}
+            Some(_) => anyhow::bail!(
+                "could not build the course's dependencies for grading:\n{}",
+                finished.stderr_text()
+            ),
+            None => anyhow::bail!(
+                "building the course's dependencies took longer than {} s",
+                timeout.as_secs()
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// Builds the trusted workspace `scratch` (the judge: reference solutions and suites)
+/// into `target_dir`, outside any sandbox.
+pub fn build_trusted(
+    toolchain: &Toolchain,
+    scratch: &Scratch,
+    target_dir: &Path,
+    timeout: Duration,
+) -> Result<Build> {
+    let mut build = Build::default();
+    for member in &scratch.members {
+        let dir = scratch.dir.join(member);
+        lock(toolchain, &dir, target_dir)?;
+        let mut command = toolchain.cargo(&dir, target_dir);
+        command.args([
+            "build",
+            "--tests",
+            "--offline",
+            "--locked",
+            "--message-format=json",
+        ]);
+        let finished = process::run(command, b"", unlimited(timeout), None)
+            .context("could not run cargo")?;
+        let success = read_messages(&finished.stdout, &mut build);
+        if !success && !build.errors.contains_key(&dir) {
+            let why = if finished.timed_out() {
+                format!("the build took longer than {} s", timeout.as_secs())
+            } else {
+                finished.stderr_text()
+            };
+            build.failures.insert(dir, why);
+        }
+    }
+    Ok(build)
+}
+
+/// Brings the scratch workspace's lock file up to date (its package names are its own),
+/// outside the sandbox and before it: this reads only the manifests the checker wrote and
+/// compiles nothing, and the sandboxed build, which cannot write there, then finds the
+/// lock file as it needs it (`--locked`).
+fn lock(toolchain: &Toolchain, workspace: &Path, target_dir: &Path) -> Result<()> {
+    let mut command = toolchain.cargo(workspace, target_dir);
+    command.args(["update", "--offline", "--workspace", "--quiet"]);
+    let finished = process::run(command, b"", unlimited(Duration::from_secs(120)), None)
+        .context("could not run cargo")?;
+    match finished.status {
+        Some(status) if status.success() => Ok(()),
+        _ => anyhow::bail!(
+            "could not resolve the dependencies of the grading workspace {}:\n{}",
+            workspace.display(),
+            finished.stderr_text()
+        ),
+    }
+}
+
+fn unlimited(timeout: Duration) -> Limits {
+    Limits {
         timeout,
         memory_bytes: None,
         output_bytes: 64 << 20,
         account: None,
-    };
-    let finished = process::run(command, b"", limits).context("could not run cargo")?;
+        file_bytes: None,
+        cpu_seconds: None,
+    }
+}
 
+/// Builds each lesson of a submission's scratch workspace in its own sandbox, library
+/// first, then tests (see the module docs).
+pub fn build_lessons(
+    course: &Course,
+    toolchain: &Toolchain,
+    sandbox: &Sandbox,
+    scratch: &Scratch,
+    lessons: &[&Lesson],
+    target_dir: &Path,
+    limits: BuildLimits,
+) -> Result<Build> {
     let mut build = Build::default();
+    std::fs::create_dir_all(target_dir)?;
+    for lesson in lessons {
+        let dir = scratch.lesson_dir(lesson);
+        if !scratch.members.contains(&lesson.id) {
+            continue;
+        }
+        lock(toolchain, &dir, target_dir)?;
+        let package = scratch.package(lesson);
+        let mut binds = vec![
+            Bind::ReadOnly(toolchain.sysroot.clone()),
+            Bind::Tmpfs(toolchain.cargo_home.clone()),
+            Bind::ReadOnly(toolchain.cargo_home.join("registry")),
+            // The course's shared crates, and the manifest they inherit settings from.
+            Bind::ReadOnly(course.root.join("Cargo.toml")),
+            Bind::ReadOnly(course.root.join("common")),
+            Bind::ReadOnly(course.root.join("harness")),
+            Bind::ReadOnly(scratch.dir.clone()),
+            Bind::ReadWrite(target_dir.to_path_buf()),
+        ];
+        if !toolchain.cargo.starts_with(&toolchain.sysroot) {
+            binds.push(Bind::ReadOnly(toolchain.cargo.clone()));
+        }
+        if scratch.on_references && !lesson.depends_on.is_empty() {
+            // The reference solutions this lesson builds on: nothing else of solutions/.
+            for id in &lesson.depends_on {
+                binds.push(Bind::ReadOnly(course.solutions_dir().join(id)));
+            }
+        }
+        let step = |tests: bool, binds: &[Bind]| -> Result<process::Finished> {
+            let mut command = toolchain.cargo(&dir, target_dir);
+            command.args([
+                "build",
+                if tests { "--tests" } else { "--lib" },
+                "-p",
+                &package,
+                "--offline",
+                "--locked",
+                "--message-format=json",
+            ]);
+            let wrapped = sandbox.wrap(command, binds, true)?;
+            let step_limits = Limits {
+                timeout: limits.timeout,
+                memory_bytes: Some(limits.memory_bytes),
+                output_bytes: 64 << 20,
+                account: None,
+                file_bytes: Some(1 << 30),
+                cpu_seconds: None,
+            };
+            process::run(wrapped, b"", step_limits, None).context("could not run cargo")
+        };
+
+        let library = step(false, &binds)?;
+        let mut lesson_build = Build::default();
+        let library_ok = read_messages(&library.stdout, &mut lesson_build);
+        if !library_ok {
+            note_failure(&mut build, &dir, lesson_build, &library, limits, "library");
+            continue;
+        }
+        binds.push(Bind::ReadOnly(scratch.suites_dir(lesson)));
+        let tests = step(true, &binds)?;
+        let mut tests_build = Build::default();
+        let tests_ok = read_messages(&tests.stdout, &mut tests_build);
+        if let Some(errors) = tests_build.errors.remove(&dir) {
+            build.errors.insert(dir.clone(), errors);
+        }
+        build.executables.extend(tests_build.executables);
+        if !tests_ok
+            && !build.errors.contains_key(&dir)
+            && !build.executables.keys().any(|(d, _)| d == &dir)
+        {
+            note_failure(&mut build, &dir, Build::default(), &tests, limits, "tests");
+        }
+    }
+    Ok(build)
+}
+
+/// Records why a lesson's build step failed: its compiler errors, or cargo's complaint.
+fn note_failure(
+    build: &mut Build,
+    dir: &Path,
+    mut step: Build,
+    finished: &process::Finished,
+    limits: BuildLimits,
+    what: &str,
+) {
+    if finished.timed_out() {
+        build.failures.insert(
+            dir.to_path_buf(),
+            format!(
+                "building the {what} took longer than {} s and was stopped (--build-timeout). \
+                 Likely cause: a constant whose evaluation never ends, or a very large \
+                 `include_bytes!`.",
+                limits.timeout.as_secs()
+            ),
+        );
+    } else if let Some(errors) = step.errors.remove(dir) {
+        build.errors.insert(dir.to_path_buf(), errors);
+    } else {
+        let stderr = finished.stderr_text();
+        let memory =
+            stderr.contains("memory allocation of") || stderr.contains("out of memory");
+        build.failures.insert(
+            dir.to_path_buf(),
+            if memory {
+                format!(
+                    "the compiler ran out of memory (the limit is {} MiB, --build-memory). \
+                     Likely cause: a huge `include_bytes!` or constant.",
+                    limits.memory_bytes >> 20
+                )
+            } else {
+                stderr
+            },
+        );
+    }
+}
+
+/// Reads cargo's JSON messages into `build`; whether the build finished successfully.
+fn read_messages(stdout: &[u8], build: &mut Build) -> bool {
     let mut success = false;
-    for line in String::from_utf8_lossy(&finished.stdout).lines() {
+    for line in String::from_utf8_lossy(stdout).lines() {
         let Ok(message) = serde_json::from_str::<CargoMessage>(line) else {
             continue;
         };
@@ -103,26 +403,27 @@ pub fn build(workspace: &Path, target_dir: &Path, timeout: Duration) -> Result<B
                 if let (Some(dir), Some(diagnostic)) = (lesson_dir, message.message)
                     && diagnostic.level == "error"
                 {
+                    let held_out = message
+                        .target
+                        .as_ref()
+                        .is_some_and(|t| t.name == Tier::HeldOut.stem());
                     let text = build.errors.entry(dir).or_default();
-                    text.push_str(&diagnostic.rendered.unwrap_or_default());
+                    if held_out {
+                        // The learner does not have this file: say what failed, not how.
+                        let summary = "error: the held-out tests do not compile against \
+                                       your lesson: check that every public item keeps the \
+                                       name and signature its /// contract gives.\n";
+                        if !text.contains(summary) {
+                            text.push_str(summary);
+                        }
+                    } else {
+                        text.push_str(&diagnostic.rendered.unwrap_or_default());
+                    }
                 }
             }
             "build-finished" => success = message.success.unwrap_or(false),
             _ => {}
         }
     }
-    if finished.timed_out() {
-        build.failure = Some(format!(
-            "the build took longer than {} s and was stopped",
-            timeout.as_secs()
-        ));
-    } else if !success && build.errors.is_empty() {
-        build.failure = Some(finished.stderr_text());
-    }
-    Ok(build)
-}
-
-/// The cargo that runs the checker (so the same toolchain), or `cargo` from the path.
-fn cargo() -> std::ffi::OsString {
-    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+    success
 }

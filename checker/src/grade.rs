@@ -1,24 +1,28 @@
 //! Grading: from a folder of lesson sources to a [`CourseReport`].
 //!
 //! 1. Read each lesson's expected tests from the course's suite (not from the build).
-//! 2. Prepare the scratch workspace from the submission's `src/` folders ([`crate::scratch`]).
-//! 3. Build every lesson at once, keeping going past lessons that do not compile
-//!    ([`crate::compile`]).
-//! 4. Run every expected test in its own process, a few at a time ([`crate::run`]).
+//! 2. Build the judge once (the suites on the reference solutions, [`crate::judge`]) and
+//!    the dependencies once (a trusted warm-up, [`crate::compile::warm`]).
+//! 3. Prepare the scratch workspace from the submission's `src/` folders ([`crate::scratch`]).
+//! 4. Build each lesson in its own sandbox ([`crate::compile`]).
+//! 5. Run every expected test in the sandbox and have the judge decide, a few at a time
+//!    ([`crate::run`]).
 //!
 //! Nothing is written outside `target/checker/`.
 
-use crate::compile;
+use crate::compile::{self, BuildLimits, Toolchain};
 use crate::course::{Course, ExpectedTest};
+use crate::judge::Judge;
 use crate::manifest::Lesson;
 use crate::process::Limits;
 use crate::report::{CourseReport, LessonReport, LessonStatus, TestResult, TestStatus};
 use crate::run::run_test;
-use crate::scratch::{Scratch, SourceState};
+use crate::sandbox::Sandbox;
+use crate::scratch::{Origin, Scratch, SourceState};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The limits and parallelism of a grading run.
@@ -26,8 +30,10 @@ use std::time::Duration;
 pub struct Options {
     /// Wall-clock limit for each test.
     pub test_timeout: Duration,
-    /// Wall-clock limit for building the submission.
+    /// Wall-clock limit for each step of building a lesson (its library, its tests).
     pub build_timeout: Duration,
+    /// Address-space limit for each process of a lesson's build, in bytes.
+    pub build_memory_bytes: u64,
     /// Address-space limit for each test, in bytes.
     pub memory_bytes: u64,
     /// How many tests run at once.
@@ -37,17 +43,28 @@ pub struct Options {
     /// Build every lesson on the submission's own earlier lessons, not on the course's
     /// reference solutions (`--whole-stack`).
     pub whole_stack: bool,
+    /// Run learner code without the sandbox even where it is available (`--unsandboxed`).
+    pub unsandboxed: bool,
+    /// What the judge is built on: the reference solutions, or (for `verify`) the stubs.
+    pub judge_on: Origin,
+    /// An instructor's grading (`class`, the Gradescope and Classroom formats): refuse to
+    /// run learner code unsandboxed unless `unsandboxed` says so.
+    pub instructor: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Self {
             test_timeout: Duration::from_secs(10),
-            build_timeout: Duration::from_secs(600),
+            build_timeout: Duration::from_secs(120),
+            build_memory_bytes: 2 << 30,
             memory_bytes: 2 << 30,
             jobs: std::thread::available_parallelism().map_or(2, usize::from),
             run_as: None,
             whole_stack: false,
+            unsandboxed: false,
+            judge_on: Origin::Reference,
+            instructor: false,
         }
     }
 }
@@ -88,16 +105,63 @@ pub fn grade(
         .map(|lesson| course.expected(lesson))
         .collect::<Result<_>>()?;
 
+    let sandbox = if options.unsandboxed {
+        Sandbox::None("--unsandboxed was given".to_owned())
+    } else {
+        sandbox().clone()
+    };
+    if !sandbox.is_active() {
+        if options.instructor && !options.unsandboxed {
+            bail!(
+                "learner code cannot be sandboxed here ({}). Grading a class runs \
+                 untrusted code: install bubblewrap, or grade in a machine or container \
+                 that allows user namespaces. To grade anyway, pass --unsandboxed: the \
+                 submissions' code then runs with your permissions and can read and change \
+                 your files, see other submissions and use the network; verdicts still \
+                 come from the judge, so a wrong answer still cannot pass.",
+                sandbox.describe()
+            );
+        }
+        warn_unsandboxed(&sandbox);
+    }
+    let toolchain = Toolchain::locate()?;
+    let target_dir = course.scratch_dir().join("build");
+    let with_references = course.manifest.lessons.iter().all(|l| {
+        course
+            .solutions_dir()
+            .join(&l.id)
+            .join("Cargo.toml")
+            .is_file()
+    });
+    let judge = if with_references {
+        Some(judge(
+            course,
+            &toolchain,
+            options.judge_on,
+            options.build_timeout,
+        )?)
+    } else {
+        None
+    };
+    warm(course, &toolchain, &target_dir)?;
+
     let (scratch, states) =
         Scratch::prepare(course, lessons, &submission, options.whole_stack)?;
     let build = if scratch.members.is_empty() {
         compile::Build::default()
     } else {
         progress(Event::Building);
-        compile::build(
-            &scratch.dir,
-            &course.scratch_dir().join("build"),
-            options.build_timeout,
+        compile::build_lessons(
+            course,
+            &toolchain,
+            &sandbox,
+            &scratch,
+            lessons,
+            &target_dir,
+            BuildLimits {
+                timeout: options.build_timeout,
+                memory_bytes: options.build_memory_bytes,
+            },
         )?
     };
 
@@ -130,11 +194,20 @@ pub fn grade(
             SourceState::Copied if built(&build, &dir) => {
                 for (test, expected_test) in names.iter().enumerate() {
                     let key = (dir.clone(), expected_test.tier.stem().to_owned());
+                    let binary = build.executables.get(&key).cloned();
+                    // The judge: the course's build of the suite, or (in an edition
+                    // without reference solutions) the learner's own.
+                    let judge = match &judge {
+                        Some(judge) => judge
+                            .executable(lesson, expected_test)
+                            .map(Path::to_path_buf),
+                        None => binary.clone(),
+                    };
                     jobs.push(Job {
                         lesson: index,
                         test,
-                        binary: build.executables.get(&key).cloned(),
-                        reports_dir: dir.join("reports"),
+                        binary,
+                        judge,
                     });
                 }
                 None
@@ -149,7 +222,10 @@ pub fn grade(
                     format!(
                         "The build failed before reaching the lesson's code:\n{}",
                         first_lines(
-                            build.failure.as_deref().unwrap_or("(cargo said nothing)")
+                            build
+                                .failures
+                                .get(&dir)
+                                .map_or("(cargo said nothing)", String::as_str)
                         )
                     ),
                 ),
@@ -164,6 +240,15 @@ pub fn grade(
         memory_bytes: Some(options.memory_bytes),
         output_bytes: 64 << 10,
         account: options.run_as,
+        file_bytes: Some(64 << 20),
+        cpu_seconds: Some(options.test_timeout.as_secs() + 5),
+    };
+    let judging = scratch.dir.with_extension("judging");
+    std::fs::create_dir_all(&judging)?;
+    let context = crate::run::Context {
+        sandbox: &sandbox,
+        limits,
+        scratch: &judging,
     };
     let results: Mutex<Vec<Option<TestResult>>> = Mutex::new(vec![None; jobs.len()]);
     let next = AtomicUsize::new(0);
@@ -178,9 +263,12 @@ pub fn grade(
                         break;
                     };
                     let test = &expected[job.lesson][job.test];
-                    let result = match &job.binary {
-                        Some(binary) => run_test(binary, test, &job.reports_dir, limits),
-                        None => Ok(not_built(test)),
+                    let result = match (&job.binary, &job.judge) {
+                        (Some(binary), Some(judge)) => {
+                            run_test(binary, judge, test, &context)
+                        }
+                        (None, _) => Ok(not_built(test)),
+                        (Some(_), None) => Ok(no_judge(test)),
                     };
                     match result {
                         Ok(result) => {
@@ -222,12 +310,85 @@ pub fn grade(
 }
 
 /// One test to run: which lesson and test, its executable (none if that tier's suite did
-/// not build), and where its report goes.
+/// not build), and the judge's.
 struct Job {
     lesson: usize,
     test: usize,
     binary: Option<PathBuf>,
-    reports_dir: PathBuf,
+    judge: Option<PathBuf>,
+}
+
+/// The sandbox of this machine, detected once.
+pub fn sandbox() -> &'static Sandbox {
+    static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
+    SANDBOX.get_or_init(Sandbox::detect)
+}
+
+/// The judge built on `origin`, built once per checker process.
+fn judge(
+    course: &Course,
+    toolchain: &Toolchain,
+    origin: Origin,
+    timeout: Duration,
+) -> Result<Arc<Judge>> {
+    static JUDGES: Mutex<Vec<(PathBuf, Origin, Arc<Judge>)>> = Mutex::new(Vec::new());
+    let mut judges = JUDGES.lock().expect("no judge build panics");
+    if let Some((_, _, judge)) = judges
+        .iter()
+        .find(|(root, o, _)| root == &course.root && *o == origin)
+    {
+        return Ok(judge.clone());
+    }
+    // The judge's build is trusted and can take minutes the first time: it is not held
+    // to a lesson's build limit.
+    let judge = Arc::new(Judge::build(
+        course,
+        toolchain,
+        origin,
+        timeout.max(Duration::from_secs(1800)),
+    )?);
+    judges.push((course.root.clone(), origin, judge.clone()));
+    Ok(judge)
+}
+
+/// Builds the dependencies into the shared build folder, once per checker process.
+fn warm(course: &Course, toolchain: &Toolchain, target_dir: &Path) -> Result<()> {
+    static WARMED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let mut warmed = WARMED.lock().expect("no warm-up panics");
+    let key = course.root.clone();
+    if warmed.contains(&key) {
+        return Ok(());
+    }
+    let scratch = Scratch::prepare_trusted(course, Origin::Empty, "warm")?;
+    compile::warm(toolchain, &scratch, target_dir, Duration::from_secs(1800))?;
+    warmed.push(key);
+    Ok(())
+}
+
+/// Says once per process, on standard error, that learner code is not contained.
+fn warn_unsandboxed(sandbox: &Sandbox) {
+    static WARNED: OnceLock<()> = OnceLock::new();
+    WARNED.get_or_init(|| {
+        eprintln!(
+            "checker: note: your code runs without a sandbox ({}). Grading still works; \
+             the code under test just runs with your own permissions.",
+            sandbox.describe()
+        );
+    });
+}
+
+fn no_judge(test: &ExpectedTest) -> TestResult {
+    TestResult {
+        name: test.name.clone(),
+        tier: test.tier,
+        passed: false,
+        status: TestStatus::NotBuilt,
+        message: format!(
+            "The grader's judge for the {} suite did not build (a defect of the course, not \
+             of your code): `checker verify` shows why.",
+            test.tier.stem()
+        ),
+    }
 }
 
 /// Whether any test executable of the lesson in `dir` was built.

@@ -16,11 +16,13 @@ mod grade;
 mod gradebook;
 mod gradescope;
 mod hint;
+mod judge;
 mod manifest;
 mod process;
 mod render;
 mod report;
 mod run;
+mod sandbox;
 mod scratch;
 mod ui;
 mod verify;
@@ -71,7 +73,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
             limits,
         }) => {
-            let book = ui::grade_class_with_progress(&course, &dir, &limits.options()?)?;
+            let options = crate::grade::Options {
+                instructor: true,
+                ..limits.options()?
+            };
+            let book = ui::grade_class_with_progress(&course, &dir, &options)?;
             let text = match format {
                 ClassFormat::Csv => gradebook::csv(&book)?,
                 ClassFormat::Json => gradebook::json(&book),

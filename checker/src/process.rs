@@ -24,6 +24,11 @@ pub struct Limits {
     pub output_bytes: usize,
     /// The account to run the child as (dropping root's groups), or `None` for ours.
     pub account: Option<Account>,
+    /// The largest file the child may write, in bytes (`RLIMIT_FSIZE`), or `None`.
+    pub file_bytes: Option<u64>,
+    /// The CPU seconds the child may use (`RLIMIT_CPU`), or `None`: a backstop under the
+    /// wall-clock timeout.
+    pub cpu_seconds: Option<u64>,
 }
 
 /// An unprivileged account to run code under test as (`--run-as`).
@@ -86,6 +91,9 @@ pub struct Finished {
     pub stdout: Vec<u8>,
     /// The first `output_bytes` of standard error.
     pub stderr: Vec<u8>,
+    /// What the child wrote to its tape descriptor (fd 3), if it was given one; `None`
+    /// when it wrote more than allowed.
+    pub tape: Option<Vec<u8>>,
 }
 
 impl Finished {
@@ -100,16 +108,40 @@ impl Finished {
     }
 }
 
+/// The file descriptor a child writes its tape to (see `course_harness::tape`).
+pub const TAPE_FD: i32 = 3;
+
 /// Runs `command` under `limits`, writing `input` to its standard input and closing it.
-pub fn run(mut command: Command, input: &[u8], limits: Limits) -> Result<Finished> {
+///
+/// With `tape_bytes`, the child also gets a pipe as file descriptor [`TAPE_FD`], read to
+/// its end (at most `tape_bytes`) into [`Finished::tape`]. A pipe, not a file: the child
+/// cannot turn it into a FIFO, a folder or a sparse giant, and it needs no place on disk.
+pub fn run(
+    mut command: Command,
+    input: &[u8],
+    limits: Limits,
+    tape_bytes: Option<usize>,
+) -> Result<Finished> {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    isolate(&mut command, limits.memory_bytes, limits.account);
-    let mut child = command
+    let tape = match tape_bytes {
+        Some(cap) => Some((tape_pipe()?, cap)),
+        None => None,
+    };
+    isolate(
+        &mut command,
+        limits,
+        tape.as_ref().map(|((_, write), _)| write),
+    );
+    let spawned = command
         .spawn()
-        .with_context(|| format!("could not start {:?}", command.get_program()))?;
+        .with_context(|| format!("could not start {:?}", command.get_program()));
+    // Our copy of the write end closes here, so the reader sees the end of the tape
+    // when the child (and everything it started) is gone.
+    let tape_reader = tape.map(|((read, _write), cap)| capture_tape(read, cap));
+    let mut child = spawned?;
 
     let stdout = capture(child.stdout.take(), limits.output_bytes);
     let stderr = capture(child.stderr.take(), limits.output_bytes);
@@ -129,7 +161,53 @@ pub fn run(mut command: Command, input: &[u8], limits: Limits) -> Result<Finishe
         status,
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
+        tape: tape_reader.and_then(|reader| reader.join().ok().flatten()),
     })
+}
+
+#[cfg(unix)]
+type TapeEnds = (std::os::fd::OwnedFd, std::os::fd::OwnedFd);
+#[cfg(not(unix))]
+type TapeEnds = ((), ());
+
+#[cfg(unix)]
+fn tape_pipe() -> Result<TapeEnds> {
+    // Both ends close on exec; the child's copy is made by dup2 onto TAPE_FD, which
+    // clears the flag for that one descriptor.
+    nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).context("could not create a pipe")
+}
+
+#[cfg(not(unix))]
+fn tape_pipe() -> Result<TapeEnds> {
+    anyhow::bail!("grading needs a Unix system (Linux or macOS), or WSL on Windows")
+}
+
+/// Reads the tape pipe to its end in a thread: its bytes, or `None` past `cap`.
+#[cfg(unix)]
+fn capture_tape(
+    read: std::os::fd::OwnedFd,
+    cap: usize,
+) -> thread::JoinHandle<Option<Vec<u8>>> {
+    thread::spawn(move || {
+        let mut pipe = std::fs::File::from(read);
+        let mut kept = Vec::new();
+        let mut buffer = [0u8; 65536];
+        let mut overflowed = false;
+        loop {
+            match pipe.read(&mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(n) if kept.len() + n <= cap => kept.extend_from_slice(&buffer[..n]),
+                // Keep draining so the child never blocks on a full pipe.
+                Ok(_) => overflowed = true,
+            }
+        }
+        (!overflowed).then_some(kept)
+    })
+}
+
+#[cfg(not(unix))]
+fn capture_tape(_read: (), _cap: usize) -> thread::JoinHandle<Option<Vec<u8>>> {
+    thread::spawn(|| None)
 }
 
 /// Reads a pipe to its end in a thread, keeping the first `cap` bytes.
@@ -175,36 +253,50 @@ fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Result<Option<Exit
 }
 
 #[cfg(unix)]
-fn isolate(command: &mut Command, memory_bytes: Option<u64>, account: Option<Account>) {
+fn isolate(command: &mut Command, limits: Limits, tape: Option<&std::os::fd::OwnedFd>) {
+    use std::os::fd::AsRawFd;
     use std::os::unix::process::CommandExt;
-    // Its own process group, so that a timeout kills everything it started.
+    // Its own process group, so that a timeout kills everything it started (inside the
+    // sandbox the PID namespace does this for good; without it, this is the backstop).
     command.process_group(0);
-    if let Some(account) = account {
+    if let Some(account) = limits.account {
         // The standard library also drops root's supplementary groups when it switches
         // the user, so the child keeps no privilege of ours.
         command.uid(account.uid).gid(account.gid);
     }
-    if let Some(bytes) = memory_bytes {
-        // SAFETY: the closure runs in the forked child before exec and only calls
-        // setrlimit, which is async-signal-safe; it allocates nothing and takes no locks.
-        #[allow(unsafe_code)]
-        unsafe {
-            command.pre_exec(move || {
-                use nix::sys::resource::{Resource, setrlimit};
+    let tape = tape.map(AsRawFd::as_raw_fd);
+    // SAFETY: the closure runs in the forked child before exec and only makes system
+    // calls that are async-signal-safe (setrlimit, prctl, dup2); it allocates nothing
+    // and takes no locks.
+    #[allow(unsafe_code)]
+    unsafe {
+        command.pre_exec(move || {
+            use nix::sys::resource::{Resource, setrlimit};
+            // If the checker dies, so does the child (and, in the sandbox, all of it).
+            #[cfg(target_os = "linux")]
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)?;
+            setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
+            if let Some(bytes) = limits.memory_bytes {
                 setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
-                setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
-                Ok(())
-            });
-        }
+            }
+            if let Some(bytes) = limits.file_bytes {
+                setrlimit(Resource::RLIMIT_FSIZE, bytes, bytes)?;
+            }
+            if let Some(seconds) = limits.cpu_seconds {
+                setrlimit(Resource::RLIMIT_CPU, seconds, seconds)?;
+            }
+            if let Some(fd) = tape
+                && nix::libc::dup2(fd, TAPE_FD) < 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
     }
 }
 
 #[cfg(not(unix))]
-fn isolate(
-    _command: &mut Command,
-    _memory_bytes: Option<u64>,
-    _account: Option<Account>,
-) {
+fn isolate(_command: &mut Command, _limits: Limits, _tape: Option<&()>) {
     // Without process groups and rlimits only the child itself is killed on timeout,
     // and memory is not capped. The book's grading chapter says so.
 }
@@ -251,6 +343,8 @@ mod tests {
             memory_bytes: None,
             output_bytes: 16,
             account: None,
+            file_bytes: None,
+            cpu_seconds: None,
         }
     }
 
@@ -258,7 +352,7 @@ mod tests {
     fn output_is_captured_and_capped() {
         let mut command = Command::new("sh");
         command.args(["-c", "cat; echo 0123456789abcdefXYZ >&2"]);
-        let done = run(command, b"hello", limits(5_000)).unwrap();
+        let done = run(command, b"hello", limits(5_000), None).unwrap();
         assert_eq!(done.stdout, b"hello");
         assert_eq!(done.stderr, b"0123456789abcdef");
         assert!(done.status.unwrap().success());
@@ -270,7 +364,7 @@ mod tests {
         // The grandchild holds the output pipe open; only killing the group ends it.
         command.args(["-c", "sleep 30 & sleep 30"]);
         let start = Instant::now();
-        let done = run(command, b"", limits(200)).unwrap();
+        let done = run(command, b"", limits(200), None).unwrap();
         assert!(done.timed_out());
         assert!(
             start.elapsed() < Duration::from_secs(10),

@@ -4,13 +4,22 @@
 //! lesson, from three sources only:
 //!
 //! - the submission's `src/` folder (regular files only; nothing else of the submission);
-//! - the course's suites for the lesson (`tests/graded.rs`, and `tests/heldout.rs` in the
-//!   instructor's edition);
-//! - a manifest this module writes from the course's own `Cargo.toml` and `course.toml`.
+//! - the course's suites for the lesson (`graded.rs`, and `heldout.rs` in the instructor's
+//!   edition), kept in a folder beside the workspace (`<key>.suites/`), never inside a
+//!   lesson's crate: the sandbox that compiles the learner's code does not show it, so
+//!   `include_str!` cannot reach a suite (see [`crate::compile`]);
+//! - a manifest this module writes from the course's own `Cargo.toml` and `course.toml`,
+//!   with `unsafe_code` denied; and since a `#![allow(unsafe_code)]` in the source would lift
+//!   that (and `forbid` would break ndarray's `s!`, which allows it inside), a source
+//!   whose tokens hold the keyword `unsafe` anywhere is refused before it is compiled.
 //!
 //! So a submission's `Cargo.toml`, `build.rs`, `.cargo/config.toml`, `rust-toolchain`,
 //! tests or dependencies never reach the build. Cargo runs from inside the scratch
 //! folder, so the configuration it discovers is the course's, not the submission's.
+//!
+//! Each lesson is a Cargo workspace of its own (its manifest has a `[workspace]` table),
+//! so that building one lesson loads nothing of another: a lesson's sandbox shows only
+//! the reference solutions that lesson builds on (see [`crate::compile`]).
 //!
 //! Every submission gets its own scratch workspace, and its lesson packages get names of
 //! their own (`attention-graded-<key>`, with the library still called `attention`): all
@@ -33,14 +42,36 @@ use toml::{Table, Value};
 
 /// The largest `src/` folder the checker copies, in bytes.
 const MAX_SOURCE_BYTES: u64 = 8 << 20;
+/// The most files a `src/` folder may hold.
+const MAX_SOURCE_FILES: usize = 1000;
 
 /// A prepared scratch workspace, locked against other checkers for as long as it lives.
 pub struct Scratch {
     /// The workspace folder.
     pub dir: PathBuf,
+    /// The folder of the suites, beside the workspace.
+    pub suites: PathBuf,
     /// The lessons that are members (their `src/` exists in the submission).
     pub members: Vec<String>,
+    /// Whether each member builds on the course's reference solutions of its earlier
+    /// lessons (`false` for the student edition and `--whole-stack`).
+    pub on_references: bool,
     _lock: File,
+}
+
+/// What a lesson's scratch crate is built from: the learner's copied `src/`, or, for the
+/// checker's own trusted builds, a source folder of the course used in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A submission, copied into the scratch workspace.
+    Submission,
+    /// The reference solutions (`solutions/<id>/src`): the judge.
+    Reference,
+    /// The stubs (`lessons/<id>/src`): `verify`'s judge, which proves that every call a
+    /// suite makes into a lesson goes through the tape.
+    Stub,
+    /// An empty library: builds every dependency once, before any learner code is built.
+    Empty,
 }
 
 /// Where the submission's lessons come from, and what was found for each.
@@ -70,19 +101,55 @@ impl Scratch {
             submission.hash(&mut hasher);
             format!("{:016x}", hasher.finish())
         };
+        Self::prepare_as(
+            course,
+            lessons,
+            submission,
+            whole_stack,
+            Origin::Submission,
+            &key,
+        )
+    }
+
+    /// Prepares a trusted workspace of every lesson of the course from `origin` (not a
+    /// submission), under the name `key`.
+    pub fn prepare_trusted(course: &Course, origin: Origin, key: &str) -> Result<Self> {
+        let lessons: Vec<&Lesson> = course.manifest.lessons.iter().collect();
+        let (scratch, _) =
+            Self::prepare_as(course, &lessons, &course.root, false, origin, key)?;
+        Ok(scratch)
+    }
+
+    fn prepare_as(
+        course: &Course,
+        lessons: &[&Lesson],
+        submission: &Path,
+        whole_stack: bool,
+        origin: Origin,
+        key: &str,
+    ) -> Result<(Self, Vec<SourceState>)> {
         let work = course.scratch_dir().join("work");
         std::fs::create_dir_all(&work)
             .with_context(|| format!("could not create {}", work.display()))?;
         let lock = File::create(work.join(format!("{key}.lock")))?;
         lock.lock()
             .context("could not lock the checker's scratch folder")?;
-        let dir = work.join(&key);
+        let dir = work.join(key);
+        let suites = work.join(format!("{key}.suites"));
+        let place = Place {
+            course,
+            submission,
+            scratch: &dir,
+            suites: &suites,
+            key,
+            whole_stack,
+            origin,
+        };
 
         let mut states = Vec::new();
         let mut members = Vec::new();
         for lesson in lessons {
-            let state =
-                copy_lesson(course, lesson, submission, &dir, &key, true, whole_stack)?;
+            let state = copy_lesson(&place, lesson, true)?;
             if state == SourceState::Copied {
                 members.push(lesson.id.clone());
             } else {
@@ -102,36 +169,40 @@ impl Scratch {
         while let Some(lesson) = queue.pop() {
             for id in &lesson.depends_on {
                 let earlier = course.manifest.lesson(id)?;
-                let reference = course.solutions_dir().join(id).join("Cargo.toml");
                 let member = members.contains(id) || needed.iter().any(|l| &l.id == id);
-                if (whole_stack || !reference.is_file()) && !member {
+                if !place.on_references(course) && !member {
                     needed.push(earlier);
                     queue.push(earlier);
                 }
             }
         }
         for earlier in needed {
-            if copy_lesson(course, earlier, submission, &dir, &key, false, whole_stack)?
-                == SourceState::Copied
-            {
+            if copy_lesson(&place, earlier, false)? == SourceState::Copied {
                 members.push(earlier.id.clone());
             }
         }
-        write_if_changed(
-            &dir.join("Cargo.toml"),
-            &workspace_manifest(course, &members)?,
-        )?;
-        let lockfile = std::fs::read(course.root.join("Cargo.lock")).unwrap_or_default();
-        if !lockfile.is_empty() {
-            write_if_changed(
-                &dir.join("Cargo.lock"),
-                &String::from_utf8_lossy(&lockfile),
-            )?;
+        // Each lesson is a workspace of its own (see the module docs), so no root
+        // manifest: remove one an older checker left.
+        for stale in ["Cargo.toml", "Cargo.lock"] {
+            let _ = std::fs::remove_file(dir.join(stale));
         }
+        let lockfile = std::fs::read(course.root.join("Cargo.lock")).unwrap_or_default();
+        for member in &members {
+            let path = dir.join(member).join("Cargo.lock");
+            // The course's lock file is the start; cargo then fits it to the lesson's
+            // package names (`crate::compile`), and later runs keep that.
+            if !lockfile.is_empty() && !path.exists() {
+                std::fs::write(&path, &lockfile)
+                    .with_context(|| format!("could not write {}", path.display()))?;
+            }
+        }
+        let on_references = place.on_references(course);
         Ok((
             Self {
                 dir,
+                suites,
                 members,
+                on_references,
                 _lock: lock,
             },
             states,
@@ -142,60 +213,153 @@ impl Scratch {
     pub fn lesson_dir(&self, lesson: &Lesson) -> PathBuf {
         self.dir.join(&lesson.id)
     }
+
+    /// The folder of one lesson's suites.
+    pub fn suites_dir(&self, lesson: &Lesson) -> PathBuf {
+        self.suites.join(&lesson.id)
+    }
+
+    /// The package name of a lesson's scratch crate.
+    pub fn package(&self, lesson: &Lesson) -> String {
+        let key = self
+            .dir
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        format!("{}-graded-{key}", lesson.crate_name)
+    }
+}
+
+/// Where a workspace's lessons come from and go to.
+struct Place<'a> {
+    course: &'a Course,
+    submission: &'a Path,
+    scratch: &'a Path,
+    suites: &'a Path,
+    key: &'a str,
+    whole_stack: bool,
+    origin: Origin,
+}
+
+impl Place<'_> {
+    /// Whether lessons build on the reference solutions of their earlier lessons: in the
+    /// instructor's edition (it has them), unless the learner asked for their whole stack.
+    fn on_references(&self, course: &Course) -> bool {
+        !self.whole_stack
+            && course.manifest.lessons.iter().all(|l| {
+                course
+                    .solutions_dir()
+                    .join(&l.id)
+                    .join("Cargo.toml")
+                    .is_file()
+            })
+    }
 }
 
 /// Copies one lesson of the submission into the scratch workspace; `tested` adds its
 /// suites (a lesson needed only as a dependency is built, not tested).
-fn copy_lesson(
-    course: &Course,
-    lesson: &Lesson,
-    submission: &Path,
-    scratch: &Path,
-    key: &str,
-    tested: bool,
-    whole_stack: bool,
-) -> Result<SourceState> {
-    let from = submission.join(&lesson.id);
-    if !from.is_dir() {
-        return Ok(SourceState::MissingFolder);
-    }
-    let src = from.join("src");
-    if !src.join("lib.rs").is_file() {
-        return Ok(SourceState::MissingLib);
-    }
-    let member = scratch.join(&lesson.id);
-    match sync_tree(&src, &member.join("src")) {
-        Ok(()) => {}
-        Err(error) => return Ok(SourceState::Unusable(format!("{error:#}"))),
-    }
-    let suites = if tested {
+fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<SourceState> {
+    let course = place.course;
+    let member = place.scratch.join(&lesson.id);
+    let lib_path = match place.origin {
+        Origin::Submission => {
+            let from = place.submission.join(&lesson.id);
+            if let Some(why) = symlink_refusal(place.submission, &lesson.id) {
+                return Ok(SourceState::Unusable(why));
+            }
+            if !from.is_dir() {
+                return Ok(SourceState::MissingFolder);
+            }
+            let src = from.join("src");
+            if !src.join("lib.rs").is_file() {
+                return Ok(SourceState::MissingLib);
+            }
+            match sync_tree(&src, &member.join("src")) {
+                Ok(()) => {}
+                Err(error) => return Ok(SourceState::Unusable(format!("{error:#}"))),
+            }
+            "src/lib.rs".to_owned()
+        }
+        Origin::Reference => course
+            .solutions_dir()
+            .join(&lesson.id)
+            .join("src/lib.rs")
+            .display()
+            .to_string(),
+        Origin::Stub => course
+            .lessons_dir()
+            .join(&lesson.id)
+            .join("src/lib.rs")
+            .display()
+            .to_string(),
+        Origin::Empty => {
+            write_if_changed(&member.join("src/lib.rs"), "")?;
+            "src/lib.rs".to_owned()
+        }
+    };
+    let suites = if tested && place.origin != Origin::Empty {
         course.suites(lesson)?
     } else {
         Vec::new()
     };
-    let tests_dir = member.join("tests");
-    std::fs::create_dir_all(&tests_dir)?;
+    let suites_dir = place.suites.join(&lesson.id);
+    std::fs::create_dir_all(&suites_dir)?;
     // Only the checker's own user may read the suites: code under test that runs as
     // another user (`--run-as`) cannot read the held-out tests from here.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&tests_dir, std::fs::Permissions::from_mode(0o700))?;
+        std::fs::set_permissions(place.suites, std::fs::Permissions::from_mode(0o700))?;
     }
+    let mut targets: Vec<(String, String)> = Vec::new();
     for tier in Tier::ALL {
-        let path = tests_dir.join(format!("{}.rs", tier.stem()));
+        let path = suites_dir.join(format!("{}.rs", tier.stem()));
         match suites.iter().find(|(t, _)| *t == tier) {
-            Some((_, source)) => write_if_changed(&path, source)?,
+            Some((_, source)) => {
+                write_if_changed(&path, source)?;
+                targets.push((tier.stem().to_owned(), path.display().to_string()));
+            }
             None if path.exists() => std::fs::remove_file(&path)?,
             None => {}
         }
     }
-    let tiers: Vec<Tier> = suites.iter().map(|(tier, _)| *tier).collect();
+    if place.origin == Origin::Empty {
+        // Builds the dev-dependencies too: an empty test target that links them.
+        let path = suites_dir.join("warm.rs");
+        write_if_changed(&path, "use course_harness as _;\nuse insta as _;\n")?;
+        targets.push(("warm".to_owned(), path.display().to_string()));
+    }
     write_if_changed(
         &member.join("Cargo.toml"),
-        &lesson_manifest(course, lesson, key, &tiers, whole_stack),
+        &format!(
+            "{}\n{}",
+            lesson_manifest(place, lesson, &lib_path, &targets),
+            workspace_tables(course)?
+        ),
     )?;
     Ok(SourceState::Copied)
+}
+
+/// Why a lesson folder or its `src/` that is a symbolic link is refused, if it is one.
+///
+/// A submission's code is its own files: a link could point at the course's solutions
+/// (and committed links survive `git clone`).
+fn symlink_refusal(submission: &Path, id: &str) -> Option<String> {
+    for relative in [
+        id.to_owned(),
+        format!("{id}/src"),
+        format!("{id}/src/lib.rs"),
+    ] {
+        let path = submission.join(&relative);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Some(format!(
+                "{relative} is a symbolic link. Grading uses only the files of your \
+                 submission itself: replace the link with a folder (or file) holding \
+                 your code."
+            ));
+        }
+    }
+    None
 }
 
 /// Makes `to` hold exactly the regular files of `from`, writing only what changed.
@@ -208,6 +372,12 @@ fn sync_tree(from: &Path, to: &Path) -> Result<()> {
         if !entry.file_type().is_file() {
             continue;
         }
+        if wanted.len() >= MAX_SOURCE_FILES {
+            bail!(
+                "src/ holds more than {MAX_SOURCE_FILES} files; a lesson's source is a few \
+                 files of code"
+            );
+        }
         total += entry.metadata()?.len();
         if total > MAX_SOURCE_BYTES {
             bail!(
@@ -218,6 +388,9 @@ fn sync_tree(from: &Path, to: &Path) -> Result<()> {
         let relative = entry.path().strip_prefix(from)?.to_path_buf();
         let bytes = std::fs::read(entry.path())
             .with_context(|| format!("could not read {}", entry.path().display()))?;
+        if let Some(why) = unsafe_refusal(&relative, &bytes) {
+            bail!("{why}");
+        }
         write_bytes_if_changed(&to.join(&relative), &bytes)?;
         wanted.insert(relative);
     }
@@ -236,6 +409,40 @@ fn sync_tree(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Why a source file is refused for using `unsafe`, if it does: the keyword anywhere in
+/// its tokens (comments and strings do not count), macro bodies included.
+fn unsafe_refusal(relative: &Path, bytes: &[u8]) -> Option<String> {
+    if relative.extension().is_none_or(|ext| ext != "rs") {
+        return None;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Some(format!("src/{} is not UTF-8 text.", relative.display()));
+    };
+    let tokens: proc_macro2::TokenStream = match text.parse() {
+        Ok(tokens) => tokens,
+        Err(error) => {
+            return Some(format!(
+                "src/{} is not valid Rust ({error}); fix it, then grade again.",
+                relative.display()
+            ));
+        }
+    };
+    fn find_unsafe(tokens: proc_macro2::TokenStream) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => ident == "unsafe",
+            proc_macro2::TokenTree::Group(group) => find_unsafe(group.stream()),
+            _ => false,
+        })
+    }
+    find_unsafe(tokens).then(|| {
+        format!(
+            "src/{} uses `unsafe`. The course's lessons need no unsafe code, and grading \
+             refuses any: remove it (and any `#[unsafe(...)]` attribute).",
+            relative.display()
+        )
+    })
+}
+
 fn write_if_changed(path: &Path, text: &str) -> Result<()> {
     write_bytes_if_changed(path, text.as_bytes())
 }
@@ -251,9 +458,9 @@ fn write_bytes_if_changed(path: &Path, bytes: &[u8]) -> Result<()> {
         .with_context(|| format!("could not write {}", path.display()))
 }
 
-/// The scratch workspace's root manifest: the course's dependency versions and profiles,
-/// with path dependencies made absolute.
-fn workspace_manifest(course: &Course, members: &[String]) -> Result<String> {
+/// The `[workspace]` and `[profile]` tables of every lesson's manifest: the course's
+/// dependency versions and profiles, with path dependencies made absolute.
+fn workspace_tables(course: &Course) -> Result<String> {
     let path = course.root.join("Cargo.toml");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("could not read {}", path.display()))?;
@@ -273,31 +480,25 @@ fn workspace_manifest(course: &Course, members: &[String]) -> Result<String> {
     }
     let mut workspace = Table::new();
     workspace.insert("resolver".into(), "3".into());
-    workspace.insert(
-        "members".into(),
-        Value::Array(members.iter().map(|m| Value::from(m.as_str())).collect()),
-    );
     workspace.insert("dependencies".into(), Value::Table(dependencies));
     let mut manifest = Table::new();
     manifest.insert("workspace".into(), Value::Table(workspace));
     if let Some(profile) = root.get("profile") {
         manifest.insert("profile".into(), profile.clone());
     }
-    Ok(format!(
-        "# Written by the checker for grading; every run rewrites it.\n{}",
-        toml::to_string(&manifest)?
-    ))
+    Ok(toml::to_string(&manifest)?)
 }
 
 /// A lesson's manifest in the scratch workspace: the course's dependencies for the lesson,
-/// earlier lessons as their reference solutions, and the graded suite as the one test.
+/// earlier lessons as their reference solutions (or the workspace's own members), the
+/// library at `lib_path`, and the suites as its test targets.
 fn lesson_manifest(
-    course: &Course,
+    place: &Place<'_>,
     lesson: &Lesson,
-    key: &str,
-    tiers: &[Tier],
-    whole_stack: bool,
+    lib_path: &str,
+    targets: &[(String, String)],
 ) -> String {
+    let course = place.course;
     let mut dependencies = String::from("course-common = { workspace = true }\n");
     for name in &lesson.dependencies {
         dependencies.push_str(&format!("{name} = {{ workspace = true }}\n"));
@@ -307,13 +508,13 @@ fn lesson_manifest(
             continue;
         };
         let reference = course.solutions_dir().join(&earlier.id);
-        // The reference solution where the course has it; else the submission's own
-        // lesson, a member of this workspace.
-        let (package, path) = if !whole_stack && reference.join("Cargo.toml").is_file() {
+        // The reference solution where the course has it; else the workspace's own
+        // lesson (the submission's, or the stub's for verify's judge).
+        let (package, path) = if place.on_references(course) {
             (earlier.solution_crate(), reference.display().to_string())
         } else {
             (
-                format!("{}-graded-{key}", earlier.crate_name),
+                format!("{}-graded-{}", earlier.crate_name, place.key),
                 format!("../{}", earlier.id),
             )
         };
@@ -337,7 +538,7 @@ autobenches = false
 
 [lib]
 name = "{lib}"
-path = "src/lib.rs"
+path = "{lib_path}"
 test = false
 doctest = false
 
@@ -353,12 +554,12 @@ insta = {{ workspace = true }}
 unsafe_code = "deny"
 "#,
         name = lesson.crate_name,
+        key = place.key,
         lib = lesson.crate_name.replace('-', "_"),
-        tests = tiers
+        tests = targets
             .iter()
-            .map(|tier| format!(
-                "[[test]]\nname = \"{0}\"\npath = \"tests/{0}.rs\"\n",
-                tier.stem()
+            .map(|(name, path)| format!(
+                "[[test]]\nname = \"{name}\"\npath = \"{path}\"\n"
             ))
             .collect::<String>(),
     )

@@ -1,7 +1,7 @@
 //! Grading with a progress display on the terminal (standard error, so that standard
 //! output stays clean for `--format json`).
 
-use crate::cli::GradingArgs;
+use crate::cli::{Format, GradingArgs};
 use crate::course::Course;
 use crate::grade::{self, Event};
 use crate::report::CourseReport;
@@ -48,13 +48,13 @@ pub fn grade_with_progress(
         }
         Event::TestDone => bar.inc(1),
     };
-    let report = grade::grade(
-        course,
-        &lessons,
-        &submission,
-        &grading.limits.options()?,
-        &on_event,
-    );
+    let options = grade::Options {
+        // The platforms' formats are how an instructor grades: no unsandboxed runs
+        // unless asked for.
+        instructor: matches!(grading.format, Format::Gradescope | Format::Classroom),
+        ..grading.limits.options()?
+    };
+    let report = grade::grade(course, &lessons, &submission, &options, &on_event);
     bar.finish_and_clear();
     report
 }

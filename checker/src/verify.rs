@@ -4,7 +4,11 @@
 //! - every stub still compiles and still has its `todo!()`s;
 //! - every graded test is wrapped in `graded(...)`, so it can report;
 //! - every solution scores 100% and every stub scores 0%, through the same grading path
-//!   a learner's submission takes.
+//!   a learner's submission takes;
+//! - every solution still scores 100% when the judge is built on the stubs instead of the
+//!   reference solutions: so every call a suite makes into a lesson goes through the tape
+//!   (a call outside it would run a stub's `todo!()` in the judge), and no verdict can
+//!   silently use the reference's values where the learner's belong.
 
 use crate::course::{Course, expected_tests};
 use crate::grade::{self, Options};
@@ -35,6 +39,24 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
                 lesson.passed,
                 lesson.total,
                 describe_failures(&solved, &lesson.id)
+            ));
+        }
+    }
+    let on_stubs = Options {
+        judge_on: crate::scratch::Origin::Stub,
+        ..*options
+    };
+    let judged_on_stubs =
+        grade::grade(course, &lessons, &course.solutions_dir(), &on_stubs, &quiet)?;
+    for lesson in &judged_on_stubs.lessons {
+        if lesson.score < 1.0 || lesson.total == 0 {
+            problems.push(format!(
+                "with the judge built on the stubs, the solution of {} scores {}/{}: a suite \
+                 calls the lesson outside `observe` (wrap the call): {}",
+                lesson.id,
+                lesson.passed,
+                lesson.total,
+                describe_failures(&judged_on_stubs, &lesson.id)
             ));
         }
     }

@@ -1,7 +1,8 @@
 //! What the course's tests are written with.
 //!
-//! - [`graded`] wraps the body of every graded test so the checker gets *positive proof*
-//!   that the assertions ran to the end (see the module docs of [`report`]).
+//! - [`graded`] wraps the body of every graded test, and [`observe`] every call into the
+//!   learner's code, so that the checker can run the learner's code in a sandbox and judge
+//!   the values it returned in a process of its own (see the module docs of [`tape`]).
 //! - [`check`] holds assertions on floats and matrices whose failure messages say which
 //!   property failed, what was expected, what came back, and the likely misconception.
 //! - [`gradient`] computes numerical gradients by central differences, to check every
@@ -13,6 +14,7 @@ pub mod check;
 pub mod fixtures;
 pub mod gradient;
 pub mod report;
+pub mod tape;
 
 pub use check::{
     Misconception, Tol, assert_all_finite, assert_close, assert_matrix_close,
@@ -21,3 +23,4 @@ pub use check::{
 pub use fixtures::{linspace, linspace_matrix};
 pub use gradient::{assert_gradient_close, numerical_gradient, relative_error};
 pub use report::graded;
+pub use tape::{Held, Taped, object, observe};

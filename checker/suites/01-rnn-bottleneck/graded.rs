@@ -8,13 +8,17 @@
 //!
 //! The layout throughout is the course's: `h' = tanh(x W_xhᵀ + h W_hhᵀ + b)` with `W_xh`
 //! `(d_hidden, d_in)` and `W_hh` `(d_hidden, d_hidden)`.
+//!
+//! Every call into the lesson goes through `observe` (in the helpers `step`,
+//! `step_backward`, `forward`, `backward` and `encode` below), so that the checker's judge
+//! can replay the values it returned (see `course_harness::tape`).
 
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
 use course_harness::{
     Misconception, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
-    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient,
+    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, observe,
     relative_error,
 };
 use rnn::{Rnn, RnnGrads, StepGrads, as_row, row};
@@ -32,6 +36,78 @@ fn pre_activation(cell: &Rnn, x: &Matrix, h: &Matrix) -> Matrix {
 /// Matrix versions of vectors, to compare them with the matrix checks.
 fn as_matrix(v: &Vector) -> Matrix {
     v.clone().insert_axis(Axis(0))
+}
+
+// ---------------------------------------------------------------------------------------
+// Calls into the lesson, each observed
+// ---------------------------------------------------------------------------------------
+//
+// The cells are built with `Rnn::new`, which the lesson gives complete; the methods below
+// are the learner's, so every call goes through `observe` and returns course types only.
+
+/// `cell.step(x, h)`.
+fn step(cell: &Rnn, x: &Matrix, h: &Matrix) -> Matrix {
+    observe("Rnn::step", || cell.step(x, h))
+}
+
+/// `cell.step_backward(x, h, h_next, d_h_next)`, its gradients taken out as matrices and
+/// put back in a `StepGrads` built here.
+fn step_backward(
+    cell: &Rnn,
+    x: &Matrix,
+    h: &Matrix,
+    h_next: &Matrix,
+    d_h_next: &Matrix,
+) -> StepGrads {
+    let (d_x, d_h, d_w_xh, d_w_hh, d_b) = observe("Rnn::step_backward", || {
+        let grads = cell.step_backward(x, h, h_next, d_h_next);
+        (grads.d_x, grads.d_h, grads.d_w_xh, grads.d_w_hh, grads.d_b)
+    });
+    StepGrads {
+        d_x,
+        d_h,
+        d_w_xh,
+        d_w_hh,
+        d_b,
+    }
+}
+
+/// `cell.forward(xs, h0)`.
+fn forward(cell: &Rnn, xs: &Matrix, h0: &Vector) -> Matrix {
+    observe("Rnn::forward", || cell.forward(xs, h0))
+}
+
+/// `cell.backward(xs, h0, states, d_states)`, its gradients taken out as matrices and
+/// vectors and put back in an `RnnGrads` built here.
+fn backward(
+    cell: &Rnn,
+    xs: &Matrix,
+    h0: &Vector,
+    states: &Matrix,
+    d_states: &Matrix,
+) -> RnnGrads {
+    let (d_xs, d_h0, d_w_xh, d_w_hh, d_b) = observe("Rnn::backward", || {
+        let grads = cell.backward(xs, h0, states, d_states);
+        (
+            grads.d_xs,
+            grads.d_h0,
+            grads.d_w_xh,
+            grads.d_w_hh,
+            grads.d_b,
+        )
+    });
+    RnnGrads {
+        d_xs,
+        d_h0,
+        d_w_xh,
+        d_w_hh,
+        d_b,
+    }
+}
+
+/// `cell.encode(xs, h0)`.
+fn encode(cell: &Rnn, xs: &Matrix, h0: &Vector) -> Vector {
+    observe("Rnn::encode", || cell.encode(xs, h0))
 }
 
 /// Like `assert_gradient_close`, but if the gradient matches a known wrong one, the
@@ -180,7 +256,7 @@ fn step_matches_the_cs231n_fixture() {
         ];
         assert_matrix_close(
             "step on CS231n's fixture",
-            &cell.step(&x, &h),
+            &step(&cell, &x, &h),
             &expected,
             Tol {
                 abs: 1e-9,
@@ -224,7 +300,7 @@ fn step_transposes_both_weights_on_a_hand_computed_example() {
         ];
         assert_matrix_close(
             "step(x = [1, −1], h = [2, 0])",
-            &cell.step(&x, &h),
+            &step(&cell, &x, &h),
             &expected,
             Tol::TIGHT,
             &mistakes,
@@ -241,14 +317,14 @@ fn step_backward_matches_numerical_gradients() {
         let x = linspace_matrix(3, 10, -0.4, 0.7);
         let h = linspace_matrix(3, 4, -0.2, 0.5);
         let upstream = linspace_matrix(3, 4, 0.9, -1.1);
-        let h_next = cell.step(&x, &h);
+        let h_next = step(&cell, &x, &h);
         let StepGrads {
             d_x,
             d_h,
             d_w_xh,
             d_w_hh,
             d_b,
-        } = cell.step_backward(&x, &h, &h_next, &upstream);
+        } = step_backward(&cell, &x, &h, &h_next, &upstream);
 
         // What the usual slips give, to name them.
         let z = pre_activation(&cell, &x, &h);
@@ -276,7 +352,7 @@ fn step_backward_matches_numerical_gradients() {
         };
 
         let loss = |cell: &Rnn, x: &Matrix, h: &Matrix| {
-            weighted_sum(&cell.step(x, h), &upstream)
+            weighted_sum(&step(cell, x, h), &upstream)
         };
         let num_x = numerical_gradient(|x| loss(&cell, x, &h), &x, STEP);
         let num_h = numerical_gradient(|h| loss(&cell, &x, h), &h, STEP);
@@ -400,7 +476,7 @@ fn forward_matches_the_reference_states() {
                 result: shifted,
             },
         ];
-        let states = cell.forward(&xs, &h0);
+        let states = forward(&cell, &xs, &h0);
         assert_same_shape("forward's states (T = 5, d_hidden = 4)", &states, (5, 4));
         assert_matrix_close(
             "forward's states",
@@ -423,7 +499,7 @@ fn each_state_is_one_step_from_the_previous_one() {
         let cell = contracting_cell();
         let xs = linspace_matrix(7, 3, 1.0, -1.3);
         let h0 = Vector::from(linspace(-0.5, 0.5, 4));
-        let states = cell.forward(&xs, &h0);
+        let states = forward(&cell, &xs, &h0);
         assert_same_shape("forward's states (T = 7, d_hidden = 4)", &states, (7, 4));
         for t in 0..7 {
             let previous = if t == 0 {
@@ -434,7 +510,7 @@ fn each_state_is_one_step_from_the_previous_one() {
             assert_matrix_close(
                 &format!("state {t} against step(x_{t}, the state before it)"),
                 &row(&states, t),
-                &cell.step(&row(&xs, t), &previous),
+                &step(&cell, &row(&xs, t), &previous),
                 Tol::TIGHT,
                 &[],
             );
@@ -450,9 +526,9 @@ fn an_empty_sequence_has_no_states_and_its_context_is_h0() {
         let cell = small_cell();
         let (_, h0) = small_sequence();
         let nothing = Matrix::zeros((0, 3));
-        let states = cell.forward(&nothing, &h0);
+        let states = forward(&cell, &nothing, &h0);
         assert_same_shape("forward of an empty sequence", &states, (0, 4));
-        let context = cell.encode(&nothing, &h0);
+        let context = encode(&cell, &nothing, &h0);
         assert!(
             context == h0,
             "encode of an empty sequence should be h0 = {h0}, got {context}. Likely cause: \
@@ -465,7 +541,7 @@ fn an_empty_sequence_has_no_states_and_its_context_is_h0() {
             d_w_xh,
             d_w_hh,
             d_b,
-        } = cell.backward(&nothing, &h0, &states, &Matrix::zeros((0, 4)));
+        } = backward(&cell, &nothing, &h0, &states, &Matrix::zeros((0, 4)));
         assert_same_shape("d_xs of an empty sequence", &d_xs, (0, 3));
         let zero = |what: &str, m: &Matrix, shape: (usize, usize)| {
             assert_matrix_close(what, m, &Matrix::zeros(shape), Tol::TIGHT, &[]);
@@ -485,19 +561,19 @@ fn a_one_token_sequence_is_one_step() {
         let cell = small_cell();
         let (xs, h0) = small_sequence();
         let x0 = row(&xs, 0);
-        let h_1 = cell.step(&x0, &as_row(&h0));
-        let states = cell.forward(&x0, &h0);
+        let h_1 = step(&cell, &x0, &as_row(&h0));
+        let states = forward(&cell, &x0, &h0);
         assert_matrix_close("forward of one token", &states, &h_1, Tol::TIGHT, &[]);
         assert_matrix_close(
             "encode of one token",
-            &as_matrix(&cell.encode(&x0, &h0)),
+            &as_matrix(&encode(&cell, &x0, &h0)),
             &h_1,
             Tol::TIGHT,
             &[],
         );
         let upstream = array![[0.3, -1.0, 0.6, 0.25]];
-        let step = cell.step_backward(&x0, &as_row(&h0), &h_1, &upstream);
-        let bptt = cell.backward(&x0, &h0, &states, &upstream);
+        let step = step_backward(&cell, &x0, &as_row(&h0), &h_1, &upstream);
+        let bptt = backward(&cell, &x0, &h0, &states, &upstream);
         let pairs = [
             ("d_xs", &bptt.d_xs, &step.d_x),
             ("d_h0", &as_matrix(&bptt.d_h0), &step.d_h),
@@ -527,7 +603,7 @@ fn the_context_vector_is_the_last_state() {
         let h0 = Vector::from(linspace(0.5, -0.5, 4));
         for len in 1..=6 {
             let prefix = xs.slice(s![..len, ..]).to_owned();
-            let states = cell.forward(&prefix, &h0);
+            let states = forward(&cell, &prefix, &h0);
             let mistakes = [
                 Misconception {
                     cause: "the context is the first state; it is the last one, after the \
@@ -543,7 +619,7 @@ fn the_context_vector_is_the_last_state() {
             let mistakes = if len > 1 { &mistakes[..] } else { &[] };
             assert_matrix_close(
                 &format!("encode of the first {len} tokens"),
-                &as_matrix(&cell.encode(&prefix, &h0)),
+                &as_matrix(&encode(&cell, &prefix, &h0)),
                 &row(&states, len - 1),
                 Tol::TIGHT,
                 mistakes,
@@ -637,13 +713,13 @@ fn bptt_gradients_of_the_inputs_and_h0_match_numerical_gradients() {
         let cell = small_cell();
         let (xs, h0) = small_sequence();
         let upstream = linspace_matrix(5, 4, 0.5, -1.0);
-        let states = cell.forward(&xs, &h0);
-        let grads = cell.backward(&xs, &h0, &states, &upstream);
+        let states = forward(&cell, &xs, &h0);
+        let grads = backward(&cell, &xs, &h0, &states, &upstream);
         assert_same_shape("d_xs", &grads.d_xs, (5, 3));
         assert_all_finite("d_xs", &grads.d_xs, "check every step's gradient");
 
         let loss =
-            |xs: &Matrix, h0: &Vector| weighted_sum(&cell.forward(xs, h0), &upstream);
+            |xs: &Matrix, h0: &Vector| weighted_sum(&forward(&cell, xs, h0), &upstream);
         let num_xs = numerical_gradient(|xs| loss(xs, &h0), &xs, STEP);
         let num_h0 = numerical_gradient(
             |h| loss(&xs, &h.row(0).to_owned()),
@@ -689,9 +765,9 @@ fn bptt_gradients_of_the_weights_are_summed_over_the_steps() {
         let cell = small_cell();
         let (xs, h0) = small_sequence();
         let upstream = linspace_matrix(5, 4, 0.5, -1.0);
-        let states = cell.forward(&xs, &h0);
-        let grads = cell.backward(&xs, &h0, &states, &upstream);
-        let loss = |cell: &Rnn| weighted_sum(&cell.forward(&xs, &h0), &upstream);
+        let states = forward(&cell, &xs, &h0);
+        let grads = backward(&cell, &xs, &h0, &states, &upstream);
+        let loss = |cell: &Rnn| weighted_sum(&forward(cell, &xs, &h0), &upstream);
         let num_w_xh = numerical_gradient(
             |w| loss(&Rnn::new(w.clone(), cell.w_hh.clone(), cell.b.clone())),
             &cell.w_xh,
@@ -769,12 +845,12 @@ fn bptt_gradients_of_the_weights_are_summed_over_the_steps() {
 /// the remaining tokens with upstream e_k on the last state.
 fn jacobian_from_backward(cell: &Rnn, xs: &Matrix, h_start: &Vector) -> Matrix {
     let (len, n) = (xs.nrows(), cell.d_hidden());
-    let states = cell.forward(xs, h_start);
+    let states = forward(cell, xs, h_start);
     let mut jacobian = Matrix::zeros((n, n));
     for k in 0..n {
         let mut upstream = Matrix::zeros((len, n));
         upstream[[len - 1, k]] = 1.0;
-        let grads = cell.backward(xs, h_start, &states, &upstream);
+        let grads = backward(cell, xs, h_start, &states, &upstream);
         assert_eq!(grads.d_h0.len(), n, "d_h0 must have d_hidden entries");
         jacobian.row_mut(k).assign(&grads.d_h0);
     }
@@ -833,7 +909,7 @@ fn the_jacobian_obeys_the_geometric_bound() {
         let len = 8;
         let xs = linspace_matrix(len, 3, -1.2, 0.9);
         let h0 = Vector::from(linspace(0.4, -0.6, 4));
-        let states = cell.forward(&xs, &h0);
+        let states = forward(&cell, &xs, &h0);
         for t in 0..len {
             // Start at h_t (h0, or the state after token t − 1) and read tokens t...
             let h_t = if t == 0 {
@@ -846,7 +922,7 @@ fn the_jacobian_obeys_the_geometric_bound() {
             let mut numerical = Matrix::zeros((4, 4));
             for k in 0..4 {
                 let unit = numerical_gradient(
-                    |h| cell.forward(&rest, &h.row(0).to_owned())[[len - t - 1, k]],
+                    |h| forward(&cell, &rest, &h.row(0).to_owned())[[len - t - 1, k]],
                     &as_matrix(&h_t),
                     STEP,
                 );
@@ -888,10 +964,10 @@ fn the_gradient_for_the_first_token_vanishes_when_w_hh_contracts() {
         );
         let xs = linspace_matrix(len, 3, -1.0, 1.0);
         let h0 = Vector::zeros(n);
-        let states = cell.forward(&xs, &h0);
+        let states = forward(&cell, &xs, &h0);
         let mut upstream = Matrix::zeros((len, n));
         upstream.row_mut(len - 1).fill(1.0);
-        let grads = cell.backward(&xs, &h0, &states, &upstream);
+        let grads = backward(&cell, &xs, &h0, &states, &upstream);
         let norm = |t: usize| grads.d_xs.row(t).dot(&grads.d_xs.row(t)).sqrt();
         let (first, last) = (norm(0), norm(len - 1));
         let bound = (0.5 as Float).powi(len as i32 - 1)
@@ -929,7 +1005,7 @@ fn two_sentences_that_differ_in_their_first_token_become_indistinguishable() {
         let mut other = xs.clone();
         other.row_mut(0).assign(&array![2.0, -2.0, 1.0]);
         let h0 = Vector::zeros(n);
-        let (a, b) = (cell.forward(&xs, &h0), cell.forward(&other, &h0));
+        let (a, b) = (forward(&cell, &xs, &h0), forward(&cell, &other, &h0));
         assert_same_shape("forward's states", &a, (len, n));
         let distance = |t: usize| {
             let d = &a.row(t) - &b.row(t);
@@ -953,7 +1029,7 @@ fn two_sentences_that_differ_in_their_first_token_become_indistinguishable() {
                 distance(t)
             );
         }
-        let end = cell.encode(&xs, &h0) - cell.encode(&other, &h0);
+        let end = encode(&cell, &xs, &h0) - encode(&cell, &other, &h0);
         assert!(
             end.dot(&end).sqrt() < 1e-4 * start,
             "the two context vectors should be nearly equal, but differ by {end}"

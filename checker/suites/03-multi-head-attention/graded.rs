@@ -7,18 +7,21 @@
 //! definition written out head by head with lesson 02's attention, the identities of
 //! split and merge, central differences), or a value from PyTorch's
 //! nn.MultiheadAttention in float64 (tools/reference/lesson03_mha.py, torch 2.15.0).
+//! Every call into the lesson goes through `observe` (or `object`, for the forward pass a
+//! backward pass is given), so that the checker's judge can replay it (see harness::tape).
 
 use attention::{causal_mask, padding_mask, scaled_dot_product_attention};
 use course_common::ndarray::{Array2, Axis, array, concatenate, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
 use course_harness::{
-    Misconception, Tol, assert_gradient_close, assert_matrix_close,
+    Held, Misconception, Tol, assert_gradient_close, assert_matrix_close,
     assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient, relative_error,
+    numerical_gradient, object, observe, relative_error,
 };
 use multi_head_attention::{
-    Linear, Mask, MultiHeadAttention, MultiHeadForward, merge_heads, split_heads,
+    Linear, LinearGrads, Mask, MultiHeadAttention, MultiHeadForward, merge_heads,
+    split_heads,
 };
 
 const INTERLEAVED: &str = "the heads took interleaved columns (head i got columns i, \
@@ -214,6 +217,112 @@ fn tight() -> Tol {
 }
 
 // ---------------------------------------------------------------------------------------
+// The calls into the lesson, each through `observe` (see harness::tape)
+// ---------------------------------------------------------------------------------------
+
+fn split(x: &Matrix, n_heads: usize) -> Vec<Matrix> {
+    observe("split_heads", || split_heads(x, n_heads))
+}
+
+fn merge(heads: &[Matrix]) -> Matrix {
+    observe("merge_heads", || merge_heads(heads))
+}
+
+/// What the tests check of a forward pass: the output and each head's weights.
+struct Forward {
+    output: Matrix,
+    weights: Vec<Matrix>,
+}
+
+/// `mha.forward(query_input, key_value_input, mask)`: its output and weights.
+fn forward_pass(
+    mha: &MultiHeadAttention,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Mask>,
+) -> Forward {
+    let (output, weights) = observe("MultiHeadAttention::forward", || {
+        let forward = mha.forward(query_input, key_value_input, mask);
+        (forward.output, forward.weights)
+    });
+    Forward { output, weights }
+}
+
+/// `mha.forward(query_input, key_value_input, mask)` kept whole, to give to the backward
+/// pass; read it with [`outputs_of`] or [`backward_pass`].
+fn forward_object(
+    mha: &MultiHeadAttention,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Mask>,
+) -> Held<MultiHeadForward> {
+    object("MultiHeadAttention::forward", || {
+        mha.forward(query_input, key_value_input, mask)
+    })
+}
+
+/// The output and weights of a forward pass kept with [`forward_object`].
+fn outputs_of(forward: &Held<MultiHeadForward>) -> Forward {
+    let (output, weights) = observe("MultiHeadForward", || {
+        (forward.output.clone(), forward.weights.clone())
+    });
+    Forward { output, weights }
+}
+
+/// The gradients of one projection (a `LinearGrads`).
+struct ProjectionGrads {
+    d_x: Matrix,
+    d_weight: Matrix,
+    d_bias: Vector,
+}
+
+/// The gradients of multi-head attention (a `MultiHeadGrads`).
+struct Grads {
+    d_query_input: Matrix,
+    d_key_value_input: Matrix,
+    w_q: ProjectionGrads,
+    w_k: ProjectionGrads,
+    w_v: ProjectionGrads,
+    w_o: ProjectionGrads,
+}
+
+/// `mha.backward(query_input, key_value_input, forward, d_output)`.
+fn backward_pass(
+    mha: &MultiHeadAttention,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    forward: &Held<MultiHeadForward>,
+    d_output: &Matrix,
+) -> Grads {
+    let (d_query_input, d_key_value_input, w_q, w_k, w_v, w_o) =
+        observe("MultiHeadAttention::backward", || {
+            let grads = mha.backward(query_input, key_value_input, forward, d_output);
+            let layer = |g: LinearGrads| (g.d_x, g.d_weight, g.d_bias);
+            (
+                grads.d_query_input,
+                grads.d_key_value_input,
+                layer(grads.w_q),
+                layer(grads.w_k),
+                layer(grads.w_v),
+                layer(grads.w_o),
+            )
+        });
+    let layer = |(d_x, d_weight, d_bias)| ProjectionGrads {
+        d_x,
+        d_weight,
+        d_bias,
+    };
+    Grads {
+        d_query_input,
+        d_key_value_input,
+        w_q: layer(w_q),
+        w_k: layer(w_k),
+        w_v: layer(w_v),
+        w_o: layer(w_o),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Split and merge
 // ---------------------------------------------------------------------------------------
 
@@ -223,7 +332,7 @@ fn tight() -> Tol {
 fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
     graded(|| {
         let x = Matrix::from_shape_fn((3, 6), |(r, c)| (10 * r + c) as Float);
-        let heads = split_heads(&x, 3);
+        let heads = split(&x, 3);
         assert!(
             heads.len() == 3,
             "split_heads of a (3, 6) matrix into 3 heads: expected 3 matrices, got {}. \
@@ -252,7 +361,7 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
         }
         // The sequence length never changes, even when it differs from d_model.
         let tall = linspace_matrix(5, 4, -1.0, 1.0);
-        for head in split_heads(&tall, 2) {
+        for head in split(&tall, 2) {
             assert_same_shape(
                 "a head of split_heads((5, 4) matrix, 2): rows are tokens and stay; the \
                  columns (features) are split",
@@ -287,7 +396,7 @@ fn merge_heads_puts_the_heads_side_by_side() {
         assert_matrix_close(
             "merge_heads of three (2, 2) heads (the heads must sit side by side, not \
              stacked: the tokens stay the rows)",
-            &merge_heads(&heads),
+            &merge(&heads),
             &expected,
             tight(),
             &[wrong],
@@ -302,7 +411,7 @@ fn split_then_merge_is_the_identity_and_merge_then_split_too() {
     graded(|| {
         let x = scrambled(5, 12, 3, 1.0);
         for n_heads in [1, 2, 3, 4, 6, 12] {
-            let back = merge_heads(&split_heads(&x, n_heads));
+            let back = merge(&split(&x, n_heads));
             assert!(
                 back == x,
                 "merge_heads(split_heads(x, {n_heads})) should be x exactly (a pure \
@@ -311,7 +420,7 @@ fn split_then_merge_is_the_identity_and_merge_then_split_too() {
             );
         }
         let heads: Vec<Matrix> = (0..4).map(|i| scrambled(5, 3, 7 * i, 1.0)).collect();
-        let again = split_heads(&merge_heads(&heads), 4);
+        let again = split(&merge(&heads), 4);
         assert!(
             again == heads,
             "split_heads(merge_heads(heads), 4) should give the 4 heads back exactly, got \
@@ -340,7 +449,7 @@ fn one_head_with_identity_projections_is_lesson_02_attention() {
             [false, true, true, true, false],
             [true, false, true, false, true]
         ];
-        let forward = mha.forward(&x_q, &x_kv, Some(&mask));
+        let forward = forward_pass(&mha, &x_q, &x_kv, Some(&mask));
         let lesson02 = scaled_dot_product_attention(&x_q, &x_kv, &x_kv, Some(&mask));
         assert!(
             forward.weights.len() == 1,
@@ -380,7 +489,7 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
         ];
         for n_heads in [1, 2, 3, 6] {
             let mha = fixture_mha(6, n_heads);
-            let forward = mha.forward(&x_q, &x_kv, Some(&mask));
+            let forward = forward_pass(&mha, &x_q, &x_kv, Some(&mask));
             let expected = reference(&mha, &x_q, &x_kv, Some(&mask));
             assert_matrix_close(
                 &format!("output with {n_heads} heads"),
@@ -436,7 +545,7 @@ fn pytorch_fixture() -> MultiHeadAttention {
 
 fn assert_matches_pytorch(
     what: &str,
-    forward: &MultiHeadForward,
+    forward: &Forward,
     expected_output: &Matrix,
     expected_weights: &[Matrix],
     mistakes: Vec<Misconception<'static>>,
@@ -492,7 +601,7 @@ fn self_attention_matches_pytorch() {
             by_definition(&mha, &x, &x, None, interleaved, 1.0).weights;
         assert_matches_pytorch(
             "self-attention",
-            &mha.forward(&x, &x, None),
+            &forward_pass(&mha, &x, &x, None),
             &output,
             &weights,
             mistakes,
@@ -509,7 +618,7 @@ fn cross_attention_matches_pytorch() {
         let x_q = linspace_matrix(2, 6, 0.9, -1.3);
         let x_kv = linspace_matrix(5, 6, -1.1, 1.4);
         let (output, weights) = pytorch_cross_attention();
-        let forward = mha.forward(&x_q, &x_kv, None);
+        let forward = forward_pass(&mha, &x_q, &x_kv, None);
         assert_same_shape(
             "cross-attention output: one row per query (2), d_model (6) columns",
             &forward.output,
@@ -553,7 +662,7 @@ fn padded_self_attention_matches_pytorch_key_padding_mask() {
             by_definition(&mha, &x, &x, Some(&mask), interleaved, 1.0).weights;
         assert_matches_pytorch(
             "padded self-attention",
-            &mha.forward(&x, &x, Some(&mask)),
+            &forward_pass(&mha, &x, &x, Some(&mask)),
             &output,
             &weights,
             mistakes,
@@ -576,8 +685,8 @@ fn padded_keys_do_not_change_the_real_tokens_outputs() {
         changed
             .slice_mut(s![3.., ..])
             .assign(&scrambled(2, 6, 60, 40.0));
-        let before = mha.forward(&x, &x, Some(&mask));
-        let after = mha.forward(&changed, &changed, Some(&mask));
+        let before = forward_pass(&mha, &x, &x, Some(&mask));
+        let after = forward_pass(&mha, &changed, &changed, Some(&mask));
         for (head, weights) in after.weights.iter().enumerate() {
             for ((row, col), &w) in weights.indexed_iter() {
                 assert!(
@@ -597,8 +706,8 @@ fn padded_keys_do_not_change_the_real_tokens_outputs() {
         );
         let x_q = scrambled(2, 6, 8, 1.0);
         let cross_mask = padding_mask(2, &is_token);
-        let before = mha.forward(&x_q, &x, Some(&cross_mask));
-        let after = mha.forward(&x_q, &changed, Some(&cross_mask));
+        let before = forward_pass(&mha, &x_q, &x, Some(&cross_mask));
+        let after = forward_pass(&mha, &x_q, &changed, Some(&cross_mask));
         assert_matrix_close(
             "cross-attention output after the 2 padded keys and values changed",
             &after.output,
@@ -616,7 +725,7 @@ fn the_causal_mask_holds_in_every_head() {
     graded(|| {
         let mha = fixture_mha(6, 3);
         let x = scrambled(4, 6, 4, 1.0);
-        let forward = mha.forward(&x, &x, Some(&causal_mask(4)));
+        let forward = forward_pass(&mha, &x, &x, Some(&causal_mask(4)));
         assert!(
             forward.weights.len() == 3,
             "3 heads should give 3 weight matrices, got {}. Likely cause: {ONE_PER_HEAD}",
@@ -648,15 +757,17 @@ fn the_causal_mask_holds_in_every_head() {
 fn cross_attention_shapes_follow_the_queries_and_the_keys() {
     graded(|| {
         let mha = fixture_mha(6, 3);
+        let (d_model, d_k) = observe("MultiHeadAttention::d_model, d_k", || {
+            (mha.d_model(), mha.d_k())
+        });
         assert!(
-            mha.d_model() == 6 && mha.d_k() == 2,
-            "d_model should be 6 and d_k 2, got {} and {}",
-            mha.d_model(),
-            mha.d_k()
+            d_model == 6 && d_k == 2,
+            "d_model should be 6 and d_k 2, got {d_model} and {d_k}"
         );
         let x_q = scrambled(2, 6, 1, 1.0);
         let x_kv = scrambled(5, 6, 33, 1.0);
-        let forward = mha.forward(&x_q, &x_kv, None);
+        let held = forward_object(&mha, &x_q, &x_kv, None);
+        let forward = outputs_of(&held);
         assert_same_shape(
             "output: one row per query, d_model columns",
             &forward.output,
@@ -682,7 +793,7 @@ fn cross_attention_shapes_follow_the_queries_and_the_keys() {
                 "each head's weights come from lesson 02's attention, a softmax per row",
             );
         }
-        let grads = mha.backward(&x_q, &x_kv, &forward, &Matrix::ones((2, 6)));
+        let grads = backward_pass(&mha, &x_q, &x_kv, &held, &Matrix::ones((2, 6)));
         assert_same_shape(
             "d_query_input (the gradient of the 2 queries' input)",
             &grads.d_query_input,
@@ -719,7 +830,9 @@ fn parameter_count_is_four_d_model_squared_plus_four_d_model() {
             let zero =
                 || Linear::new(Matrix::zeros((d_model, d_model)), Vector::zeros(d_model));
             let mha = MultiHeadAttention::new(n_heads, zero(), zero(), zero(), zero());
-            let got = mha.parameter_count();
+            let got = observe("MultiHeadAttention::parameter_count", || {
+                mha.parameter_count()
+            });
             let d = d_model;
             let expected = 4 * d * d + 4 * d;
             let cause = if got == 4 * d * d {
@@ -848,7 +961,10 @@ fn loss(
     mask: &Mask,
     upstream: &Matrix,
 ) -> Float {
-    weighted_sum(&mha.forward(x_q, x_kv, Some(mask)).output, upstream)
+    let output = observe("MultiHeadAttention::forward", || {
+        mha.forward(x_q, x_kv, Some(mask)).output
+    });
+    weighted_sum(&output, upstream)
 }
 
 fn cross_fixture() -> (MultiHeadAttention, Matrix, Matrix, Mask, Matrix) {
@@ -870,8 +986,8 @@ fn cross_fixture() -> (MultiHeadAttention, Matrix, Matrix, Mask, Matrix) {
 fn backward_matches_numerical_gradients_of_both_inputs() {
     graded(|| {
         let (mha, x_q, x_kv, mask, upstream) = cross_fixture();
-        let forward = mha.forward(&x_q, &x_kv, Some(&mask));
-        let grads = mha.backward(&x_q, &x_kv, &forward, &upstream);
+        let forward = forward_object(&mha, &x_q, &x_kv, Some(&mask));
+        let grads = backward_pass(&mha, &x_q, &x_kv, &forward, &upstream);
         let d_x_q =
             numerical_gradient(|x| loss(&mha, x, &x_kv, &mask, &upstream), &x_q, STEP);
         let d_x_kv =
@@ -919,8 +1035,8 @@ type Projection = fn(&mut MultiHeadAttention) -> &mut Linear;
 fn backward_matches_numerical_gradients_of_every_weight_and_bias() {
     graded(|| {
         let (mha, x_q, x_kv, mask, upstream) = cross_fixture();
-        let forward = mha.forward(&x_q, &x_kv, Some(&mask));
-        let grads = mha.backward(&x_q, &x_kv, &forward, &upstream);
+        let forward = forward_object(&mha, &x_q, &x_kv, Some(&mask));
+        let grads = backward_pass(&mha, &x_q, &x_kv, &forward, &upstream);
         let projections: [(&str, Projection, &Matrix, &Vector, &str); 4] = [
             (
                 "W_q",
@@ -1014,8 +1130,8 @@ fn self_attention_input_gradient_is_the_sum_of_both_inputs_gradients() {
         let x = scrambled(4, 6, 17, 1.0);
         let mask = causal_mask(4);
         let upstream = scrambled(4, 6, 71, 1.0);
-        let forward = mha.forward(&x, &x, Some(&mask));
-        let grads = mha.backward(&x, &x, &forward, &upstream);
+        let forward = forward_object(&mha, &x, &x, Some(&mask));
+        let grads = backward_pass(&mha, &x, &x, &forward, &upstream);
         let numerical =
             numerical_gradient(|x| loss(&mha, x, x, &mask, &upstream), &x, STEP);
         let total = &grads.d_query_input + &grads.d_key_value_input;
@@ -1047,7 +1163,7 @@ fn each_head_depends_only_on_its_own_rows_of_the_projections() {
     graded(|| {
         let mha = fixture_mha(6, 3);
         let x = scrambled(4, 6, 6, 1.0);
-        let before = mha.forward(&x, &x, None);
+        let before = forward_pass(&mha, &x, &x, None);
         // Change head 1's rows (columns 2..4 of Q and K) only.
         let mut changed = mha.clone();
         changed
@@ -1060,7 +1176,7 @@ fn each_head_depends_only_on_its_own_rows_of_the_projections() {
             .weight
             .slice_mut(s![2..4, ..])
             .assign(&scrambled(2, 6, 95, 2.0));
-        let after = changed.forward(&x, &x, None);
+        let after = forward_pass(&changed, &x, &x, None);
         for head in [0, 2] {
             assert_matrix_close(
                 &format!(

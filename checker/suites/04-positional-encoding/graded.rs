@@ -5,7 +5,9 @@
 //! (and lesson 02's reference `SelfAttentionHead`), so any correct implementation passes.
 //! Each test names the property it checks; every fixture is a hand-computed value, a value
 //! from NumPy (tools/reference/lesson04_positional.py, float64), burn's PyTorch-derived
-//! table, or an exact mathematical property.
+//! table, or an exact mathematical property. Every call into the lesson goes through
+//! `observe` (the wrappers below), so that the checker's judge can replay the values the
+//! learner's code returned (see `course_harness::tape`).
 
 use attention::{Linear, SelfAttentionHead};
 use course_common::ndarray::{Axis, array, s};
@@ -14,12 +16,9 @@ use course_harness::check::show;
 use course_harness::gradient::{STEP, weighted_sum};
 use course_harness::{
     Misconception, Tol, assert_close, assert_gradient_close, assert_matrix_close,
-    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient,
+    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, observe,
 };
-use positional_encoding::{
-    Embedding, add_positional_encoding, embed_with_positions,
-    embedding_to_encoding_ratio, frequencies, sinusoidal_table,
-};
+use positional_encoding::{self as lesson, Embedding};
 use std::panic::{UnwindSafe, catch_unwind, resume_unwind};
 
 // ---------------------------------------------------------------------------------------
@@ -176,6 +175,55 @@ fn panic_message(f: impl FnOnce() + UnwindSafe) -> Option<String> {
 
 fn row_matrix(v: &Vector) -> Matrix {
     v.clone().insert_axis(Axis(0))
+}
+
+// ---------------------------------------------------------------------------------------
+// The lesson's functions, observed: every test calls the lesson through these, so that
+// each value the learner's code returns is recorded in its sandbox and replayed in the
+// judge (see course_harness::tape). `Embedding::new` and the other given methods are the
+// course's code and are called directly.
+// ---------------------------------------------------------------------------------------
+
+fn frequencies(d_model: usize) -> Vector {
+    observe("frequencies", || lesson::frequencies(d_model))
+}
+
+fn sinusoidal_table(max_len: usize, d_model: usize) -> Matrix {
+    observe("sinusoidal_table", || {
+        lesson::sinusoidal_table(max_len, d_model)
+    })
+}
+
+/// `embedding.forward(tokens)`, observed.
+fn embedding_forward(embedding: &Embedding, tokens: &[usize]) -> Matrix {
+    observe("Embedding::forward", || embedding.forward(tokens))
+}
+
+/// `embedding.backward(tokens, d_out)`, observed.
+fn embedding_backward(embedding: &Embedding, tokens: &[usize], d_out: &Matrix) -> Matrix {
+    observe("Embedding::backward", || embedding.backward(tokens, d_out))
+}
+
+fn add_positional_encoding(x: &Matrix, table: &Matrix, start: usize) -> Matrix {
+    observe("add_positional_encoding", || {
+        lesson::add_positional_encoding(x, table, start)
+    })
+}
+
+fn embed_with_positions(
+    embedding: &Embedding,
+    tokens: &[usize],
+    table: &Matrix,
+) -> Matrix {
+    observe("embed_with_positions", || {
+        lesson::embed_with_positions(embedding, tokens, table)
+    })
+}
+
+fn embedding_to_encoding_ratio(embedding: &Embedding, table: &Matrix) -> Float {
+    observe("embedding_to_encoding_ratio", || {
+        lesson::embedding_to_encoding_ratio(embedding, table)
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -658,7 +706,7 @@ fn embedding_forward_looks_up_rows_and_scales_by_sqrt_d_model() {
     graded(|| {
         let embedding = small_embedding();
         let tokens = [2, 0, 2, 1];
-        let got = embedding.forward(&tokens);
+        let got = embedding_forward(&embedding, &tokens);
         let expected = array![
             [-4.0, 3.0, 0.0, -0.5],
             [1.0, -2.0, 0.5, 4.0],
@@ -689,7 +737,7 @@ fn embedding_forward_looks_up_rows_and_scales_by_sqrt_d_model() {
         );
         assert_same_shape(
             "Embedding::forward of no tokens",
-            &embedding.forward(&[]),
+            &embedding_forward(&embedding, &[]),
             (0, 4),
         );
     });
@@ -702,7 +750,7 @@ fn embedding_forward_rejects_a_token_outside_the_vocabulary() {
     graded(|| {
         let embedding = small_embedding();
         match panic_message(|| {
-            let _ = embedding.forward(&[0, 7]);
+            let _ = embedding_forward(&embedding, &[0, 7]);
         }) {
             None => panic!(
                 "Embedding::forward(&[0, 7]) with a vocabulary of 3 tokens should panic. \
@@ -766,7 +814,7 @@ fn embedding_backward_accumulates_repeated_tokens() {
                 result: &expected / 2.0,
             },
         ];
-        let got = embedding.backward(&tokens, &d_out);
+        let got = embedding_backward(&embedding, &tokens, &d_out);
         assert_same_shape("Embedding::backward (the weight's gradient)", &got, (3, 4));
         assert_matrix_close(
             "Embedding::backward([1, 0, 1, 1], d_out)",
@@ -786,9 +834,15 @@ fn embedding_backward_matches_numerical_gradient() {
         let weight = linspace_matrix(5, 6, -0.9, 0.7);
         let tokens = [3, 1, 3, 0, 3, 1];
         let upstream = linspace_matrix(6, 6, 1.1, -0.8);
-        let analytic = Embedding::new(weight.clone()).backward(&tokens, &upstream);
+        let analytic =
+            embedding_backward(&Embedding::new(weight.clone()), &tokens, &upstream);
         let numerical = numerical_gradient(
-            |w| weighted_sum(&Embedding::new(w.clone()).forward(&tokens), &upstream),
+            |w| {
+                weighted_sum(
+                    &embedding_forward(&Embedding::new(w.clone()), &tokens),
+                    &upstream,
+                )
+            },
             &weight,
             STEP,
         );
@@ -1093,7 +1147,7 @@ fn without_positions_attention_cannot_tell_cat_chases_dog_from_dog_chases_cat() 
         let embedding = animal_embedding();
         let head = identity_head(4);
         let out = |text: &str| {
-            head.forward(&embedding.forward(&tokens(text)), None)
+            head.forward(&embedding_forward(&embedding, &tokens(text)), None)
                 .attention
                 .output
         };
@@ -1205,8 +1259,12 @@ fn self_attention_is_permutation_equivariant_until_positions_are_added() {
         let perm = [2, 4, 0, 3, 1];
         let shuffled: Vec<usize> = perm.iter().map(|&p| sentence[p]).collect();
 
-        let plain = head.forward(&embedding.forward(&sentence), None).attention;
-        let moved = head.forward(&embedding.forward(&shuffled), None).attention;
+        let plain = head
+            .forward(&embedding_forward(&embedding, &sentence), None)
+            .attention;
+        let moved = head
+            .forward(&embedding_forward(&embedding, &shuffled), None)
+            .attention;
         assert_permuted(
             "output for the permuted tokens, without positions (should be P · output)",
             &moved.output,
@@ -1268,7 +1326,7 @@ fn gradients_flow_from_attention_through_the_encoding_to_the_embedding() {
         let x = embed_with_positions(&embedding, &sentence, &table);
         let forward = head.forward(&x, None);
         let d_x = head.backward(&x, &forward, &upstream).d_x;
-        let analytic = embedding.backward(&sentence, &d_x);
+        let analytic = embedding_backward(&embedding, &sentence, &d_x);
         let numerical = numerical_gradient(
             |w| {
                 let x =

@@ -11,19 +11,24 @@
 //! (tools/reference/lesson05_layers.py, torch 2.15.0). The wrong answers used to name
 //! mistakes come from the same script, which writes each layer out by hand with switches
 //! for the mistakes, or from the small helpers below.
+//!
+//! Every call into the lesson goes through `observe` (its result structs taken apart into
+//! matrices by `observe_parts`), so the checker's judge can replay it (see harness::tape).
 
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{STEP, weighted_sum};
 use course_harness::{
-    Misconception, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
-    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient,
-    relative_error,
+    Misconception, Taped, Tol, assert_all_finite, assert_gradient_close,
+    assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix,
+    numerical_gradient, observe, relative_error,
 };
 use encoder_layer::{
-    DecoderLayer, DecoderLayerGrads, EncoderLayer, EncoderLayerGrads, FeedForward,
-    LAYER_NORM_EPS, LayerNorm, Linear, LinearGrads, Mask, MultiHeadAttention,
-    NormPosition, causal_mask, normalise_rows, padding_mask,
+    DecoderLayer, DecoderLayerForward, DecoderLayerGrads, EncoderLayer,
+    EncoderLayerForward, EncoderLayerGrads, FeedForward, FeedForwardForward,
+    FeedForwardGrads, LAYER_NORM_EPS, LayerNorm, LayerNormGrads, Linear, LinearGrads,
+    Mask, MultiHeadAttention, MultiHeadForward, MultiHeadGrads, NormPosition, Normalised,
+    causal_mask, normalise_rows, padding_mask,
 };
 
 /// Exactly equal: for properties that hold bit for bit (rows that cannot see each other).
@@ -161,6 +166,174 @@ fn decoder_inputs() -> (Matrix, Matrix, Mask, Mask) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Calls into the lesson, through the tape
+// ---------------------------------------------------------------------------------------
+
+/// A result struct of the lesson (or of lessons 02 and 03, inside it) as the tape carries
+/// it: its matrices, taken apart inside `observe` and put back together outside, so that
+/// the judge, which replays the tape, gets the struct the learner's code returned.
+trait Parts: Sized {
+    /// The struct's fields as course types.
+    type Tape: Taped;
+    fn into_tape(self) -> Self::Tape;
+    fn from_tape(tape: Self::Tape) -> Self;
+}
+
+/// Calls `call`, a call into the lesson that returns one of its result structs, through
+/// `observe`.
+fn observe_parts<T: Parts>(label: &str, call: impl FnOnce() -> T) -> T {
+    T::from_tape(observe(label, || call().into_tape()))
+}
+
+/// The fields that are course types already go on the tape as they are.
+macro_rules! course_values {
+    ($($value:ty),+) => {$(
+        impl Parts for $value {
+            type Tape = Self;
+            fn into_tape(self) -> Self {
+                self
+            }
+            fn from_tape(tape: Self) -> Self {
+                tape
+            }
+        }
+    )+};
+}
+
+course_values!(Matrix, Vector, Vec<Matrix>);
+
+/// A struct goes on the tape as the tuple of its fields, each taken apart in turn.
+macro_rules! parts {
+    ($($name:ident { $($field:ident: $part:ty),+ $(,)? })+) => {$(
+        impl Parts for $name {
+            type Tape = ($(<$part as Parts>::Tape,)+);
+            fn into_tape(self) -> Self::Tape {
+                ($(self.$field.into_tape(),)+)
+            }
+            fn from_tape(tape: Self::Tape) -> Self {
+                let ($($field,)+) = tape;
+                Self { $($field: Parts::from_tape($field),)+ }
+            }
+        }
+    )+};
+}
+
+parts! {
+    LinearGrads { d_x: Matrix, d_weight: Matrix, d_bias: Vector }
+    MultiHeadForward {
+        output: Matrix,
+        weights: Vec<Matrix>,
+        q: Vec<Matrix>,
+        k: Vec<Matrix>,
+        v: Vec<Matrix>,
+        concat: Matrix,
+    }
+    MultiHeadGrads {
+        d_query_input: Matrix,
+        d_key_value_input: Matrix,
+        w_q: LinearGrads,
+        w_k: LinearGrads,
+        w_v: LinearGrads,
+        w_o: LinearGrads,
+    }
+    Normalised { x_hat: Matrix, inv_std: Vector }
+    LayerNormGrads { d_x: Matrix, d_gamma: Vector, d_beta: Vector }
+    FeedForwardForward { hidden: Matrix, output: Matrix }
+    FeedForwardGrads { d_x: Matrix, w_1: LinearGrads, w_2: LinearGrads }
+    EncoderLayerForward {
+        output: Matrix,
+        self_attention_input: Matrix,
+        self_attention: MultiHeadForward,
+        norm_1_input: Matrix,
+        ffn_input: Matrix,
+        ffn: FeedForwardForward,
+        norm_2_input: Matrix,
+    }
+    EncoderLayerGrads {
+        d_x: Matrix,
+        self_attention: MultiHeadGrads,
+        ffn: FeedForwardGrads,
+        norm_1: LayerNormGrads,
+        norm_2: LayerNormGrads,
+    }
+    DecoderLayerGrads {
+        d_x: Matrix,
+        d_memory: Matrix,
+        self_attention: MultiHeadGrads,
+        cross_attention: MultiHeadGrads,
+        ffn: FeedForwardGrads,
+        norm_1: LayerNormGrads,
+        norm_2: LayerNormGrads,
+        norm_3: LayerNormGrads,
+    }
+}
+
+/// The decoder's forward pass has ten fields, more than a tuple on the tape holds: its
+/// three blocks go as three triples.
+impl Parts for DecoderLayerForward {
+    type Tape = (
+        Matrix,
+        (Matrix, <MultiHeadForward as Parts>::Tape, Matrix),
+        (Matrix, <MultiHeadForward as Parts>::Tape, Matrix),
+        (Matrix, <FeedForwardForward as Parts>::Tape, Matrix),
+    );
+    fn into_tape(self) -> Self::Tape {
+        (
+            self.output,
+            (
+                self.self_attention_input,
+                self.self_attention.into_tape(),
+                self.norm_1_input,
+            ),
+            (
+                self.cross_attention_input,
+                self.cross_attention.into_tape(),
+                self.norm_2_input,
+            ),
+            (self.ffn_input, self.ffn.into_tape(), self.norm_3_input),
+        )
+    }
+    fn from_tape(tape: Self::Tape) -> Self {
+        let (output, self_block, cross_block, ffn_block) = tape;
+        Self {
+            output,
+            self_attention_input: self_block.0,
+            self_attention: Parts::from_tape(self_block.1),
+            norm_1_input: self_block.2,
+            cross_attention_input: cross_block.0,
+            cross_attention: Parts::from_tape(cross_block.1),
+            norm_2_input: cross_block.2,
+            ffn_input: ffn_block.0,
+            ffn: Parts::from_tape(ffn_block.1),
+            norm_3_input: ffn_block.2,
+        }
+    }
+}
+
+/// `layer.forward(x, mask).output`, observed.
+fn encoder_output(layer: &EncoderLayer, x: &Matrix, mask: Option<&Mask>) -> Matrix {
+    observe("EncoderLayer::forward", || layer.forward(x, mask).output)
+}
+
+/// `layer.forward(x, memory, self_mask, memory_mask).output`, observed.
+fn decoder_output(
+    layer: &DecoderLayer,
+    x: &Matrix,
+    memory: &Matrix,
+    self_mask: Option<&Mask>,
+    memory_mask: Option<&Mask>,
+) -> Matrix {
+    observe("DecoderLayer::forward", || {
+        layer.forward(x, memory, self_mask, memory_mask).output
+    })
+}
+
+/// `ffn.forward(x).output`, observed.
+fn ffn_output(ffn: &FeedForward, x: &Matrix) -> Matrix {
+    observe("FeedForward::forward", || ffn.forward(x).output)
+}
+
+// ---------------------------------------------------------------------------------------
 // LayerNorm written out, with the classic mistakes, to name them when a result matches
 // ---------------------------------------------------------------------------------------
 
@@ -250,7 +423,7 @@ fn layer_norm_mistakes(
 fn normalise_rows_standardises_with_the_biased_variance() {
     graded(|| {
         let x = array![[1.0, 0.0, 0.0, 0.0]];
-        let got = normalise_rows(&x, LAYER_NORM_EPS);
+        let got = observe_parts("normalise_rows", || normalise_rows(&x, LAYER_NORM_EPS));
         let inv_std = 1.0 / (3.0 / 16.0 + LAYER_NORM_EPS).sqrt();
         let expected = array![[0.75, -0.25, -0.25, -0.25]] * inv_std;
         assert_matrix_close(
@@ -280,7 +453,7 @@ fn layer_norm_of_1_0_0_0_matches_pytorch_not_the_annotated_transformer() {
         let ln = LayerNorm::new(4);
         assert_matrix_close(
             "LayerNorm::new(4).forward([[1, 0, 0, 0]]) (PyTorch's nn.LayerNorm(4))",
-            &ln.forward(&x),
+            &observe("LayerNorm::forward", || ln.forward(&x)),
             &pytorch_layer_norm_1_0_0_0(),
             Tol::TIGHT,
             &layer_norm_mistakes(&x, &ln.gamma, &ln.beta, ln.eps),
@@ -299,7 +472,7 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
             0.6728
         ]];
         let ln = LayerNorm::new(10);
-        let got = ln.forward(&x);
+        let got = observe("LayerNorm::forward", || ln.forward(&x));
         let published = array![[
             -0.4990, -1.9680, 1.6178, -0.7486, -0.6470, 0.8576, 0.0461, 1.1111, -0.2614,
             0.4915
@@ -337,7 +510,7 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
         assert_matrix_close(
             "LayerNorm with eps = 0.1 of burn's fixture (PyTorch; burn publishes −0.4863, \
              −1.9180, 1.5766, ...)",
-            &wide.forward(&x),
+            &observe("LayerNorm::forward", || wide.forward(&x)),
             &pytorch_burn_fixture_eps_0_1(),
             Tol::TIGHT,
             &mistakes,
@@ -356,7 +529,7 @@ fn layer_norm_normalises_each_row_over_its_features() {
         let expected = array![[-a, 0.0, a], [-a, 0.0, a], [a, 0.0, -a]];
         assert_matrix_close(
             "LayerNorm of candle's rows [1, 2, 3], [4, 5, 6], [9, 8, 7]",
-            &ln.forward(&x),
+            &observe("LayerNorm::forward", || ln.forward(&x)),
             &expected,
             Tol::TIGHT,
             &layer_norm_mistakes(&x, &ln.gamma, &ln.beta, ln.eps),
@@ -395,7 +568,7 @@ fn layer_norm_applies_gamma_and_beta_per_feature() {
         mistakes.extend(layer_norm_mistakes(&x, &gamma, &beta, LAYER_NORM_EPS));
         assert_matrix_close(
             "LayerNorm with γ = linspace(0.5, 1.5, 5), β = linspace(−0.3, 0.3, 5) (PyTorch)",
-            &ln.forward(&x),
+            &observe("LayerNorm::forward", || ln.forward(&x)),
             &pytorch_layer_norm_gamma_beta(),
             Tol::TIGHT,
             &mistakes,
@@ -417,7 +590,7 @@ fn layer_norm_output_std_is_sqrt_of_var_over_var_plus_eps() {
             let (c, half_variance) = rows[i];
             c + half_variance.sqrt() * pattern[j]
         });
-        let got = LayerNorm::new(5).forward(&x);
+        let got = observe("LayerNorm::forward", || LayerNorm::new(5).forward(&x));
         assert_same_shape("LayerNorm of a (4, 5) input", &got, (4, 5));
         let moments = |m: &Matrix, i: usize| {
             let r = m.row(i);
@@ -463,7 +636,7 @@ fn layer_norm_of_a_constant_row_is_beta_not_nan() {
         let x = array![[2.0, 2.0, 2.0, 2.0, 2.0], [-1.5, -1.5, -1.5, -1.5, -1.5]];
         let beta = vector(-0.3, 0.3, 5);
         let ln = LayerNorm::from_parameters(vector(0.5, 1.5, 5), beta.clone());
-        let got = ln.forward(&x);
+        let got = observe("LayerNorm::forward", || ln.forward(&x));
         assert_all_finite(
             "LayerNorm of a constant row",
             &got,
@@ -489,10 +662,11 @@ fn layer_norm_treats_every_row_on_its_own_for_any_number_of_rows() {
     graded(|| {
         let x = scrambled(7, 5, 23, 1.5);
         let ln = LayerNorm::from_parameters(vector(0.5, 1.5, 5), vector(-0.3, 0.3, 5));
-        let all = ln.forward(&x);
+        let all = observe("LayerNorm::forward", || ln.forward(&x));
         assert_same_shape("LayerNorm of a (7, 5) input", &all, (7, 5));
         let one_by_one = Matrix::from_shape_fn((7, 5), |(i, j)| {
-            ln.forward(&x.slice(s![i..i + 1, ..]).to_owned())[[0, j]]
+            let one = x.slice(s![i..i + 1, ..]).to_owned();
+            observe("LayerNorm::forward", || ln.forward(&one))[[0, j]]
         });
         assert_matrix_close(
             "LayerNorm of 7 rows at once, against each row on its own",
@@ -516,7 +690,9 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
                     Treating μ and σ² as constants (dx = g·r) is the usual mistake";
         let x = array![[9.0, 10.0], [54.0, 61.0]];
         let ln = LayerNorm::new(2);
-        let grads = ln.backward(&x, &Matrix::ones((2, 2)));
+        let grads = observe_parts("LayerNorm::backward", || {
+            ln.backward(&x, &Matrix::ones((2, 2)))
+        });
         let largest = grads.d_x.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             largest <= 1e-12,
@@ -560,7 +736,9 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
         let x = scrambled(3, 5, 31, 2.0);
         let ln =
             LayerNorm::from_parameters(Vector::from_elem(5, 1.7), vector(-0.3, 0.3, 5));
-        let d_x = ln.backward(&x, &Matrix::ones((3, 5))).d_x;
+        let d_x = observe("LayerNorm::backward", || {
+            ln.backward(&x, &Matrix::ones((3, 5))).d_x
+        });
         let largest = d_x.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             largest <= 1e-12,
@@ -578,11 +756,13 @@ fn layer_norm_backward_matches_numerical_gradients() {
         let x = scrambled(3, 5, 41, 1.5) + &array![[0.5], [-2.0], [3.0]];
         let ln = LayerNorm::from_parameters(vector(0.5, 1.5, 5), vector(-0.3, 0.3, 5));
         let upstream = linspace_matrix(3, 5, 0.9, -0.6);
-        let grads = ln.backward(&x, &upstream);
-        let loss = |ln: &LayerNorm, x: &Matrix| weighted_sum(&ln.forward(x), &upstream);
+        let grads = observe_parts("LayerNorm::backward", || ln.backward(&x, &upstream));
+        let loss = |ln: &LayerNorm, x: &Matrix| {
+            weighted_sum(&observe("LayerNorm::forward", || ln.forward(x)), &upstream)
+        };
         let d_x = numerical_gradient(|x| loss(&ln, x), &x, STEP);
         // Name the mistake when d_x matches a known wrong formula.
-        let normalised = normalise_rows(&x, ln.eps);
+        let normalised = observe_parts("normalise_rows", || normalise_rows(&x, ln.eps));
         let r = normalised.inv_std.clone().insert_axis(Axis(1));
         let x_hat = &normalised.x_hat;
         let mean_rows = |m: &Matrix| m.sum_axis(Axis(1)).insert_axis(Axis(1)) / 5.0;
@@ -672,7 +852,7 @@ fn feed_forward_matches_pytorch() {
             ffn.d_ff()
         );
         let x = scrambled(3, 6, 11, 1.0);
-        let forward = ffn.forward(&x);
+        let forward = observe_parts("FeedForward::forward", || ffn.forward(&x));
         let pre_activation = ffn.w_1.forward(&x);
         let hidden = pre_activation.mapv(|v| v.max(0.0));
         assert_matrix_close(
@@ -714,13 +894,13 @@ fn feed_forward_acts_on_each_position_independently() {
     graded(|| {
         let ffn = fixture_ffn();
         let x = scrambled(5, 6, 17, 1.0);
-        let before = ffn.forward(&x).output;
+        let before = ffn_output(&ffn, &x);
         assert_same_shape("FeedForward of a (5, 6) input", &before, (5, 6));
         let mut changed = x.clone();
         changed
             .row_mut(2)
             .assign(&array![3.0, -2.0, 1.0, 0.5, -1.0, 2.0]);
-        let after = ffn.forward(&changed).output;
+        let after = ffn_output(&ffn, &changed);
         for i in [0, 1, 3, 4] {
             assert_matrix_close(
                 &format!("FeedForward output row {i} after changing input row 2 only"),
@@ -731,7 +911,7 @@ fn feed_forward_acts_on_each_position_independently() {
             );
         }
         let one_by_one = Matrix::from_shape_fn((5, 6), |(i, j)| {
-            ffn.forward(&x.slice(s![i..i + 1, ..]).to_owned()).output[[0, j]]
+            ffn_output(&ffn, &x.slice(s![i..i + 1, ..]).to_owned())[[0, j]]
         });
         assert_matrix_close(
             "FeedForward of 5 rows at once, against each row on its own",
@@ -752,11 +932,12 @@ fn feed_forward_backward_matches_numerical_gradients() {
         let ffn = fixture_ffn();
         let x = scrambled(3, 6, 11, 1.0);
         let upstream = linspace_matrix(3, 6, 0.8, -0.9);
-        let forward = ffn.forward(&x);
-        let grads = ffn.backward(&x, &forward, &upstream);
-        let loss = |ffn: &FeedForward, x: &Matrix| {
-            weighted_sum(&ffn.forward(x).output, &upstream)
-        };
+        let forward = observe_parts("FeedForward::forward", || ffn.forward(&x));
+        let grads = observe_parts("FeedForward::backward", || {
+            ffn.backward(&x, &forward, &upstream)
+        });
+        let loss =
+            |ffn: &FeedForward, x: &Matrix| weighted_sum(&ffn_output(ffn, x), &upstream);
         let d_x = numerical_gradient(|x| loss(&ffn, x), &x, STEP);
         let no_mask = ffn
             .w_1
@@ -848,10 +1029,10 @@ const RESIDUAL_FROM_NORM: &str = "the residual added the normalised input: pre-L
 fn encoder_layer_post_ln_matches_pytorch() {
     graded(|| {
         let layer = fixture_encoder(NormPosition::Post);
-        let forward = layer.forward(&encoder_x(), None);
+        let output = encoder_output(&layer, &encoder_x(), None);
         assert_matrix_close(
             "encoder layer, post-LN (PyTorch's nn.TransformerEncoderLayer, norm_first=False)",
-            &forward.output,
+            &output,
             &pytorch_encoder_post(),
             Tol::TIGHT,
             &[
@@ -877,10 +1058,10 @@ fn encoder_layer_post_ln_matches_pytorch() {
 fn encoder_layer_pre_ln_matches_pytorch() {
     graded(|| {
         let layer = fixture_encoder(NormPosition::Pre);
-        let forward = layer.forward(&encoder_x(), None);
+        let output = encoder_output(&layer, &encoder_x(), None);
         assert_matrix_close(
             "encoder layer, pre-LN (PyTorch's nn.TransformerEncoderLayer, norm_first=True)",
-            &forward.output,
+            &output,
             &pytorch_encoder_pre(),
             Tol::TIGHT,
             &[
@@ -916,7 +1097,7 @@ fn encoder_layer_with_a_padding_mask_matches_pytorch() {
         let mask = padding_mask(5, &[true, true, true, false, false]);
         assert_matrix_close(
             "encoder layer, post-LN, with the last two tokens padded (PyTorch)",
-            &layer.forward(&x, Some(&mask)).output,
+            &encoder_output(&layer, &x, Some(&mask)),
             &pytorch_encoder_padded(),
             Tol::TIGHT,
             &[Misconception {
@@ -942,8 +1123,8 @@ fn padded_tokens_do_not_change_the_real_tokens_outputs() {
             .assign(&array![-5.0, 3.0, 0.5, 9.0, -2.0, 1.0]);
         for position in [NormPosition::Post, NormPosition::Pre] {
             let layer = fixture_encoder(position);
-            let before = layer.forward(&x, Some(&mask)).output;
-            let after = layer.forward(&changed, Some(&mask)).output;
+            let before = encoder_output(&layer, &x, Some(&mask));
+            let after = encoder_output(&layer, &changed, Some(&mask));
             assert_matrix_close(
                 &format!(
                     "encoder layer ({position:?}): the real tokens' outputs after changing \
@@ -984,7 +1165,7 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
         let normalised_twice =
             layer_norm_by_hand(&layer_norm_by_hand(&x, LAYER_NORM_EPS), LAYER_NORM_EPS);
         let pre = layer(NormPosition::Pre);
-        let forward = pre.forward(&x, None);
+        let forward = observe_parts("EncoderLayer::forward", || pre.forward(&x, None));
         assert_matrix_close(
             "pre-LN encoder layer whose sublayers output 0 (should be the identity: \
              x + 0 + 0)",
@@ -1000,7 +1181,9 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
             }],
         );
         let upstream = linspace_matrix(4, 6, 0.5, -0.7);
-        let d_x = pre.backward(&x, &forward, &upstream).d_x;
+        let d_x = observe("EncoderLayer::backward", || {
+            pre.backward(&x, &forward, &upstream).d_x
+        });
         assert_matrix_close(
             "pre-LN encoder layer whose sublayers output 0: d_x (should be d_output: the \
              residual path is the identity, a straight highway for the gradient)",
@@ -1017,7 +1200,7 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
         assert_matrix_close(
             "post-LN encoder layer whose sublayers output 0 (should be \
              LayerNorm(LayerNorm(x)): post-LN normalises after every residual addition)",
-            &post.forward(&x, None).output,
+            &encoder_output(&post, &x, None),
             &normalised_twice,
             Tol::TIGHT,
             &[Misconception {
@@ -1054,7 +1237,7 @@ fn encoder_layer_parameter_count_matches_the_paper_base_model() {
             "EncoderLayer::d_model() of the base model should be 512, got {}",
             base.d_model()
         );
-        let got = base.parameter_count();
+        let got = observe("EncoderLayer::parameter_count", || base.parameter_count());
         assert!(
             got == 3_152_384,
             "the base model's encoder layer should have 3,152,384 parameters: 1,050,624 in \
@@ -1062,7 +1245,10 @@ fn encoder_layer_parameter_count_matches_the_paper_base_model() {
              and 2,048 in the two LayerNorms (γ and β, 512 each); got {got}. Likely cause: \
              a part is missing or counted twice; add up the parts' parameter_count()."
         );
-        let got = fixture_encoder(NormPosition::Pre).parameter_count();
+        let fixture = fixture_encoder(NormPosition::Pre);
+        let got = observe("EncoderLayer::parameter_count", || {
+            fixture.parameter_count()
+        });
         assert!(
             got == 328,
             "the fixture's encoder layer (d_model = 6, d_ff = 10) should have 168 + 136 + \
@@ -1095,8 +1281,11 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
         ];
         for (position, d_x, d_gamma_1, d_b_1) in cases {
             let layer = fixture_encoder(position);
-            let forward = layer.forward(&x, None);
-            let grads = layer.backward(&x, &forward, &upstream);
+            let forward =
+                observe_parts("EncoderLayer::forward", || layer.forward(&x, None));
+            let grads = observe_parts("EncoderLayer::backward", || {
+                layer.backward(&x, &forward, &upstream)
+            });
             let what = format!(
                 "encoder layer ({position:?}) backward, against PyTorch's autograd"
             );
@@ -1358,10 +1547,13 @@ fn check_encoder_gradients(position: NormPosition) {
     let x = encoder_x();
     let mask = padding_mask(4, &[true, true, true, false]);
     let upstream = linspace_matrix(4, 6, 0.5, -0.7);
-    let forward = layer.forward(&x, Some(&mask));
-    let grads = layer.backward(&x, &forward, &upstream);
+    let forward =
+        observe_parts("EncoderLayer::forward", || layer.forward(&x, Some(&mask)));
+    let grads = observe_parts("EncoderLayer::backward", || {
+        layer.backward(&x, &forward, &upstream)
+    });
     let loss = |layer: &EncoderLayer, x: &Matrix| {
-        weighted_sum(&layer.forward(x, Some(&mask)).output, &upstream)
+        weighted_sum(&encoder_output(layer, x, Some(&mask)), &upstream)
     };
     let what = format!("encoder layer ({position:?})");
     let d_x = numerical_gradient(|x| loss(&layer, x), &x, STEP);
@@ -1416,10 +1608,11 @@ fn decoder_layer_post_ln_matches_pytorch() {
     graded(|| {
         let layer = fixture_decoder(NormPosition::Post);
         let (x, memory, self_mask, memory_mask) = decoder_inputs();
-        let forward = layer.forward(&x, &memory, Some(&self_mask), Some(&memory_mask));
+        let output =
+            decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
         assert_matrix_close(
             "decoder layer, post-LN (PyTorch's nn.TransformerDecoderLayer, norm_first=False)",
-            &forward.output,
+            &output,
             &pytorch_decoder_post(),
             Tol::TIGHT,
             &[
@@ -1454,10 +1647,11 @@ fn decoder_layer_pre_ln_matches_pytorch() {
     graded(|| {
         let layer = fixture_decoder(NormPosition::Pre);
         let (x, memory, self_mask, memory_mask) = decoder_inputs();
-        let forward = layer.forward(&x, &memory, Some(&self_mask), Some(&memory_mask));
+        let output =
+            decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
         assert_matrix_close(
             "decoder layer, pre-LN (PyTorch's nn.TransformerDecoderLayer, norm_first=True)",
-            &forward.output,
+            &output,
             &pytorch_decoder_pre(),
             Tol::TIGHT,
             &[
@@ -1500,9 +1694,7 @@ fn the_decoder_cannot_see_the_future() {
         for position in [NormPosition::Post, NormPosition::Pre] {
             let layer = fixture_decoder(position);
             let run = |x: &Matrix| {
-                layer
-                    .forward(x, &memory, Some(&self_mask), Some(&memory_mask))
-                    .output
+                decoder_output(&layer, x, &memory, Some(&self_mask), Some(&memory_mask))
             };
             let before = run(&x);
             for first_changed in [3, 2] {
@@ -1549,9 +1741,12 @@ fn padded_source_positions_do_not_change_the_decoder() {
         let upstream = linspace_matrix(4, 6, -0.6, 0.8);
         for position in [NormPosition::Post, NormPosition::Pre] {
             let layer = fixture_decoder(position);
-            let forward =
-                layer.forward(&x, &memory, Some(&self_mask), Some(&memory_mask));
-            let after = layer.forward(&x, &changed, Some(&self_mask), Some(&memory_mask));
+            let forward = observe_parts("DecoderLayer::forward", || {
+                layer.forward(&x, &memory, Some(&self_mask), Some(&memory_mask))
+            });
+            let after = observe_parts("DecoderLayer::forward", || {
+                layer.forward(&x, &changed, Some(&self_mask), Some(&memory_mask))
+            });
             assert_matrix_close(
                 &format!(
                     "decoder layer ({position:?}) output after changing the padded memory row \
@@ -1562,7 +1757,9 @@ fn padded_source_positions_do_not_change_the_decoder() {
                 EXACT,
                 &[],
             );
-            let d_memory = layer.backward(&x, &memory, &forward, &upstream).d_memory;
+            let d_memory = observe("DecoderLayer::backward", || {
+                layer.backward(&x, &memory, &forward, &upstream).d_memory
+            });
             assert_same_shape(
                 "d_memory: one row per source position (5), d_model (6) columns",
                 &d_memory,
@@ -1588,7 +1785,9 @@ fn decoder_shapes_follow_the_target_and_the_source() {
         let layer = fixture_decoder(NormPosition::Post);
         let x = scrambled(3, 6, 19, 1.0);
         let memory = scrambled(7, 6, 29, 1.0);
-        let forward = layer.forward(&x, &memory, Some(&causal_mask(3)), None);
+        let forward = observe_parts("DecoderLayer::forward", || {
+            layer.forward(&x, &memory, Some(&causal_mask(3)), None)
+        });
         assert_same_shape(
             "decoder output: one row per target token",
             &forward.output,
@@ -1605,7 +1804,9 @@ fn decoder_shapes_follow_the_target_and_the_source() {
         for weights in &forward.self_attention.weights {
             assert_same_shape("self-attention weights", weights, (3, 3));
         }
-        let grads = layer.backward(&x, &memory, &forward, &Matrix::ones((3, 6)));
+        let grads = observe_parts("DecoderLayer::backward", || {
+            layer.backward(&x, &memory, &forward, &Matrix::ones((3, 6)))
+        });
         assert_same_shape("decoder d_x", &grads.d_x, (3, 6));
         assert_same_shape("decoder d_memory", &grads.d_memory, (7, 6));
     });
@@ -1642,7 +1843,7 @@ fn decoder_layer_parameter_count_matches_the_paper_base_model() {
             "DecoderLayer::d_model() of the base model should be 512, got {}",
             base.d_model()
         );
-        let got = base.parameter_count();
+        let got = observe("DecoderLayer::parameter_count", || base.parameter_count());
         assert!(
             got == 4_204_032,
             "the base model's decoder layer should have 4,204,032 parameters: 2 × 1,050,624 \
@@ -1650,7 +1851,10 @@ fn decoder_layer_parameter_count_matches_the_paper_base_model() {
              got {got}. Likely cause: the cross-attention or the third LayerNorm is missing, \
              or a part is counted twice."
         );
-        let got = fixture_decoder(NormPosition::Pre).parameter_count();
+        let fixture = fixture_decoder(NormPosition::Pre);
+        let got = observe("DecoderLayer::parameter_count", || {
+            fixture.parameter_count()
+        });
         assert!(
             got == 508,
             "the fixture's decoder layer (d_model = 6, d_ff = 10) should have 2·168 + 136 + \
@@ -1685,9 +1889,12 @@ fn decoder_layer_backward_matches_pytorch_autograd() {
         ];
         for (position, d_x, d_memory, d_gamma_3, d_b_o) in cases {
             let layer = fixture_decoder(position);
-            let forward =
-                layer.forward(&x, &memory, Some(&self_mask), Some(&memory_mask));
-            let grads = layer.backward(&x, &memory, &forward, &upstream);
+            let forward = observe_parts("DecoderLayer::forward", || {
+                layer.forward(&x, &memory, Some(&self_mask), Some(&memory_mask))
+            });
+            let grads = observe_parts("DecoderLayer::backward", || {
+                layer.backward(&x, &memory, &forward, &upstream)
+            });
             let what = format!(
                 "decoder layer ({position:?}) backward, against PyTorch's autograd"
             );
@@ -1762,13 +1969,15 @@ fn check_decoder_gradients(position: NormPosition) {
     let layer = fixture_decoder(position);
     let (x, memory, self_mask, memory_mask) = decoder_inputs();
     let upstream = linspace_matrix(4, 6, -0.6, 0.8);
-    let forward = layer.forward(&x, &memory, Some(&self_mask), Some(&memory_mask));
-    let grads = layer.backward(&x, &memory, &forward, &upstream);
+    let forward = observe_parts("DecoderLayer::forward", || {
+        layer.forward(&x, &memory, Some(&self_mask), Some(&memory_mask))
+    });
+    let grads = observe_parts("DecoderLayer::backward", || {
+        layer.backward(&x, &memory, &forward, &upstream)
+    });
     let loss = |layer: &DecoderLayer, x: &Matrix, memory: &Matrix| {
         weighted_sum(
-            &layer
-                .forward(x, memory, Some(&self_mask), Some(&memory_mask))
-                .output,
+            &decoder_output(layer, x, memory, Some(&self_mask), Some(&memory_mask)),
             &upstream,
         )
     };

@@ -14,6 +14,10 @@
 //! Random generators appear only where any stream would do: a test of an initialiser
 //! checks statistics that hold for every draw order, and the data tests check properties
 //! of whatever dates come out.
+//!
+//! Calls into the lesson go through `observe` (models and caches the lesson's code builds
+//! or changes, through `object`) so that the checker's judge can replay them (see
+//! `course_harness::tape`).
 
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
@@ -21,15 +25,16 @@ use course_harness::gradient::{STEP, weighted_sum};
 use course_harness::{
     Misconception, Tol, assert_all_finite, assert_close, assert_gradient_close,
     assert_matrix_close, assert_same_shape, graded, linspace_matrix, numerical_gradient,
-    relative_error,
+    object, observe, relative_error,
 };
+use std::ops::Range;
 use transformer::{
-    Adam, BOS, Batch, Config, Date, DateFormat, DateTask, EOS, HELDOUT_YEARS,
-    MONTH_NAMES, NormPosition, PAD, Split, TrainConfig, Transformer, Vocabulary,
-    WEEKDAY_NAMES, cached_attention, clip_global_norm, cross_entropy_loss, day_of_week,
-    days_in_month, embedding_init, exact_match, greedy_decode, greedy_decode_cached,
-    key_padding_mask, next_token, noam_factor, noam_rate, seeded_rng, smoothed_targets,
-    target_mask, train, train_step, xavier_uniform,
+    Adam, BOS, Batch, ChaCha8Rng, Config, Date, DateFormat, DateTask, EOS, Fields,
+    HELDOUT_YEARS, Loss, MONTH_NAMES, NormPosition, PAD, Split, TrainConfig, Transformer,
+    Vocabulary, WEEKDAY_NAMES, cached_attention, clip_global_norm, cross_entropy_loss,
+    day_of_week, days_in_month, embedding_init, exact_match, greedy_decode,
+    greedy_decode_cached, key_padding_mask, next_token, noam_factor, noam_rate,
+    seeded_rng, smoothed_targets, target_mask, train, train_step, xavier_uniform,
 };
 
 /// Exactly equal: for properties that hold bit for bit (rows that cannot see each other).
@@ -172,8 +177,28 @@ fn one_pair(src: &[usize], tgt_in: &[usize], tgt_out: &[usize]) -> Batch {
     }
 }
 
-fn loss_of(model: &Transformer, batch: &Batch, smoothing: Float) -> Float {
+/// The loss of `model` on `batch` by the lesson's forward pass and loss, not observed:
+/// call it inside `observe` (as [`loss_of`] does).
+fn loss_value(model: &Transformer, batch: &Batch, smoothing: Float) -> Float {
     cross_entropy_loss(&model.forward(batch).logits, &batch.targets(), smoothing).value
+}
+
+/// The loss of `model` on `batch`: the lesson's forward pass and loss, observed.
+fn loss_of(model: &Transformer, batch: &Batch, smoothing: Float) -> Float {
+    observe("loss of Transformer::forward", || {
+        loss_value(model, batch, smoothing)
+    })
+}
+
+/// The logits of `model` on `batch`: the lesson's forward pass, observed.
+fn logits_of(model: &Transformer, batch: &Batch) -> Matrix {
+    observe("Transformer::forward", || model.forward(batch).logits)
+}
+
+/// Every tensor of a model that the lesson's code computed or changed (a gradient, a
+/// model after a training step), copied out as course values: call it inside `observe`.
+fn tensors(model: &Transformer) -> Vec<Vec<Float>> {
+    model.parameters().iter().map(|t| t.to_vec()).collect()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -220,18 +245,22 @@ fn days_in_month_follows_the_gregorian_calendar() {
             (1234, 8, 31, "July and August both have 31 days"),
         ];
         for (year, month, expected, why) in cases {
-            let got = days_in_month(year, month);
+            let got = observe("days_in_month", || days_in_month(year, month));
             assert!(
                 got == expected,
                 "days_in_month({year}, {month}): expected {expected}, got {got}. {why}"
             );
         }
-        let total: u32 = (1..=12).map(|m| days_in_month(2023, m)).sum();
+        let total: u32 = (1..=12)
+            .map(|m| observe("days_in_month", || days_in_month(2023, m)))
+            .sum();
         assert!(
             total == 365,
             "the months of 2023 add up to {total} days, not 365"
         );
-        let total: u32 = (1..=12).map(|m| days_in_month(2024, m)).sum();
+        let total: u32 = (1..=12)
+            .map(|m| observe("days_in_month", || days_in_month(2024, m)))
+            .sum();
         assert!(
             total == 366,
             "the months of 2024 add up to {total} days, not 366"
@@ -259,7 +288,7 @@ fn day_of_week_matches_python_s_calendar() {
             ((2024, 2, 29), 3),
         ];
         for ((year, month, day), expected) in cases {
-            let got = day_of_week(Date { year, month, day });
+            let got = observe("day_of_week", || day_of_week(Date { year, month, day }));
             assert!(
                 got == expected,
                 "day_of_week({year}-{month:02}-{day:02}): expected {expected} ({}), got {got}. \
@@ -284,7 +313,8 @@ fn day_of_week_matches_python_s_calendar() {
 fn consecutive_days_have_consecutive_weekdays() {
     graded(|| {
         let (mut year, mut month, mut day): (u32, u32, u32) = (1896, 1, 1);
-        let mut previous = day_of_week(Date { year, month, day });
+        let mut previous =
+            observe("day_of_week", || day_of_week(Date { year, month, day }));
         for _ in 0..3700 {
             // The test's own calendar, not the lesson's.
             let leap: bool = (year.is_multiple_of(4) && !year.is_multiple_of(100))
@@ -304,7 +334,8 @@ fn consecutive_days_have_consecutive_weekdays() {
                     year += 1;
                 }
             }
-            let weekday = day_of_week(Date { year, month, day });
+            let weekday =
+                observe("day_of_week", || day_of_week(Date { year, month, day }));
             assert!(
                 weekday == (previous + 1) % 7,
                 "day_of_week({year}-{month:02}-{day:02}) is {weekday}, but the day before \
@@ -329,6 +360,40 @@ fn exists(date: Date) -> bool {
     date.day >= 1 && date.day <= length
 }
 
+/// `DateTask::sample_date`, observed: the draws depend on the lesson's `days_in_month`,
+/// so `rng` is used only inside this call.
+fn sample_date(task: &DateTask, rng: &mut ChaCha8Rng, split: Split) -> Date {
+    let (year, month, day) = observe("DateTask::sample_date", || {
+        let date = task.sample_date(rng, split);
+        (date.year, date.month, date.day)
+    });
+    Date { year, month, day }
+}
+
+/// `DateTask::sample`, observed: the date, the source, the target and the fields' ranges
+/// come back as course values, and the test holds them in values of its own.
+fn sample_example(
+    task: &DateTask,
+    rng: &mut ChaCha8Rng,
+    split: Split,
+) -> (Date, String, String, Fields) {
+    let ((year, month, day), source, target, (y, m, d)) =
+        observe("DateTask::sample", || {
+            let example = task.sample(rng, split);
+            let span = |range: &Range<usize>| (range.start, range.end);
+            let fields = &example.fields;
+            let spans = (span(&fields.year), span(&fields.month), span(&fields.day));
+            let date = (example.date.year, example.date.month, example.date.day);
+            (date, example.source, example.target, spans)
+        });
+    let fields = Fields {
+        year: y.0..y.1,
+        month: m.0..m.1,
+        day: d.0..d.1,
+    };
+    (Date { year, month, day }, source, target, fields)
+}
+
 /// Every sampled date exists, every day of the month can occur (29 February too), and
 /// every example's target is the ISO form of the date its source names.
 #[test]
@@ -339,7 +404,7 @@ fn every_example_names_a_real_date_and_its_target_is_that_date_in_iso_form() {
         let mut feb_29 = false;
         let mut day_31 = false;
         for _ in 0..20_000 {
-            let date = task.sample_date(&mut rng, Split::Train);
+            let date = sample_date(&task, &mut rng, Split::Train);
             assert!(
                 exists(date),
                 "sample_date gave {:04}-{:02}-{:02}, which does not exist. Likely cause: \
@@ -357,14 +422,13 @@ fn every_example_names_a_real_date_and_its_target_is_that_date_in_iso_form() {
             if feb_29 { "a 31st" } else { "a 29 February" }
         );
         for _ in 0..2000 {
-            let example = task.sample(&mut rng, Split::Train);
-            let date = example.date;
+            let (date, source, target, fields) =
+                sample_example(&task, &mut rng, Split::Train);
             assert_eq!(
-                example.target,
+                target,
                 format!("{:04}-{:02}-{:02}", date.year, date.month, date.day)
             );
-            let source = &example.source;
-            let fields = &example.fields;
+            let source = &source;
             assert_eq!(
                 source[fields.year.clone()].parse::<u32>().ok(),
                 Some(date.year)
@@ -390,35 +454,38 @@ fn every_example_names_a_real_date_and_its_target_is_that_date_in_iso_form() {
 fn weekday_formats_name_the_right_day() {
     graded(|| {
         let task = DateTask::new();
+        // Dates as literals: `Date::new` would check them with the lesson's
+        // days_in_month.
+        let date = |year, month, day| Date { year, month, day };
         let cases = [
             (
-                Date::new(2046, 6, 24),
+                date(2046, 6, 24),
                 DateFormat::WeekdayMonthDayYear,
                 "sunday june 24 2046",
             ),
             (
-                Date::new(2046, 6, 24),
+                date(2046, 6, 24),
                 DateFormat::ShortWeekdayDayShortMonthYear,
                 "sun 24 jun 2046",
             ),
             (
-                Date::new(1899, 3, 14),
+                date(1899, 3, 14),
                 DateFormat::WeekdayMonthDayYear,
                 "tuesday march 14 1899",
             ),
             (
-                Date::new(2000, 2, 29),
+                date(2000, 2, 29),
                 DateFormat::ShortWeekdayDayShortMonthYear,
                 "tue 29 feb 2000",
             ),
             (
-                Date::new(1000, 1, 1),
+                date(1000, 1, 1),
                 DateFormat::WeekdayMonthDayYear,
                 "wednesday january 1 1000",
             ),
         ];
         for (date, format, expected) in cases {
-            let got = task.example(date, format).source;
+            let got = observe("DateTask::example", || task.example(date, format).source);
             assert!(
                 got == expected,
                 "{format:?} of {}: expected {expected:?}, got {got:?}. Likely cause: \
@@ -427,6 +494,20 @@ fn weekday_formats_name_the_right_day() {
             );
         }
     });
+}
+
+/// A batch made by the lesson's code (`Batch::new`, `DateTask::batch`), observed: its
+/// three fields come back as token lists, held in a `Batch` of the test's own.
+fn observed_batch(label: &str, make: impl FnOnce() -> Batch) -> Batch {
+    let (src, tgt_in, tgt_out) = observe(label, || {
+        let batch = make();
+        (batch.src, batch.tgt_in, batch.tgt_out)
+    });
+    Batch {
+        src,
+        tgt_in,
+        tgt_out,
+    }
 }
 
 /// Training batches never contain a held-out year; held-out batches contain only those.
@@ -450,7 +531,9 @@ fn held_out_years_never_appear_in_training_batches() {
                 .unwrap_or(0)
         };
         for _ in 0..30 {
-            let batch = task.batch(&mut rng, 64, Split::Train);
+            let batch = observed_batch("DateTask::batch", || {
+                task.batch(&mut rng, 64, Split::Train)
+            });
             for b in 0..batch.len() {
                 let year = year_of(&batch, b);
                 assert!(
@@ -460,7 +543,9 @@ fn held_out_years_never_appear_in_training_batches() {
                 );
             }
         }
-        let batch = task.batch(&mut rng, 64, Split::HeldOut);
+        let batch = observed_batch("DateTask::batch", || {
+            task.batch(&mut rng, 64, Split::HeldOut)
+        });
         for b in 0..batch.len() {
             let year = year_of(&batch, b);
             assert!(
@@ -477,8 +562,9 @@ fn held_out_years_never_appear_in_training_batches() {
 #[test]
 fn batch_shifts_the_target_for_teacher_forcing_and_pads() {
     graded(|| {
-        let batch =
-            Batch::new(&[(vec![3, 4, 5], vec![6, 7]), (vec![8], vec![9, 10, 11])]);
+        let batch = observed_batch("Batch::new", || {
+            Batch::new(&[(vec![3, 4, 5], vec![6, 7]), (vec![8], vec![9, 10, 11])])
+        });
         assert!(
             batch.len() == 2 && !batch.is_empty() && batch.target_len() == 4,
             "a batch of 2 pairs whose longest target has 3 tokens: len() 2, target_len() 4"
@@ -529,7 +615,9 @@ fn batch_shifts_the_target_for_teacher_forcing_and_pads() {
 #[test]
 fn key_padding_mask_hides_padding_from_every_query() {
     graded(|| {
-        let got = key_padding_mask(2, &[5, 3, PAD, 4, PAD]);
+        let got = observe("key_padding_mask", || {
+            key_padding_mask(2, &[5, 3, PAD, 4, PAD])
+        });
         let expected = array![
             [true, true, false, true, false],
             [true, true, false, true, false]
@@ -547,7 +635,7 @@ fn key_padding_mask_hides_padding_from_every_query() {
 #[test]
 fn target_mask_is_causal_and_hides_padding() {
     graded(|| {
-        let got = target_mask(&[BOS, 4, 5, PAD, PAD]);
+        let got = observe("target_mask", || target_mask(&[BOS, 4, 5, PAD, PAD]));
         let expected = array![
             [true, false, false, false, false],
             [true, true, false, false, false],
@@ -555,7 +643,10 @@ fn target_mask_is_causal_and_hides_padding() {
             [true, true, true, false, false],
             [true, true, true, false, false]
         ];
-        let hint = if got == key_padding_mask(5, &[BOS, 4, 5, PAD, PAD]) {
+        let padding_only = observe("key_padding_mask", || {
+            key_padding_mask(5, &[BOS, 4, 5, PAD, PAD])
+        });
+        let hint = if got == padding_only {
             "this is only the padding mask: without the causal part, position i sees the \
              tokens it must predict"
         } else if got.diag().iter().any(|&d| !d) && got.iter().filter(|&&m| m).count() > 5
@@ -590,7 +681,7 @@ fn mean_and_std(m: &Matrix) -> (Float, Float) {
 fn xavier_uniform_has_the_right_range_and_spread() {
     graded(|| {
         let mut rng = seeded_rng(3);
-        let w = xavier_uniform(200, 300, &mut rng);
+        let w = observe("xavier_uniform", || xavier_uniform(200, 300, &mut rng));
         assert_same_shape("xavier_uniform(200, 300)", &w, (200, 300));
         let a = (6.0 / 500.0 as Float).sqrt();
         let largest = w.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
@@ -626,7 +717,7 @@ fn xavier_uniform_has_the_right_range_and_spread() {
 fn embedding_init_has_standard_deviation_one_over_sqrt_d_model() {
     graded(|| {
         let mut rng = seeded_rng(4);
-        let e = embedding_init(500, 64, &mut rng);
+        let e = observe("embedding_init", || embedding_init(500, 64, &mut rng));
         assert_same_shape("embedding_init(500, 64)", &e, (500, 64));
         let (mean, std) = mean_and_std(&e);
         assert!(
@@ -667,7 +758,16 @@ fn embedding_init_has_standard_deviation_one_over_sqrt_d_model() {
 fn the_tiny_model_s_logits_match_pytorch() {
     graded(|| {
         let model = deterministic_model(tiny_config());
-        let forward = model.forward(&tiny_batch());
+        let (logits, decoder_output, encoder_passes, decoder_passes) =
+            observe("Transformer::forward", || {
+                let forward = model.forward(&tiny_batch());
+                (
+                    forward.logits,
+                    forward.decoder_output,
+                    forward.encoder.len(),
+                    forward.decoder.len(),
+                )
+            });
         let [
             no_scale,
             no_positions,
@@ -709,12 +809,12 @@ fn the_tiny_model_s_logits_match_pytorch() {
         ];
         assert_matrix_close(
             "the tiny model's logits (B·T, vocab)",
-            &forward.logits,
+            &logits,
             &torch_logits(),
             TORCH,
             &misconceptions,
         );
-        assert_same_shape("decoder_output", &forward.decoder_output, (8, 4));
+        assert_same_shape("decoder_output", &decoder_output, (8, 4));
         assert!(
             model.parameter_count() == 883,
             "the tiny model has 883 learned numbers (PyTorch counts the same), \
@@ -722,7 +822,7 @@ fn the_tiny_model_s_logits_match_pytorch() {
             model.parameter_count()
         );
         assert!(
-            forward.encoder.len() == 2 && forward.decoder.len() == 2,
+            encoder_passes == 2 && decoder_passes == 2,
             "ModelForward keeps one encoder and one decoder pass per pair of the batch"
         );
     });
@@ -735,15 +835,12 @@ fn a_batch_gives_each_pair_the_logits_it_gets_alone() {
     graded(|| {
         let model = deterministic_model(tiny_config());
         let batch = tiny_batch();
-        let together = model.forward(&batch).logits;
+        let together = logits_of(&model, &batch);
         for b in 0..2 {
-            let alone = model
-                .forward(&one_pair(
-                    &batch.src[b],
-                    &batch.tgt_in[b],
-                    &batch.tgt_out[b],
-                ))
-                .logits;
+            let alone = logits_of(
+                &model,
+                &one_pair(&batch.src[b], &batch.tgt_in[b], &batch.tgt_out[b]),
+            );
             assert_matrix_close(
                 &format!(
                     "rows {}..{} of the batch's logits (pair {b} alone)",
@@ -768,19 +865,22 @@ fn the_decoder_cannot_see_the_future() {
     graded(|| {
         let model = deterministic_model(tiny_config());
         let src = [3, 4, 5, 6];
-        let base = model.forward(&one_pair(&src, &[BOS, 4, 6, 5, 3], &[4, 6, 5, 3, EOS]));
-        let changed =
-            model.forward(&one_pair(&src, &[BOS, 4, 3, 3, 6], &[4, 3, 3, 6, EOS]));
+        let base = logits_of(
+            &model,
+            &one_pair(&src, &[BOS, 4, 6, 5, 3], &[4, 6, 5, 3, EOS]),
+        );
+        let changed = logits_of(
+            &model,
+            &one_pair(&src, &[BOS, 4, 3, 3, 6], &[4, 3, 3, 6, EOS]),
+        );
         assert_matrix_close(
             "logits of positions 0 and 1 when the inputs at positions 2 to 4 change",
-            &changed.logits.slice(s![..2, ..]).to_owned(),
-            &base.logits.slice(s![..2, ..]).to_owned(),
+            &changed.slice(s![..2, ..]).to_owned(),
+            &base.slice(s![..2, ..]).to_owned(),
             EXACT,
             &[],
         );
-        let moved = (&changed.logits.row(2) - &base.logits.row(2))
-            .mapv(Float::abs)
-            .sum();
+        let moved = (&changed.row(2) - &base.row(2)).mapv(Float::abs).sum();
         assert!(
             moved > 1e-6,
             "position 2's logits did not change when its own input changed"
@@ -793,16 +893,15 @@ fn the_decoder_cannot_see_the_future() {
 fn padding_changes_nothing_at_the_real_positions() {
     graded(|| {
         let model = deterministic_model(tiny_config());
-        let alone = model
-            .forward(&one_pair(&[5, 3], &[BOS, 6], &[6, EOS]))
-            .logits;
-        let padded = model
-            .forward(&one_pair(
+        let alone = logits_of(&model, &one_pair(&[5, 3], &[BOS, 6], &[6, EOS]));
+        let padded = logits_of(
+            &model,
+            &one_pair(
                 &[5, 3, PAD, PAD, PAD],
                 &[BOS, 6, PAD, PAD],
                 &[6, EOS, PAD, PAD],
-            ))
-            .logits;
+            ),
+        );
         assert_matrix_close(
             "the logits of [5 3] → [6] with and without padding",
             &padded.slice(s![..2, ..]).to_owned(),
@@ -849,8 +948,11 @@ fn the_loss_at_initialisation_is_close_to_ln_vocab() {
         };
         let ln_v = (44.0 as Float).ln();
         for seed in 0..4 {
-            let model = Transformer::new(config, seed);
-            let loss = loss_of(&model, &batch, 0.0);
+            // Transformer::new draws with the lesson's initialisers.
+            let model = object("Transformer::new", || Transformer::new(config, seed));
+            let loss = observe("loss of Transformer::forward", || {
+                loss_value(&model, &batch, 0.0)
+            });
             assert!(
                 (loss - ln_v).abs() <= 0.7,
                 "the loss of a freshly initialised model (seed {seed}) is {loss:.3}, but \
@@ -867,11 +969,27 @@ fn the_loss_at_initialisation_is_close_to_ln_vocab() {
 // The loss
 // ---------------------------------------------------------------------------------------
 
+/// `cross_entropy_loss`, observed: its value, gradient and token count come back as
+/// course values, held in a `Loss` of the test's own.
+fn cross_entropy(logits: &Matrix, targets: &[usize], smoothing: Float) -> Loss {
+    let (value, d_logits, tokens) = observe("cross_entropy_loss", || {
+        let loss = cross_entropy_loss(logits, targets, smoothing);
+        (loss.value, loss.d_logits, loss.tokens)
+    });
+    Loss {
+        value,
+        d_logits,
+        tokens,
+    }
+}
+
 /// PyTorch's smoothing: gold gets 1 − ε + ε/V, every other class ε/V, padding rows 0.
 #[test]
 fn smoothed_targets_follow_pytorch_s_definition() {
     graded(|| {
-        let got = smoothed_targets(&[2, 1, PAD, 3], 5, 0.4);
+        let got = observe("smoothed_targets", || {
+            smoothed_targets(&[2, 1, PAD, 3], 5, 0.4)
+        });
         let expected = array![
             [0.08, 0.08, 0.68, 0.08, 0.08],
             [0.08, 0.68, 0.08, 0.08, 0.08],
@@ -909,14 +1027,14 @@ fn smoothed_targets_follow_pytorch_s_definition() {
 fn label_smoothed_loss_matches_pytorch_s_example() {
     graded(|| {
         let logits = array![[0.0, 2.0, 1.0]];
-        let smoothed = cross_entropy_loss(&logits, &[1], 0.1);
+        let smoothed = cross_entropy(&logits, &[1], 0.1);
         assert_close(
             "cross_entropy_loss([[0, 2, 1]], [1], ε = 0.1)",
             smoothed.value,
             0.5076059644443804,
             Tol::TIGHT,
         );
-        let plain = cross_entropy_loss(&logits, &[1], 0.0);
+        let plain = cross_entropy(&logits, &[1], 0.0);
         assert_close(
             "cross_entropy_loss([[0, 2, 1]], [1], ε = 0) = −log softmax = ln(1 + e + e²) − 2",
             plain.value,
@@ -937,7 +1055,7 @@ fn the_loss_averages_over_real_tokens_and_ignores_padding() {
     graded(|| {
         let logits = linspace_matrix(4, 5, -1.5, 2.0);
         let targets = [2, 4, PAD, 3];
-        let loss = cross_entropy_loss(&logits, &targets, 0.2);
+        let loss = cross_entropy(&logits, &targets, 0.2);
         let all_rows = 1.1218176250036167;
         assert!(
             (loss.value - all_rows).abs() > 1e-6,
@@ -978,9 +1096,13 @@ fn the_loss_gradient_matches_central_differences() {
     graded(|| {
         let logits = linspace_matrix(5, 6, 1.3, -2.2);
         let targets = [3, 1, PAD, 5, 2];
-        let analytic = cross_entropy_loss(&logits, &targets, 0.1).d_logits;
+        let analytic = cross_entropy(&logits, &targets, 0.1).d_logits;
         let numerical = numerical_gradient(
-            |l| cross_entropy_loss(l, &targets, 0.1).value,
+            |l| {
+                observe("cross_entropy_loss(..).value", || {
+                    cross_entropy_loss(l, &targets, 0.1).value
+                })
+            },
             &logits,
             STEP,
         );
@@ -1002,7 +1124,7 @@ fn the_loss_gradient_matches_central_differences() {
 fn the_loss_is_stable_for_huge_logits() {
     graded(|| {
         let logits = array![[1000.0, 999.0, 998.0], [-1000.0, 0.0, 1000.0]];
-        let loss = cross_entropy_loss(&logits, &[1, 2], 0.0);
+        let loss = cross_entropy(&logits, &[1, 2], 0.0);
         assert!(
             loss.value.is_finite(),
             "the loss of logits near ±1000 is {}: exp(1000) overflows; compute the \
@@ -1029,17 +1151,17 @@ fn the_loss_is_stable_for_huge_logits() {
 // The backward pass
 // ---------------------------------------------------------------------------------------
 
-/// Checks the analytic gradient of every tensor against central differences of `loss`,
+/// Checks the analytic gradient of every tensor (`analytic`, the gradient model's
+/// tensors in `Transformer::parameters`' order) against central differences of `loss`,
 /// at a few entries of each (all of them for small tensors).
 fn check_every_tensor(
     what: &str,
     model: &Transformer,
-    grads: &Transformer,
+    analytic: &[Vec<Float>],
     loss: &dyn Fn(&Transformer) -> Float,
     only: &dyn Fn(&str) -> bool,
 ) {
     let names = parameter_names(&model.config);
-    let analytic = grads.parameters();
     let mut probe = model.clone();
     for (k, (name, _)) in names.iter().enumerate() {
         if !only(name) {
@@ -1090,10 +1212,17 @@ fn encode_backward_matches_central_differences() {
         let model = deterministic_model(tiny_config());
         let src = [5, 3, 6, PAD];
         let upstream = linspace_matrix(4, 4, 0.9, -0.7);
-        let forward = model.encode(&src);
-        let mut grads = Transformer::zeros(tiny_config());
-        model.encode_backward(&src, &forward, &upstream, &mut grads);
-        let loss = |m: &Transformer| weighted_sum(&m.encode(&src).output, &upstream);
+        // The lesson's code adds into the gradient model: its tensors come back.
+        let grads = observe("Transformer::encode_backward", || {
+            let forward = model.encode(&src);
+            let mut grads = Transformer::zeros(tiny_config());
+            model.encode_backward(&src, &forward, &upstream, &mut grads);
+            tensors(&grads)
+        });
+        let loss = |m: &Transformer| {
+            let memory = observe("Transformer::encode", || m.encode(&src).output);
+            weighted_sum(&memory, &upstream)
+        };
         check_every_tensor("encode_backward", &model, &grads, &loss, &|name| {
             name.starts_with("encoder") || name.starts_with("src_embedding")
         });
@@ -1109,12 +1238,21 @@ fn decode_backward_matches_central_differences() {
         let (src, tgt_in) = ([5, 3, 6, PAD], [BOS, 4, 4, 6]);
         let memory = linspace_matrix(4, 4, -1.1, 1.3);
         let upstream = linspace_matrix(4, 4, 0.6, -0.8);
-        let forward = model.decode(&tgt_in, &src, &memory);
-        let mut grads = Transformer::zeros(tiny_config());
-        let d_memory =
-            model.decode_backward(&tgt_in, &memory, &forward, &upstream, &mut grads);
+        // The lesson's code adds into the gradient model: its tensors come back.
+        let (d_memory, grads) = observe("Transformer::decode_backward", || {
+            let forward = model.decode(&tgt_in, &src, &memory);
+            let mut grads = Transformer::zeros(tiny_config());
+            let d_memory =
+                model.decode_backward(&tgt_in, &memory, &forward, &upstream, &mut grads);
+            (d_memory, tensors(&grads))
+        });
+        let decoded = |m: &Transformer, mem: &Matrix| {
+            observe("Transformer::decode", || {
+                m.decode(&tgt_in, &src, mem).output
+            })
+        };
         let numerical = numerical_gradient(
-            |mem| weighted_sum(&model.decode(&tgt_in, &src, mem).output, &upstream),
+            |mem| weighted_sum(&decoded(&model, mem), &upstream),
             &memory,
             STEP,
         );
@@ -1127,9 +1265,7 @@ fn decode_backward_matches_central_differences() {
                  every layer's d_memory",
             ),
         );
-        let loss = |m: &Transformer| {
-            weighted_sum(&m.decode(&tgt_in, &src, &memory).output, &upstream)
-        };
+        let loss = |m: &Transformer| weighted_sum(&decoded(m, &memory), &upstream);
         check_every_tensor("decode_backward", &model, &grads, &loss, &|name| {
             name.starts_with("decoder") || name.starts_with("tgt_embedding")
         });
@@ -1141,9 +1277,11 @@ fn decode_backward_matches_central_differences() {
 fn whole_model_gradient_check(config: Config, what: &str, only: &dyn Fn(&str) -> bool) {
     let model = deterministic_model(config);
     let batch = tiny_batch();
-    let forward = model.forward(&batch);
-    let loss = cross_entropy_loss(&forward.logits, &batch.targets(), 0.1);
-    let grads = model.backward(&batch, &forward, &loss.d_logits);
+    let grads = observe("Transformer::backward", || {
+        let forward = model.forward(&batch);
+        let loss = cross_entropy_loss(&forward.logits, &batch.targets(), 0.1);
+        tensors(&model.backward(&batch, &forward, &loss.d_logits))
+    });
     check_every_tensor(
         what,
         &model,
@@ -1198,20 +1336,23 @@ fn the_tiny_model_s_gradients_match_pytorch() {
     graded(|| {
         let model = deterministic_model(tiny_config());
         let batch = tiny_batch();
-        let forward = model.forward(&batch);
-        let loss = cross_entropy_loss(&forward.logits, &batch.targets(), 0.1);
+        let forward = object("Transformer::forward", || model.forward(&batch));
+        let loss = object("cross_entropy_loss", || {
+            cross_entropy_loss(&forward.logits, &batch.targets(), 0.1)
+        });
         assert_close(
             "the tiny model's loss (ε = 0.1)",
-            loss.value,
+            observe("Loss::value", || loss.value),
             2.4891041206422866,
             TORCH,
         );
-        let grads = model.backward(&batch, &forward, &loss.d_logits);
-        let got = grads.parameters();
+        let got = observe("Transformer::backward", || {
+            tensors(&model.backward(&batch, &forward, &loss.d_logits))
+        });
         for (k, name, values) in torch_gradients() {
             assert_matrix_close(
                 &format!("the gradient of {name}, flattened"),
-                &row(got[k]),
+                &row(&got[k]),
                 &row(&values),
                 TORCH,
                 &[],
@@ -1258,7 +1399,7 @@ fn noam_rate_matches_the_paper_s_numbers() {
             ),
         ];
         for ((step, d_model, warmup, factor), expected, what) in cases {
-            let got = noam_rate(step, d_model, warmup, factor);
+            let got = observe("noam_rate", || noam_rate(step, d_model, warmup, factor));
             assert!(
                 Tol {
                     abs: 1e-15,
@@ -1279,7 +1420,7 @@ fn noam_rate_matches_the_paper_s_numbers() {
         }
         // The date experiment's schedule: peak 3e-3 at step 100 (noam(100, 32, 100, factor)).
         let factor = noam_factor(3e-3, 32, 100);
-        let peak = noam_rate(100, 32, 100, factor);
+        let peak = observe("noam_rate", || noam_rate(100, 32, 100, factor));
         assert!(
             (peak - 3e-3).abs() < 1e-12,
             "noam_rate(100, 32, 100, noam_factor(3e-3, 32, 100)) should be the peak, 3e-3, \
@@ -1287,7 +1428,9 @@ fn noam_rate_matches_the_paper_s_numbers() {
         );
         let dates = TrainConfig::dates();
         for (step, expected) in [(1, 3e-5), (100, 3e-3), (400, 1.5e-3)] {
-            let got = dates.learning_rate(step, 32);
+            let got = observe("TrainConfig::learning_rate", || {
+                dates.learning_rate(step, 32)
+            });
             assert!(
                 (got - expected).abs() < 1e-12,
                 "TrainConfig::dates().learning_rate({step}, 32): expected {expected:e}, got {got:e}"
@@ -1302,7 +1445,11 @@ fn noam_rate_matches_the_paper_s_numbers() {
 fn clipping_scales_every_tensor_by_the_same_factor() {
     graded(|| {
         let (mut a, mut b) = (vec![3.0, 4.0], vec![12.0]);
-        let norm = clip_global_norm(&mut [&mut a[..], &mut b[..]], 1.0);
+        // The tensors are scaled in place: they come back with the norm.
+        let (norm, a, b) = observe("clip_global_norm", || {
+            let norm = clip_global_norm(&mut [&mut a[..], &mut b[..]], 1.0);
+            (norm, a.clone(), b.clone())
+        });
         assert_close(
             "the norm returned by clip_global_norm",
             norm,
@@ -1326,7 +1473,10 @@ fn clipping_scales_every_tensor_by_the_same_factor() {
             }],
         );
         let (mut c, mut d) = (vec![0.3, -0.4], vec![0.0]);
-        let small = clip_global_norm(&mut [&mut c[..], &mut d[..]], 1.0);
+        let (small, c, d) = observe("clip_global_norm", || {
+            let norm = clip_global_norm(&mut [&mut c[..], &mut d[..]], 1.0);
+            (norm, c.clone(), d.clone())
+        });
         assert_close("the norm of [0.3, −0.4], [0]", small, 0.5, Tol::TIGHT);
         assert!(
             c == [0.3, -0.4] && d == [0.0],
@@ -1340,7 +1490,10 @@ fn clipping_scales_every_tensor_by_the_same_factor() {
 fn adam_matches_pytorch_for_three_steps() {
     graded(|| {
         let mut params = vec![1.0, -2.0, 0.5];
-        let mut adam = Adam::new(&[&params[..]]);
+        // The lesson's update changes the optimiser's state and the parameters in
+        // place: the optimiser is used inside observed calls only, and the
+        // parameters come back from each update.
+        let mut adam = object("Adam::new", || Adam::new(&[&params[..]]));
         let grads = [[0.1, -0.3, 0.0], [0.2, 0.1, -0.05], [-0.1, 0.2, 0.3]];
         let expected = [
             [0.900000001, -1.9000000003333333, 0.5],
@@ -1353,10 +1506,13 @@ fn adam_matches_pytorch_for_three_steps() {
             [0.7904523582406545, -1.8999333909218565, 0.5114083439163847],
         ];
         for t in 0..3 {
-            adam.update(&mut [&mut params[..]], &[&grads[t][..]], 0.1);
+            let updated = observe("Adam::update", || {
+                adam.update(&mut [&mut params[..]], &[&grads[t][..]], 0.1);
+                params.clone()
+            });
             assert_matrix_close(
                 &format!("the parameters after Adam step {}", t + 1),
-                &row(&params),
+                &row(&updated),
                 &row(&expected[t]),
                 Tol {
                     abs: 1e-12,
@@ -1369,10 +1525,10 @@ fn adam_matches_pytorch_for_three_steps() {
                 }],
             );
         }
+        let step = observe("Adam::step", || adam.step);
         assert!(
-            adam.step == 3,
-            "Adam::step should count the updates: 3, got {}",
-            adam.step
+            step == 3,
+            "Adam::step should count the updates: 3, got {step}"
         );
     });
 }
@@ -1383,15 +1539,19 @@ fn adam_matches_pytorch_for_three_steps() {
 fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
     graded(|| {
         let mut params = vec![0.0, 0.0, 0.0, 0.0];
-        let mut adam = Adam::new(&[&params[..]]);
-        adam.update(
-            &mut [&mut params[..]],
-            &[&[1000.0, -1e-3, 5.0, 0.0][..]],
-            0.01,
-        );
+        let mut adam = object("Adam::new", || Adam::new(&[&params[..]]));
+        // The parameters are updated in place: they come back from the call.
+        let updated = observe("Adam::update", || {
+            adam.update(
+                &mut [&mut params[..]],
+                &[&[1000.0, -1e-3, 5.0, 0.0][..]],
+                0.01,
+            );
+            params.clone()
+        });
         assert_matrix_close(
             "the parameters after one Adam step with gradients [1000, −0.001, 5, 0]",
-            &row(&params),
+            &row(&updated),
             &row(&[-0.01, 0.01, -0.01, 0.0]),
             Tol {
                 abs: 1e-8,
@@ -1412,30 +1572,38 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
 fn one_training_step_matches_pytorch() {
     graded(|| {
         let mut model = deterministic_model(tiny_config());
-        let mut adam = Adam::new(&model.parameters());
-        let report = train_step(&mut model, &mut adam, &tiny_batch(), 0.01, 1.0, 0.1);
+        let mut adam = object("Adam::new", || Adam::new(&model.parameters()));
+        // The step changes the model (and the optimiser) in place: the report and the
+        // model's new tensors come back from the call.
+        let (loss, grad_norm, tokens, got) = observe("train_step", || {
+            let report = train_step(&mut model, &mut adam, &tiny_batch(), 0.01, 1.0, 0.1);
+            (
+                report.loss,
+                report.grad_norm,
+                report.tokens,
+                tensors(&model),
+            )
+        });
         assert_close(
             "the step's loss (before the update)",
-            report.loss,
+            loss,
             2.4891041206422866,
             TORCH,
         );
         assert_close(
             "the gradient norm before clipping",
-            report.grad_norm,
+            grad_norm,
             1.5043612976180056,
             TORCH,
         );
         assert!(
-            report.tokens == 6,
-            "the batch has 6 target tokens, the report says {}",
-            report.tokens
+            tokens == 6,
+            "the batch has 6 target tokens, the report says {tokens}"
         );
-        let got = model.parameters();
         for (k, name, values) in torch_parameters_after_one_step() {
             assert_matrix_close(
                 &format!("{name} after one training step"),
-                &row(got[k]),
+                &row(&got[k]),
                 &row(&values),
                 TORCH,
                 &[],
@@ -1477,7 +1645,7 @@ fn a_tiny_batch_is_learned_by_heart() {
                 vec![8, 3, 4, 7, EOS],
             ],
         };
-        let mut model = Transformer::new(config, 0);
+        let mut model = object("Transformer::new", || Transformer::new(config, 0));
         let settings = TrainConfig {
             steps: 60,
             batch_size: 4,
@@ -1489,13 +1657,20 @@ fn a_tiny_batch_is_learned_by_heart() {
             beta2: 0.98,
             adam_eps: 1e-9,
         };
-        let mut seen = 0;
-        let reports = train(&mut model, &settings, |_| batch.clone(), |_| seen += 1);
+        // The loop changes the model and calls `on_step` in the lesson's code: each
+        // report's step and loss, and the number of calls, come back.
+        let (steps, losses, seen) = observe("train", || {
+            let mut seen: usize = 0;
+            let reports = train(&mut model, &settings, |_| batch.clone(), |_| seen += 1);
+            let steps: Vec<usize> = reports.iter().map(|r| r.step).collect();
+            let losses: Vec<Float> = reports.iter().map(|r| r.loss).collect();
+            (steps, losses, seen)
+        });
         assert!(
-            reports.len() == 60 && seen == 60 && reports[59].step == 60,
+            steps.len() == 60 && seen == 60 && steps[59] == 60,
             "train should run and report 60 steps"
         );
-        let (first, last) = (reports[0].loss, reports[59].loss);
+        let (first, last) = (losses[0], losses[59]);
         assert!(
             last < 0.1,
             "after 60 training steps on the same 4 pairs the loss is {last:.4} (it started \
@@ -1510,6 +1685,26 @@ fn a_tiny_batch_is_learned_by_heart() {
 // Decoding
 // ---------------------------------------------------------------------------------------
 
+/// Greedy decoding of `src`, without and with the cache, each observed, with its name.
+fn both_decodings(
+    model: &Transformer,
+    src: &[usize],
+    max_len: usize,
+) -> [(&'static str, Vec<usize>); 2] {
+    [
+        (
+            "greedy_decode",
+            observe("greedy_decode", || greedy_decode(model, src, max_len)),
+        ),
+        (
+            "greedy_decode_cached",
+            observe("greedy_decode_cached", || {
+                greedy_decode_cached(model, src, max_len)
+            }),
+        ),
+    ]
+}
+
 /// Attention over pre-projected keys and values equals lesson 03's multi-head attention.
 #[test]
 fn cached_attention_equals_multi_head_attention() {
@@ -1518,15 +1713,14 @@ fn cached_attention_equals_multi_head_attention() {
         let mha = &model.decoder[1].cross_attention;
         let x = linspace_matrix(3, 4, -0.8, 1.1);
         let memory = linspace_matrix(5, 4, 1.2, -0.9);
-        let mask = key_padding_mask(3, &[4, 5, 6, PAD, PAD]);
+        let mask = observe("key_padding_mask", || {
+            key_padding_mask(3, &[4, 5, 6, PAD, PAD])
+        });
         let expected = mha.forward(&x, &memory, Some(&mask)).output;
-        let got = cached_attention(
-            mha,
-            &x,
-            &mha.w_k.forward(&memory),
-            &mha.w_v.forward(&memory),
-            Some(&mask),
-        );
+        let (keys, values) = (mha.w_k.forward(&memory), mha.w_v.forward(&memory));
+        let got = observe("cached_attention", || {
+            cached_attention(mha, &x, &keys, &values, Some(&mask))
+        });
         assert_matrix_close(
             "cached_attention with keys = w_k(memory), values = w_v(memory)",
             &got,
@@ -1546,19 +1740,31 @@ fn start_decoding_caches_the_memory_s_keys_and_values() {
     graded(|| {
         let model = deterministic_model(tiny_config());
         let src = [5, 3, 6, PAD];
-        let cache = model.start_decoding(&src);
-        let memory = model.encode(&src).output;
-        assert!(cache.layers.len() == 2, "one LayerCache per decoder layer");
-        assert!(cache.position == 0, "decoding starts at position 0");
+        // Each LayerCache comes back as its four matrices: (keys, values, memory_keys,
+        // memory_values).
+        let (layers, position, memory_mask) =
+            observe("Transformer::start_decoding", || {
+                let cache = model.start_decoding(&src);
+                let layers: Vec<(Matrix, Matrix, Matrix, Matrix)> = cache
+                    .layers
+                    .into_iter()
+                    .map(|l| (l.keys, l.values, l.memory_keys, l.memory_values))
+                    .collect();
+                (layers, cache.position, cache.memory_mask)
+            });
+        let memory = observe("Transformer::encode", || model.encode(&src).output);
+        assert!(layers.len() == 2, "one LayerCache per decoder layer");
+        assert!(position == 0, "decoding starts at position 0");
+        let padding = observe("key_padding_mask", || key_padding_mask(1, &src));
         assert!(
-            cache.memory_mask == key_padding_mask(1, &src),
+            memory_mask == padding,
             "the cache's memory_mask should be key_padding_mask(1, src)"
         );
-        for (i, layer) in cache.layers.iter().enumerate() {
+        for (i, (keys, _, memory_keys, memory_values)) in layers.iter().enumerate() {
             let ca = &model.decoder[i].cross_attention;
             assert_matrix_close(
                 &format!("layer {i}'s memory_keys"),
-                &layer.memory_keys,
+                memory_keys,
                 &ca.w_k.forward(&memory),
                 Tol {
                     abs: 1e-12,
@@ -1568,7 +1774,7 @@ fn start_decoding_caches_the_memory_s_keys_and_values() {
             );
             assert_matrix_close(
                 &format!("layer {i}'s memory_values"),
-                &layer.memory_values,
+                memory_values,
                 &ca.w_v.forward(&memory),
                 Tol {
                     abs: 1e-12,
@@ -1576,11 +1782,7 @@ fn start_decoding_caches_the_memory_s_keys_and_values() {
                 },
                 &[],
             );
-            assert_same_shape(
-                &format!("layer {i}'s keys before any step"),
-                &layer.keys,
-                (0, 4),
-            );
+            assert_same_shape(&format!("layer {i}'s keys before any step"), keys, (0, 4));
         }
     });
 }
@@ -1591,12 +1793,17 @@ fn check_cached_steps(config: Config) {
     let model = deterministic_model(config);
     let src = [3, 4, 5, 6];
     let tgt_in = [BOS, 4, 6, 5, 3, 6];
-    let full = model
-        .forward(&one_pair(&src, &tgt_in, &[4, 6, 5, 3, 6, EOS]))
-        .logits;
-    let mut cache = model.start_decoding(&src);
+    let full = logits_of(&model, &one_pair(&src, &tgt_in, &[4, 6, 5, 3, 6, EOS]));
+    // The cache is built and changed by the lesson's code: it is used inside observed
+    // calls only, and each step returns the logits, the position and the first
+    // layer's keys.
+    let mut cache = object("Transformer::start_decoding", || model.start_decoding(&src));
     for (t, &token) in tgt_in.iter().enumerate() {
-        let logits = model.decode_step(&mut cache, token);
+        let (logits, position, keys) = observe("Transformer::decode_step", || {
+            let logits = model.decode_step(&mut cache, token);
+            let keys = cache.layers.first().map(|layer| layer.keys.clone());
+            (logits, cache.position, keys)
+        });
         let got = row(logits.as_slice().unwrap_or(&[]));
         let expected = full.slice(s![t..t + 1, ..]).to_owned();
         let hint = if t == 0 {
@@ -1623,14 +1830,14 @@ fn check_cached_steps(config: Config) {
             &[],
         );
         assert!(
-            cache.position == t + 1,
+            position == t + 1,
             "decode_step must advance cache.position: after {} steps it is {}",
             t + 1,
-            cache.position
+            position
         );
         assert_same_shape(
             "the self-attention keys in the cache",
-            &cache.layers[0].keys,
+            &keys.unwrap_or_else(|| Matrix::zeros((0, 0))),
             (t + 1, 4),
         );
     }
@@ -1657,8 +1864,10 @@ fn greedy_decoding_with_and_without_the_cache_agree() {
     graded(|| {
         let model = deterministic_model(tiny_config());
         for src in [vec![3, 4, 5, 6], vec![6, 5], vec![4, 4, 3, PAD]] {
-            let full = greedy_decode(&model, &src, 6);
-            let cached = greedy_decode_cached(&model, &src, 6);
+            let full = observe("greedy_decode", || greedy_decode(&model, &src, 6));
+            let cached = observe("greedy_decode_cached", || {
+                greedy_decode_cached(&model, &src, 6)
+            });
             assert!(
                 full == cached,
                 "greedy decoding of {src:?}: {full:?} re-running the decoder, {cached:?} with \
@@ -1675,13 +1884,7 @@ fn greedy_decoding_starts_from_bos_and_agrees_with_the_forward_pass() {
     graded(|| {
         let model = deterministic_model(tiny_config());
         let src = [3, 4, 5, 6];
-        for (name, tokens) in [
-            ("greedy_decode", greedy_decode(&model, &src, 6)),
-            (
-                "greedy_decode_cached",
-                greedy_decode_cached(&model, &src, 6),
-            ),
-        ] {
+        for (name, tokens) in both_decodings(&model, &src, 6) {
             assert!(
                 tokens.iter().all(|&t| t > EOS),
                 "{name} returned {tokens:?}: the result holds generated tokens only, \
@@ -1690,7 +1893,7 @@ fn greedy_decoding_starts_from_bos_and_agrees_with_the_forward_pass() {
             let tgt_in: Vec<usize> =
                 std::iter::once(BOS).chain(tokens.iter().copied()).collect();
             let tgt_out = vec![EOS; tgt_in.len()];
-            let logits = model.forward(&one_pair(&src, &tgt_in, &tgt_out)).logits;
+            let logits = logits_of(&model, &one_pair(&src, &tgt_in, &tgt_out));
             for (t, &token) in tokens.iter().enumerate() {
                 let expected = next_token(logits.row(t));
                 assert!(
@@ -1749,13 +1952,7 @@ fn greedy_decoding_of_a_hand_built_model_starts_from_bos() {
     graded(|| {
         let model = successor_model();
         let src = [3, 4, 5];
-        for (name, tokens) in [
-            ("greedy_decode", greedy_decode(&model, &src, 6)),
-            (
-                "greedy_decode_cached",
-                greedy_decode_cached(&model, &src, 6),
-            ),
-        ] {
+        for (name, tokens) in both_decodings(&model, &src, 6) {
             let hint = if tokens == [4, 5, 6] {
                 "decoding started from PAD instead of BOS (the Annotated Transformer's \
                  issue #127): the first input is BOS, as in training"
@@ -1779,7 +1976,7 @@ fn greedy_decoding_of_a_hand_built_model_starts_from_bos() {
             (vec![6, 5], vec![3, 4, 5, 6]),
             (src.to_vec(), vec![3, 4, 5]),
         ];
-        let score = exact_match(&model, &pairs);
+        let score = observe("exact_match", || exact_match(&model, &pairs));
         assert!(
             (score - 2.0 / 3.0).abs() < 1e-12,
             "exact_match of the successor model on two right targets and one wrong (too \
@@ -1791,7 +1988,9 @@ fn greedy_decoding_of_a_hand_built_model_starts_from_bos() {
             "next_token([9, 9, 1, 2, 2, 0, −1]) should be 3: never PAD or BOS, and the first \
              of equal scores; got {tie}"
         );
-        let short = greedy_decode_cached(&model, &src, 2);
+        let short = observe("greedy_decode_cached", || {
+            greedy_decode_cached(&model, &src, 2)
+        });
         assert!(
             short == [3, 4],
             "greedy_decode_cached(.., max_len = 2) should stop after 2 tokens, got {short:?}"
@@ -1806,26 +2005,14 @@ fn greedy_decoding_stops_at_eos_and_at_max_len() {
         let mut model = deterministic_model(tiny_config());
         let src = [3, 4, 5, 6];
         model.output.bias[EOS] = 100.0;
-        for (name, tokens) in [
-            ("greedy_decode", greedy_decode(&model, &src, 5)),
-            (
-                "greedy_decode_cached",
-                greedy_decode_cached(&model, &src, 5),
-            ),
-        ] {
+        for (name, tokens) in both_decodings(&model, &src, 5) {
             assert!(
                 tokens.is_empty(),
                 "{name}: the first token is EOS, so nothing is generated; got {tokens:?}"
             );
         }
         model.output.bias[EOS] = -100.0;
-        for (name, tokens) in [
-            ("greedy_decode", greedy_decode(&model, &src, 5)),
-            (
-                "greedy_decode_cached",
-                greedy_decode_cached(&model, &src, 5),
-            ),
-        ] {
+        for (name, tokens) in both_decodings(&model, &src, 5) {
             assert!(
                 tokens.len() == 5,
                 "{name}(.., max_len = 5) never sees EOS, so it must return 5 tokens; got \

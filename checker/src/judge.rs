@@ -1,0 +1,129 @@
+//! The judge: the course's own build of each suite, which decides every verdict.
+//!
+//! The judge is the graded suites compiled against the reference solutions (in the
+//! instructor's edition), built once per course into `target/checker/judge/` and shared
+//! by every grading. For each test, the checker hands it the tape the learner's sandboxed
+//! run recorded; the judge replays the test body with those values (see
+//! `course_harness::tape`) and writes `pass`, or `fail` and the teaching message. It runs
+//! no learner code: the learner's process only ever contributes values.
+//!
+//! Where the course has no reference solutions (the student edition, which a learner
+//! grades for themselves), the judge is the learner's own test executable replaying its
+//! own tape, in the same sandbox: there is no answer there to protect.
+//!
+//! `checker verify` builds a second judge on the stubs (`lessons/`, every body a
+//! `todo!()`): the solutions must still score 100% with it, which proves that every call
+//! a suite makes into a lesson goes through the tape (a call outside it would hit a
+//! `todo!()`), so no verdict silently uses the reference's values for the learner's.
+
+use crate::compile::{self, Toolchain};
+use crate::course::{Course, ExpectedTest};
+use crate::manifest::Lesson;
+use crate::process::{self, Limits};
+use crate::sandbox::{Bind, Sandbox};
+use crate::scratch::{Origin, Scratch};
+use anyhow::{Context, Result};
+use course_harness::report::{VERDICT_ENV, Verdict, parse_verdict};
+use course_harness::tape::REPLAY_ENV;
+use rand::RngExt;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// A built judge: its test executables by lesson id and tier.
+#[derive(Debug, Default)]
+pub struct Judge {
+    executables: HashMap<(String, String), PathBuf>,
+    /// Why a lesson's judge did not build, by lesson id (a defect of the course).
+    pub failures: HashMap<String, String>,
+}
+
+impl Judge {
+    /// Builds the judge from `origin` (the reference solutions, or the stubs for verify).
+    pub fn build(
+        course: &Course,
+        toolchain: &Toolchain,
+        origin: Origin,
+        timeout: Duration,
+    ) -> Result<Self> {
+        let key = match origin {
+            Origin::Stub => "judge-on-stubs",
+            _ => "judge",
+        };
+        let scratch = Scratch::prepare_trusted(course, origin, key)?;
+        let target = course.scratch_dir().join("judge-target");
+        let build = compile::build_trusted(toolchain, &scratch, &target, timeout)
+            .context("could not build the judge")?;
+        let mut judge = Judge::default();
+        for ((dir, tier), executable) in build.executables {
+            if let Some(id) = dir.file_name() {
+                judge
+                    .executables
+                    .insert((id.to_string_lossy().into_owned(), tier), executable);
+            }
+        }
+        for lesson in &course.manifest.lessons {
+            let dir = scratch.lesson_dir(lesson);
+            if let Some(errors) =
+                build.errors.get(&dir).or(build.failures.get(&scratch.dir))
+            {
+                judge.failures.insert(lesson.id.clone(), errors.clone());
+            }
+        }
+        Ok(judge)
+    }
+
+    /// The judge's executable for a lesson's tier, if it built.
+    pub fn executable(&self, lesson: &Lesson, test: &ExpectedTest) -> Option<&Path> {
+        self.executables
+            .get(&(lesson.id.clone(), test.tier.stem().to_owned()))
+            .map(PathBuf::as_path)
+    }
+}
+
+/// Replays `tape` in the test `test` of the judge executable `judge`, in the sandbox,
+/// and returns its verdict (`None` if the judge itself ended without one, a defect).
+pub fn replay(
+    judge: &Path,
+    test: &ExpectedTest,
+    tape: &[u8],
+    scratch: &Path,
+    sandbox: &Sandbox,
+    timeout: Duration,
+) -> Result<Option<Verdict>> {
+    let run_dir = scratch.join(format!("{:032x}", rand::rng().random::<u128>()));
+    std::fs::create_dir_all(&run_dir)
+        .with_context(|| format!("could not create {}", run_dir.display()))?;
+    let tape_path = run_dir.join("tape");
+    let verdict_path = run_dir.join("verdict");
+    std::fs::write(&tape_path, tape)?;
+    let mut command = Command::new(judge);
+    command
+        .args(["--exact", &test.name, "--test-threads=1", "--nocapture"])
+        .current_dir(&run_dir)
+        .env(REPLAY_ENV, &tape_path)
+        .env(VERDICT_ENV, &verdict_path)
+        .env("RUST_BACKTRACE", "0")
+        .env("INSTA_UPDATE", "no")
+        .env("CI", "true");
+    let binds = [
+        Bind::ReadOnly(judge.to_path_buf()),
+        Bind::ReadWrite(run_dir.clone()),
+    ];
+    let command = sandbox.wrap(command, &binds, true)?;
+    let limits = Limits {
+        timeout,
+        memory_bytes: Some(4 << 30),
+        output_bytes: 64 << 10,
+        account: None,
+        file_bytes: Some(64 << 20),
+        cpu_seconds: None,
+    };
+    process::run(command, b"", limits, None).context("could not run the judge")?;
+    let verdict = std::fs::read_to_string(&verdict_path)
+        .ok()
+        .and_then(|text| parse_verdict(&text));
+    let _ = std::fs::remove_dir_all(&run_dir);
+    Ok(verdict)
+}
