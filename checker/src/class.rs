@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most bytes an archive may unpack to.
 const MAX_UNPACKED_BYTES: u64 = 64 << 20;
+/// The most files an archive may unpack to.
+const MAX_UNPACKED_FILES: usize = 5000;
 
 /// One student's result.
 #[derive(Debug, Clone, Serialize)]
@@ -77,6 +79,32 @@ pub fn grade_class(
         })
         .collect();
     entries.sort();
+    // Two entries that name the same student (carol/ and carol.zip) would be unpacked
+    // into, and graded from, the same place: refuse both, and say so.
+    let mut counts: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for (student, path) in &entries {
+        let file = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        counts.entry(student.as_str()).or_default().push(file);
+    }
+    let clashes: std::collections::BTreeMap<String, String> = counts
+        .into_iter()
+        .filter(|(_, files)| files.len() > 1)
+        .map(|(student, files)| {
+            (
+                student.to_owned(),
+                format!(
+                    "{} entries are all the student `{student}` ({}): keep one and grade \
+                     again; none of them was graded",
+                    files.len(),
+                    files.join(", ")
+                ),
+            )
+        })
+        .collect();
     let lessons = course.select(&[])?;
     let unpacked = course.scratch_dir().join("class");
     progress.start(entries.len());
@@ -99,17 +127,20 @@ pub fn grade_class(
                     let Some((student, path)) = entries.get(index) else {
                         break;
                     };
-                    let outcome = locate_lessons(path, &unpacked.join(student)).and_then(
-                        |lessons_dir| {
-                            grade::grade(
-                                course,
-                                &lessons,
-                                &lessons_dir,
-                                &per_student,
-                                &|_| {},
-                            )
-                        },
-                    );
+                    let outcome = match clashes.get(student) {
+                        Some(clash) => Err(anyhow::anyhow!("{clash}")),
+                        None => Ok(()),
+                    }
+                    .and_then(|()| locate_lessons(path, &unpacked.join(student)))
+                    .and_then(|lessons_dir| {
+                        grade::grade(
+                            course,
+                            &lessons,
+                            &lessons_dir,
+                            &per_student,
+                            &|_| {},
+                        )
+                    });
                     let result = match outcome {
                         Ok(report) => StudentResult {
                             student: student.clone(),
@@ -120,7 +151,7 @@ pub fn grade_class(
                         Err(error) => StudentResult {
                             student: student.clone(),
                             score: 0.0,
-                            error: Some(format!("{error:#}")),
+                            error: Some(crate::report::printable(&format!("{error:#}"))),
                             report: None,
                         },
                     };
@@ -144,12 +175,13 @@ pub fn grade_class(
 
 /// A student's name from their entry: the file name without an archive extension.
 fn student_name(entry: &str) -> String {
+    let entry = crate::report::printable(entry);
     for extension in [".tar.gz", ".tgz", ".tar", ".zip"] {
         if let Some(stem) = entry.strip_suffix(extension) {
             return stem.to_owned();
         }
     }
-    entry.to_owned()
+    entry
 }
 
 /// The folder laid out like `lessons/` inside a submission, unpacking it into `scratch`
@@ -211,7 +243,12 @@ fn unpack(archive: &Path, into: &Path) -> Result<()> {
     let file = std::fs::File::open(archive)
         .with_context(|| format!("could not open the archive {}", archive.display()))?;
     let mut total = 0u64;
+    let mut files = 0usize;
     let mut write = |relative: &Path, reader: &mut dyn Read| -> Result<()> {
+        files += 1;
+        if files > MAX_UNPACKED_FILES {
+            bail!("the archive holds more than {MAX_UNPACKED_FILES} files");
+        }
         let destination = into.join(relative);
         if let Some(parent) = destination.parent() {
             std::fs::create_dir_all(parent)?;
@@ -296,5 +333,29 @@ mod tests {
             find_lessons(&dir.path().join("repo-main/lessons/02-attention/src")),
             None
         );
+    }
+
+    #[test]
+    fn an_archive_of_too_many_files_is_refused() {
+        use std::io::Write as _;
+        let dir = tempfile::tempdir().unwrap();
+        let archive = dir.path().join("many.zip");
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(&archive).unwrap());
+        for i in 0..=MAX_UNPACKED_FILES {
+            zip.start_file(format!("f{i}.rs"), zip::write::SimpleFileOptions::default())
+                .unwrap();
+            zip.write_all(b"").unwrap();
+        }
+        zip.finish().unwrap();
+        let error = unpack(&archive, &dir.path().join("out")).unwrap_err();
+        assert!(
+            error.to_string().contains("more than 5000 files"),
+            "{error:#}"
+        );
+    }
+
+    #[test]
+    fn control_characters_in_entry_names_are_escaped() {
+        assert_eq!(student_name("eve\u{1b}[2J.zip"), "eve\\u{1b}[2J");
     }
 }

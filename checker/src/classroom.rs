@@ -60,3 +60,15 @@ pub fn results(report: &CourseReport) -> String {
     };
     serde_json::to_string(&results).expect("results always serialise")
 }
+
+#[cfg(test)]
+mod workflow_tests {
+    #[test]
+    fn the_grader_checkout_does_not_leave_its_token_behind() {
+        let grader = super::WORKFLOW
+            .split("- name:")
+            .find(|step| step.contains("COURSE_GRADER_TOKEN"))
+            .expect("a step checks out the grader");
+        assert!(grader.contains("persist-credentials: false"), "{grader}");
+    }
+}

@@ -115,6 +115,15 @@ pub struct LimitArgs {
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub memory_limit: u64,
 
+    /// After this many tests of a lesson time out, its other tests are not run (they fail
+    /// with that reason): a lesson whose code loops cannot hold grading for long.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub lesson_timeouts: usize,
+
+    /// After this many tests of a submission time out, none of its other tests are run.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub submission_timeouts: usize,
+
     /// Seconds each step of building a lesson (its library, then its tests) may take.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub build_timeout: u64,
@@ -197,6 +206,8 @@ impl LimitArgs {
             build_memory_bytes: self.build_memory.max(256) << 20,
             jobs: self.jobs.unwrap_or(defaults.jobs).max(1),
             unsandboxed: self.unsandboxed,
+            lesson_timeouts: self.lesson_timeouts.max(1),
+            submission_timeouts: self.submission_timeouts.max(1),
             ..defaults
         })
     }

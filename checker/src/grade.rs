@@ -47,6 +47,10 @@ pub struct Options {
     pub unsandboxed: bool,
     /// What the judge is built on: the reference solutions, or (for `verify`) the stubs.
     pub judge_on: Origin,
+    /// After this many timeouts in a lesson, its remaining tests are not run.
+    pub lesson_timeouts: usize,
+    /// After this many timeouts in a submission, none of its remaining tests are run.
+    pub submission_timeouts: usize,
     /// An instructor's grading (`class`, the Gradescope and Classroom formats): refuse to
     /// run learner code unsandboxed unless `unsandboxed` says so.
     pub instructor: bool,
@@ -65,6 +69,8 @@ impl Default for Options {
             unsandboxed: false,
             judge_on: Origin::Reference,
             instructor: false,
+            lesson_timeouts: 3,
+            submission_timeouts: 6,
         }
     }
 }
@@ -253,6 +259,13 @@ pub fn grade(
     let results: Mutex<Vec<Option<TestResult>>> = Mutex::new(vec![None; jobs.len()]);
     let next = AtomicUsize::new(0);
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    // The time budget: a test that times out costs its whole timeout, so after
+    // `lesson_timeouts` of them a lesson's remaining tests are not run, and after
+    // `submission_timeouts` none of the submission's are. Counting timeouts, not seconds,
+    // keeps the grade the same on a fast machine and a slow one.
+    let lesson_timeouts: Vec<AtomicUsize> =
+        lessons.iter().map(|_| AtomicUsize::new(0)).collect();
+    let all_timeouts = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.max(1) {
             scope.spawn(|| {
@@ -263,13 +276,27 @@ pub fn grade(
                         break;
                     };
                     let test = &expected[job.lesson][job.test];
+                    let over_budget = lesson_timeouts[job.lesson].load(Ordering::SeqCst)
+                        >= options.lesson_timeouts
+                        || all_timeouts.load(Ordering::SeqCst)
+                            >= options.submission_timeouts;
                     let result = match (&job.binary, &job.judge) {
+                        _ if over_budget => Ok(not_run(test, options)),
                         (Some(binary), Some(judge)) => {
                             run_test(binary, judge, test, &context)
                         }
                         (None, _) => Ok(not_built(test)),
                         (Some(_), None) => Ok(no_judge(test)),
                     };
+                    if let Ok(TestResult {
+                        status: TestStatus::Timeout,
+                        ..
+                    }) = &result
+                        && !over_budget
+                    {
+                        lesson_timeouts[job.lesson].fetch_add(1, Ordering::SeqCst);
+                        all_timeouts.fetch_add(1, Ordering::SeqCst);
+                    }
                     match result {
                         Ok(result) => {
                             results.lock().expect("no worker panics")[slot] = Some(result)
@@ -363,6 +390,24 @@ fn warm(course: &Course, toolchain: &Toolchain, target_dir: &Path) -> Result<()>
     compile::warm(toolchain, &scratch, target_dir, Duration::from_secs(1800))?;
     warmed.push(key);
     Ok(())
+}
+
+/// A test left unrun because its lesson or submission used up its time budget.
+fn not_run(test: &ExpectedTest, options: &Options) -> TestResult {
+    TestResult {
+        name: test.name.clone(),
+        tier: test.tier,
+        passed: false,
+        status: TestStatus::Timeout,
+        message: format!(
+            "Not run: earlier tests timed out ({} s each) {} times in this lesson or {} in \
+             the whole submission (--lesson-timeouts, --submission-timeouts). Likely cause: \
+             code that loops or waits in a function many tests call; fix the first timeout.",
+            options.test_timeout.as_secs(),
+            options.lesson_timeouts,
+            options.submission_timeouts
+        ),
+    }
 }
 
 /// Says once per process, on standard error, that learner code is not contained.

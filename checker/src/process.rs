@@ -127,7 +127,7 @@ pub fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let tape = match tape_bytes {
-        Some(cap) => Some((tape_pipe()?, cap)),
+        Some(cap) => Some((tape_pipe(limits.account)?, cap)),
         None => None,
     };
     isolate(
@@ -171,14 +171,26 @@ type TapeEnds = (std::os::fd::OwnedFd, std::os::fd::OwnedFd);
 type TapeEnds = ((), ());
 
 #[cfg(unix)]
-fn tape_pipe() -> Result<TapeEnds> {
+fn tape_pipe(account: Option<Account>) -> Result<TapeEnds> {
     // Both ends close on exec; the child's copy is made by dup2 onto TAPE_FD, which
     // clears the flag for that one descriptor.
-    nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).context("could not create a pipe")
+    let ends = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+        .context("could not create a pipe")?;
+    if let Some(account) = account {
+        // The harness reopens its descriptor through /proc, which checks the pipe's
+        // owner: hand it to the account the test runs as.
+        nix::unistd::fchown(
+            &ends.1,
+            Some(nix::unistd::Uid::from_raw(account.uid)),
+            Some(nix::unistd::Gid::from_raw(account.gid)),
+        )
+        .context("could not hand the result pipe to the test account")?;
+    }
+    Ok(ends)
 }
 
 #[cfg(not(unix))]
-fn tape_pipe() -> Result<TapeEnds> {
+fn tape_pipe(_account: Option<Account>) -> Result<TapeEnds> {
     anyhow::bail!("grading needs a Unix system (Linux or macOS), or WSL on Windows")
 }
 
@@ -313,6 +325,26 @@ fn kill_group(child: &Child) {
 #[cfg(not(unix))]
 fn kill_group(child: &Child) {
     let _ = child.kill();
+}
+
+/// The status of the program a sandbox ran, from the sandbox's own: bubblewrap exits with
+/// 128 + N when its program was killed by signal N.
+#[cfg(unix)]
+pub fn unwrap_sandbox_status(status: ExitStatus) -> ExitStatus {
+    use std::os::unix::process::ExitStatusExt;
+    match status.code() {
+        // A wait status whose low seven bits are the signal: "killed by signal N".
+        Some(code) if (129..=128 + 64).contains(&code) => {
+            ExitStatus::from_raw(code - 128)
+        }
+        _ => status,
+    }
+}
+
+/// Sandboxes exist only on Unix: elsewhere the status is the program's own.
+#[cfg(not(unix))]
+pub fn unwrap_sandbox_status(status: ExitStatus) -> ExitStatus {
+    status
 }
 
 /// A description of how a process ended, for messages: "exit code 3", "signal 6 (SIGABRT)".

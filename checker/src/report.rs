@@ -115,6 +115,14 @@ impl LessonReport {
         message: Option<String>,
         tests: Vec<TestResult>,
     ) -> Self {
+        let message = message.map(|m| printable(&m));
+        let tests: Vec<TestResult> = tests
+            .into_iter()
+            .map(|test| TestResult {
+                message: printable(&test.message),
+                ..test
+            })
+            .collect();
         let passed = tests.iter().filter(|t| t.passed).count();
         let total = tests.len();
         let score = if total == 0 {
@@ -183,5 +191,32 @@ impl CourseReport {
             lessons.iter().map(|l| l.score).sum::<f64>() / lessons.len() as f64
         };
         Self { score, lessons }
+    }
+}
+
+/// `text` with every control character but newline and tab written as `\u{..}`.
+///
+/// Messages carry text the learner's code chose (panic messages, its output): control
+/// characters there would make a JUnit gradebook invalid XML, or rewrite a terminal.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod printable_tests {
+    #[test]
+    fn control_characters_are_escaped_and_lines_kept() {
+        assert_eq!(
+            super::printable("a\u{0}b\u{1b}[2J\nc\td\u{7f}"),
+            "a\\u{0}b\\u{1b}[2J\nc\td\\u{7f}"
+        );
     }
 }

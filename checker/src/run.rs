@@ -74,7 +74,10 @@ pub fn run_test(
         context
             .sandbox
             .wrap(command, &[Bind::ReadOnly(binary.to_path_buf())], false)?;
-    let finished = process::run(command, b"", limits, Some(MAX_TAPE_BYTES))?;
+    let mut finished = process::run(command, b"", limits, Some(MAX_TAPE_BYTES))?;
+    if context.sandbox.is_active() {
+        finished.status = finished.status.map(process::unwrap_sandbox_status);
+    }
     let stderr = finished.stderr_text();
 
     let (status, message) = match (&finished.status, &finished.tape) {

@@ -109,3 +109,69 @@ fn a_class_of_folders_and_archives_is_graded_the_same_twice() {
     let json: serde_json::Value = serde_json::from_str(&grade("json")).unwrap();
     assert_eq!(json["students"][0]["student"], "ada");
 }
+
+#[test]
+fn entries_that_name_one_student_are_refused_and_messages_are_escaped() {
+    let class = tempfile::tempdir().unwrap();
+    let dir = class.path();
+    // carol twice: a folder and an archive would unpack into, and grade from, one place.
+    let solved = Submission::solved();
+    std::fs::create_dir_all(dir.join("carol")).unwrap();
+    std::fs::rename(solved.path().join(LESSON), dir.join("carol").join(LESSON)).unwrap();
+    tar_gz(&Submission::stub(), "lessons", &dir.join("carol.tar.gz"));
+    // dan: a panic message full of control characters (NUL, an escape sequence, a bell).
+    let noisy = Submission::solved();
+    noisy.inject(
+        "pub fn padding_mask(",
+        "panic!(\"\\u{0}\\u{1b}[2J\\u{7}{}\", \"\\u{8}\");",
+    );
+    std::fs::create_dir_all(dir.join("dan")).unwrap();
+    std::fs::rename(noisy.path().join(LESSON), dir.join("dan").join(LESSON)).unwrap();
+
+    let grade = |format: &str| {
+        let output = checker()
+            .args(["class", "--format", format, "--test-timeout", "3"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let csv = grade("csv");
+    let carol: Vec<&str> = csv.lines().filter(|l| l.starts_with("carol")).collect();
+    assert_eq!(carol.len(), 2, "{csv}");
+    for row in carol {
+        assert!(
+            row.contains("2 entries are all the student `carol`"),
+            "{row}"
+        );
+    }
+    assert!(!csv.contains('\u{1b}') && !csv.contains('\u{0}'), "{csv:?}");
+
+    let junit = grade("junit");
+    assert_eq!(
+        junit,
+        grade("junit"),
+        "two gradings of the same class differ"
+    );
+    let mut reader = quick_xml::Reader::from_str(&junit);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(error) => {
+                panic!("the JUnit gradebook is not valid XML ({error}):\n{junit}")
+            }
+        }
+    }
+    assert!(
+        junit.contains("\\u{1b}[2J"),
+        "the escape sequence is shown, escaped"
+    );
+    assert!(!junit.contains('\u{1b}'), "{junit:?}");
+}

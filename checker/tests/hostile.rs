@@ -19,10 +19,18 @@ const GENEROUS: Duration = Duration::from_secs(240);
 /// Grades the solution with the fixture `checker/tests/fixtures/padding_mask/<name>.rs` at
 /// the start of `padding_mask`.
 fn padding_trick(name: &str) -> Graded {
+    padding_trick_with(name, &[])
+}
+
+/// [`padding_trick`] with more options for the checker.
+fn padding_trick_with(name: &str, extra: &[&str]) -> Graded {
     let submission = Submission::solved();
     submission.inject("pub fn padding_mask(", &crate::util::fixture(name));
-    submission.grade()
+    submission.grade_with(extra)
 }
+
+/// Lets every padding test time out on its own (the default stops a lesson after three).
+const NO_BUDGET: [&str; 2] = ["--lesson-timeouts", "10"];
 
 #[track_caller]
 fn assert_only_padding_tests_fail(graded: &Graded, status: &str, needle: &str) {
@@ -63,21 +71,58 @@ fn the_untouched_stub_scores_zero_and_says_not_started() {
 #[test]
 fn an_endless_loop_times_out() {
     assert_only_padding_tests_fail(
-        &padding_trick("endless_loop"),
+        &padding_trick_with("endless_loop", &NO_BUDGET),
         "timeout",
         "did not finish within 3 s",
     );
 }
 
 #[test]
+fn a_lesson_that_keeps_timing_out_stops_early() {
+    // The default budget: three timeouts, then the lesson's remaining tests are not run.
+    let graded = padding_trick("endless_loop");
+    let tests = graded.lesson()["tests"].as_array().unwrap();
+    let timed_out = |t: &&serde_json::Value| {
+        t["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not finish within 3 s")
+    };
+    let not_run = |t: &&serde_json::Value| {
+        t["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Not run: earlier tests timed out")
+    };
+    // Three, or four when the last two ran side by side.
+    assert!(
+        tests.iter().filter(timed_out).count() >= 3,
+        "{}",
+        graded.lesson()
+    );
+    let first_not_run = tests
+        .iter()
+        .position(|t| not_run(&t))
+        .expect("some not run");
+    assert!(
+        tests[first_not_run..]
+            .iter()
+            .all(|t| not_run(&t) && t["status"] == "timeout"),
+        "every test after the budget ran out is not run: {}",
+        graded.lesson()
+    );
+    assert!(graded.elapsed < GENEROUS, "took {:?}", graded.elapsed);
+}
+
+#[test]
 fn a_long_sleep_times_out() {
-    let graded = padding_trick("long_sleep");
+    let graded = padding_trick_with("long_sleep", &NO_BUDGET);
     assert_only_padding_tests_fail(&graded, "timeout", "did not finish within 3 s");
 }
 
 #[test]
 fn an_output_flood_is_capped_and_times_out() {
-    let graded = padding_trick("output_flood");
+    let graded = padding_trick_with("output_flood", &NO_BUDGET);
     assert_only_padding_tests_fail(&graded, "timeout", "did not finish");
 }
 
@@ -237,5 +282,248 @@ fn rewriting_the_report_after_a_failure_earns_nothing() {
     // compares the backward pass with the forward pass, whatever the mask.)
     for name in &PADDING_TESTS[..3] {
         assert_eq!(graded.test(name)["passed"], false, "{}", graded.test(name));
+    }
+}
+
+/// Grades the solution with a fixture at the start of `padding_mask` whose lesson must not
+/// build: returns the report, after checking no test passed and the lesson's message.
+#[track_caller]
+fn refused_at_build(name: &str, extra: &[&str], status: &str, needle: &str) -> Graded {
+    let submission = Submission::solved();
+    submission.inject("pub fn padding_mask(", &crate::util::fixture(name));
+    let graded = submission.grade_with(extra);
+    assert_eq!(graded.counts().0, 0, "{}", graded.lesson());
+    if !status.is_empty() {
+        assert_eq!(graded.lesson()["status"], status, "{}", graded.lesson());
+    }
+    let message = graded.lesson()["message"].as_str().unwrap_or_default();
+    assert!(message.contains(needle), "{message}");
+    assert!(graded.elapsed < GENEROUS, "took {:?}", graded.elapsed);
+    graded
+}
+
+#[test]
+fn a_forged_tape_earns_nothing() {
+    // The made-up mask is judged like any value: a wrong one fails its check, with the
+    // test's teaching message; where the tape then runs out, the early exit is explained.
+    let graded = padding_trick("forged_tape");
+    for name in PADDING_TESTS {
+        let test = graded.test(name);
+        assert_eq!(test["passed"], false, "{name}: {test}");
+    }
+    let blocked = graded.test("padding_mask_blocks_the_padded_keys_for_every_query");
+    assert_eq!(blocked["status"], "fail", "{blocked}");
+    assert!(
+        blocked["message"]
+            .as_str()
+            .unwrap()
+            .contains("column j is key_is_token[j]"),
+        "{blocked}"
+    );
+    let (passed, total) = graded.counts();
+    assert_eq!(
+        passed,
+        total - PADDING_TESTS.len() as u64,
+        "{}",
+        graded.lesson()
+    );
+}
+
+#[test]
+fn the_suites_and_solutions_are_out_of_reach_at_run_time() {
+    // Nothing there to read: the padding tests pass on their merits.
+    let graded = padding_trick("reads_the_suites_at_run_time");
+    let (passed, total) = graded.counts();
+    assert_eq!(passed, total, "{}", graded.lesson());
+}
+
+#[test]
+fn the_solution_and_the_held_out_suite_are_out_of_reach_at_compile_time() {
+    let graded = refused_at_build(
+        "reads_the_solution_at_compile_time",
+        &[],
+        "does_not_compile",
+        "couldn't read",
+    );
+    let message = graded.lesson()["message"].as_str().unwrap_or_default();
+    assert!(!message.contains("fn softmax_rows"), "{message}");
+}
+
+#[test]
+fn unsafe_code_is_refused_even_where_it_is_allowed() {
+    refused_at_build("allows_unsafe_code", &[], "missing", "uses `unsafe`");
+}
+
+#[test]
+fn including_dev_zero_hits_the_build_memory_limit() {
+    refused_at_build("includes_dev_zero", &["--build-memory", "1024"], "", "");
+}
+
+#[test]
+fn an_endless_constant_hits_the_build_time_limit() {
+    refused_at_build(
+        "endless_const_evaluation",
+        &["--build-timeout", "15"],
+        "build_failed",
+        "took longer than 15 s",
+    );
+}
+
+#[test]
+fn a_child_in_its_own_process_group_ends_with_its_test() {
+    let graded = padding_trick("escaping_child");
+    let (passed, total) = graded.counts();
+    assert_eq!(
+        passed,
+        total,
+        "the trick changes no result: {}",
+        graded.lesson()
+    );
+    assert!(
+        graded.elapsed < Duration::from_secs(100),
+        "took {:?}",
+        graded.elapsed
+    );
+    let left = std::process::Command::new("pgrep")
+        .args(["-f", "sleep 123.456"])
+        .output()
+        .expect("pgrep runs");
+    assert!(
+        left.stdout.is_empty(),
+        "a process the test started outlived it: {}",
+        String::from_utf8_lossy(&left.stdout)
+    );
+}
+
+#[test]
+fn a_symlinked_lesson_source_is_refused() {
+    let submission = Submission::empty();
+    let lesson = submission.path().join(crate::util::LESSON);
+    std::fs::create_dir_all(&lesson).unwrap();
+    let solution = crate::util::course_root()
+        .join("solutions")
+        .join(crate::util::LESSON)
+        .join("src");
+    std::os::unix::fs::symlink(solution, lesson.join("src")).unwrap();
+    let graded = submission.grade();
+    assert_eq!(graded.counts().0, 0, "{}", graded.lesson());
+    let message = graded.lesson()["message"].as_str().unwrap_or_default();
+    assert!(message.contains("is a symbolic link"), "{message}");
+}
+
+#[test]
+fn flooding_the_result_channel_is_capped() {
+    assert_only_padding_tests_fail(
+        &padding_trick("tape_flood"),
+        "crash",
+        "more than 64 MiB of results",
+    );
+}
+
+#[test]
+fn a_lying_mask_type_earns_nothing() {
+    // `causal_mask` returns a type of the submission's own whose `==` always says yes and
+    // which derefs to a mask: the suite takes only the course's types, so it cannot pass.
+    let submission = Submission::solved();
+    let lib = submission
+        .path()
+        .join(crate::util::LESSON)
+        .join("src/lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    let lying = source.replace(
+        "pub fn causal_mask(len: usize) -> Mask {",
+        "#[derive(Debug, Clone)]\n\
+         pub struct LyingMask(pub Mask);\n\
+         impl PartialEq<Mask> for LyingMask { fn eq(&self, _: &Mask) -> bool { true } }\n\
+         impl std::ops::Deref for LyingMask { type Target = Mask; fn deref(&self) -> &Mask { &self.0 } }\n\
+         pub fn causal_mask(len: usize) -> LyingMask { LyingMask(Mask::from_elem((len, len), true)) }\n\
+         pub fn causal_mask_unused(len: usize) -> Mask {",
+    );
+    assert_ne!(source, lying, "the fixture found causal_mask");
+    std::fs::write(&lib, lying).unwrap();
+    let graded = submission.grade();
+    let name = "causal_mask_is_lower_triangular_with_the_diagonal";
+    assert_eq!(graded.test(name)["passed"], false, "{}", graded.test(name));
+    assert_eq!(
+        graded.counts().0,
+        0,
+        "the suite does not build on it: {}",
+        graded.lesson()
+    );
+}
+
+#[test]
+fn compiler_errors_never_quote_the_held_out_suite() {
+    let submission = Submission::solved();
+    let lib = submission
+        .path()
+        .join(crate::util::LESSON)
+        .join("src/lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    let changed = source.replace(
+        "pub fn padding_mask(n_queries: usize, key_is_token: &[bool]) -> Mask {",
+        "pub fn padding_mask(n_queries: usize, key_is_token: &[bool], _extra: u8) -> Mask {",
+    );
+    assert_ne!(source, changed, "the fixture found padding_mask");
+    std::fs::write(&lib, changed).unwrap();
+    let graded = submission.grade();
+    let message = graded.lesson()["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("held-out tests do not compile"),
+        "{message}"
+    );
+    assert!(
+        !message.contains("heldout.rs") && !message.contains("heldout_"),
+        "{message}"
+    );
+}
+
+#[test]
+fn killing_the_checker_ends_every_process_it_started() {
+    let submission = Submission::solved();
+    submission.inject(
+        "pub fn padding_mask(",
+        &crate::util::fixture("loops_with_a_hidden_child"),
+    );
+    let mut checker = crate::util::checker()
+        .args([
+            "grade",
+            crate::util::LESSON,
+            "--format",
+            "json",
+            "--test-timeout",
+            "60",
+        ])
+        .arg("--lessons-dir")
+        .arg(submission.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the looping test (and its hidden child) is running, then kill the checker
+    // the way a closed terminal or a killed CI job would.
+    let started = std::time::Instant::now();
+    let running = || {
+        std::process::Command::new("pgrep")
+            .args(["-f", "sleep 123.789"])
+            .output()
+            .is_ok_and(|o| !o.stdout.is_empty())
+    };
+    while !running() {
+        assert!(
+            started.elapsed() < GENEROUS,
+            "the looping test never started"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    checker.kill().unwrap();
+    checker.wait().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while running() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a process the test started outlived the killed checker"
+        );
+        std::thread::sleep(Duration::from_millis(100));
     }
 }

@@ -140,6 +140,11 @@ impl Submission {
 
     /// Grades the submission with `checker grade --format json` and a short test timeout.
     pub fn grade(&self) -> Graded {
+        self.grade_with(&[])
+    }
+
+    /// Grades the submission as [`Submission::grade`] does, with `extra` options.
+    pub fn grade_with(&self, extra: &[&str]) -> Graded {
         let before = self.files();
         let start = Instant::now();
         let output = checker()
@@ -153,6 +158,7 @@ impl Submission {
                 "--lessons-dir",
             ])
             .arg(self.dir.path())
+            .args(extra)
             .output()
             .expect("the checker runs");
         let elapsed = start.elapsed();

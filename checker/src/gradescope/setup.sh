@@ -9,7 +9,9 @@ source_dir=/autograder/source
 course=/autograder/course
 
 apt-get update -q
-apt-get install -y -q --no-install-recommends build-essential ca-certificates curl
+# bubblewrap: the sandbox learner code is built and run in, where the container allows
+# user namespaces (run_autograder checks, and says which protections are active).
+apt-get install -y -q --no-install-recommends build-essential ca-certificates curl bubblewrap
 if ! command -v rustup >/dev/null 2>&1; then
     curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs \
         | sh -s -- -y --profile minimal --default-toolchain "$RUST_VERSION"
