@@ -67,7 +67,7 @@ mod workflow_tests {
     fn the_grader_checkout_does_not_leave_its_token_behind() {
         let grader = super::WORKFLOW
             .split("- name:")
-            .find(|step| step.contains("COURSE_GRADER_TOKEN"))
+            .find(|step| step.contains("token: ${{ secrets.COURSE_GRADER_TOKEN }}"))
             .expect("a step checks out the grader");
         assert!(grader.contains("persist-credentials: false"), "{grader}");
     }

@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// The kinds of submission, in the order they cycle through the class.
-const KINDS: [&str; 10] = [
+/// The kinds of submission, in the order they cycle through the class: in a class of 30,
+/// each appears twice, so two students loop in every function of every lesson.
+const KINDS: [&str; 15] = [
     "complete",
     "complete-tar-gz",
     "empty",
@@ -25,7 +26,15 @@ const KINDS: [&str; 10] = [
     "compile_error",
     "forged_output_and_report",
     "huge_allocation",
+    "forged_tape",
+    "escaping_child",
+    "reads_the_suites_at_run_time",
+    "tape_flood",
+    "loops_everywhere",
 ];
+
+/// Hostile kinds whose trick changes no result: lesson 02 scores 1.
+const HARMLESS: [&str; 2] = ["escaping_child", "reads_the_suites_at_run_time"];
 
 /// The lesson the hostile submissions attack (their trick sits in its `padding_mask`).
 const ATTACKED: &str = "02-attention";
@@ -106,6 +115,8 @@ pub fn run(root: &Path, students: usize) -> Result<()> {
                 "0",
             ),
             "partial" => (score == 1.0 && overall < 1.0, "lesson 02 at 1, others 0"),
+            "loops_everywhere" => (overall == 0.0, "0"),
+            kind if HARMLESS.contains(&kind) => (score == 1.0, "lesson 02 at 1"),
             _ => (
                 score > 0.0 && score < 1.0,
                 "lesson 02 strictly between 0 and 1",
@@ -152,6 +163,19 @@ fn write_submission(
 ) -> Result<()> {
     let folder = class.join(name);
     let lessons_dir = folder.join("lessons");
+    if kind == "loops_everywhere" {
+        // Every function of every lesson loops: each stub's todo!() becomes a busy loop.
+        for id in lessons {
+            let stub = std::fs::read_to_string(
+                root.join("lessons").join(id).join("src/lib.rs"),
+            )?;
+            let looping = looping_bodies(&stub);
+            let lib = lessons_dir.join(id).join("src/lib.rs");
+            std::fs::create_dir_all(lib.parent().context("a parent")?)?;
+            std::fs::write(lib, looping)?;
+        }
+        return Ok(());
+    }
     if kind != "empty" {
         for id in lessons {
             let solved = matches!(kind, "complete" | "complete-tar-gz")
@@ -217,6 +241,21 @@ fn write_submission(
         _ => {}
     }
     Ok(())
+}
+
+/// `source` with every `todo!(...)` replaced by an endless loop.
+fn looping_bodies(source: &str) -> String {
+    let mut out = String::new();
+    let mut rest = source;
+    while let Some(start) = rest.find("todo!(") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        let end = after.find(')').map_or(after.len(), |i| i + 1);
+        out.push_str("loop { std::hint::spin_loop() }");
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn copy_dir(from: &Path, to: &Path) -> Result<()> {
