@@ -117,11 +117,11 @@ pub struct LimitArgs {
 
     /// After this many tests of a lesson time out, its other tests are not run (they fail
     /// with that reason): a lesson whose code loops cannot hold grading for long.
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 5)]
     pub lesson_timeouts: usize,
 
     /// After this many tests of a submission time out, none of its other tests are run.
-    #[arg(long, value_name = "N", default_value_t = 6)]
+    #[arg(long, value_name = "N", default_value_t = 8)]
     pub submission_timeouts: usize,
 
     /// Seconds each step of building a lesson (its library, then its tests) may take.

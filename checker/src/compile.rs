@@ -62,11 +62,14 @@ struct CargoMessage {
     target: Option<Target>,
     message: Option<Diagnostic>,
     success: Option<bool>,
+    fresh: Option<bool>,
 }
 
 #[derive(Deserialize)]
 struct Target {
     name: String,
+    #[serde(default)]
+    kind: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -315,6 +318,17 @@ pub fn build_lessons(
         }
         binds.push(Bind::ReadOnly(scratch.suites_dir(lesson)));
         let tests = step(true, &binds)?;
+        if library_rebuilt(&tests.stdout, &dir) {
+            // The second step must only compile the suites: the learner's library was
+            // built in the first, where no suite was visible. Never grade otherwise.
+            build.failures.insert(
+                dir.clone(),
+                "the lesson's library was compiled again while the tests were visible \
+                 (a defect of the grader, not of your code): please report it"
+                    .to_owned(),
+            );
+            continue;
+        }
         let mut tests_build = Build::default();
         let tests_ok = read_messages(&tests.stdout, &mut tests_build);
         if let Some(errors) = tests_build.errors.remove(&dir) {
@@ -329,6 +343,20 @@ pub fn build_lessons(
         }
     }
     Ok(build)
+}
+
+/// Whether cargo's messages show the library of the lesson in `dir` compiled (not fresh).
+fn library_rebuilt(stdout: &[u8], dir: &Path) -> bool {
+    String::from_utf8_lossy(stdout).lines().any(|line| {
+        serde_json::from_str::<CargoMessage>(line).is_ok_and(|message| {
+            message.reason == "compiler-artifact"
+                && message.fresh == Some(false)
+                && message.manifest_path.as_deref().and_then(Path::parent) == Some(dir)
+                && message
+                    .target
+                    .is_some_and(|t| t.kind.iter().any(|k| k == "lib"))
+        })
+    })
 }
 
 /// Records why a lesson's build step failed: its compiler errors, or cargo's complaint.

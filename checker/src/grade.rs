@@ -69,8 +69,8 @@ impl Default for Options {
             unsandboxed: false,
             judge_on: Origin::Reference,
             instructor: false,
-            lesson_timeouts: 3,
-            submission_timeouts: 6,
+            lesson_timeouts: 5,
+            submission_timeouts: 8,
         }
     }
 }

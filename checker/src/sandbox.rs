@@ -14,10 +14,12 @@
 //!   terminal session (so it cannot type into the checker's terminal).
 //!
 //! Where bubblewrap is missing or cannot start (macOS, Windows, a container that forbids
-//! user namespaces), [`Sandbox::detect`] says why, and grading runs the code directly;
-//! verdicts still come from the judge (see [`crate::judge`]), so a wrong value still
-//! cannot pass, but the code is not contained. The instructor's commands refuse to run
-//! unsandboxed unless told to (`--unsandboxed`).
+//! user namespaces), [`Sandbox::detect`] says why, and grading runs the code directly.
+//! Verdicts still come from the judge (see [`crate::judge`]), so nothing a test's process
+//! prints, records or exits with can turn a wrong value into a pass; but the code is not
+//! contained, and runs with the permissions of its user (`--run-as` gives it one that
+//! cannot write the grader's files). The instructor's commands refuse to run unsandboxed
+//! unless told to (`--unsandboxed`).
 
 use anyhow::{Result, bail};
 use std::ffi::OsString;
