@@ -100,14 +100,24 @@ impl Toolchain {
     /// Finds the toolchain: cargo from `CARGO` (set when the checker runs through cargo)
     /// or the path, and the sysroot of its rustc.
     pub fn locate() -> Result<Self> {
-        let output =
-            Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
-                .args(["--print", "sysroot"])
-                .output()
-                .context(
-                    "could not run rustc to find the toolchain: is Rust installed?",
-                )?;
-        let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+        // Run through cargo, the toolchain is the folder above the cargo that runs us;
+        // otherwise rustc says where it is.
+        let beside_cargo = std::env::var_os("CARGO")
+            .map(PathBuf::from)
+            .and_then(|cargo| Some(cargo.parent()?.parent()?.to_path_buf()))
+            .filter(|root| root.join("bin").join("rustc").is_file());
+        let sysroot = match beside_cargo {
+            Some(root) => root,
+            None => {
+                let output = Command::new("rustc")
+                    .args(["--print", "sysroot"])
+                    .output()
+                    .context(
+                        "could not run rustc to find the toolchain: is Rust installed?",
+                    )?;
+                PathBuf::from(String::from_utf8_lossy(&output.stdout).trim())
+            }
+        };
         let bin = sysroot.join("bin");
         let cargo = match std::env::var_os("CARGO") {
             Some(cargo) => PathBuf::from(cargo),
@@ -154,11 +164,16 @@ impl Toolchain {
 /// workspace `scratch` (empty libraries): no learner code, no sandbox. Later learner
 /// builds in the same folder then compile only their own crate and the suites.
 pub fn warm(
+    course: &Course,
     toolchain: &Toolchain,
     scratch: &Scratch,
     target_dir: &Path,
     timeout: Duration,
 ) -> Result<()> {
+    let stamp = Stamp::new(course, toolchain, scratch, target_dir);
+    if stamp.read().is_some() {
+        return Ok(());
+    }
     for member in &scratch.members {
         let dir = scratch.dir.join(member);
         lock(toolchain, &dir, target_dir)?;
@@ -178,17 +193,23 @@ pub fn warm(
             ),
         }
     }
-    Ok(())
+    // The lock files changed as the builds fitted them: stamp what is there now.
+    Stamp::new(course, toolchain, scratch, target_dir).write(&Build::default())
 }
 
 /// Builds the trusted workspace `scratch` (the judge: reference solutions and suites)
 /// into `target_dir`, outside any sandbox.
 pub fn build_trusted(
+    course: &Course,
     toolchain: &Toolchain,
     scratch: &Scratch,
     target_dir: &Path,
     timeout: Duration,
 ) -> Result<Build> {
+    let stamp = Stamp::new(course, toolchain, scratch, target_dir);
+    if let Some(build) = stamp.read() {
+        return Ok(build);
+    }
     let mut build = Build::default();
     for member in &scratch.members {
         let dir = scratch.dir.join(member);
@@ -213,7 +234,109 @@ pub fn build_trusted(
             build.failures.insert(dir, why);
         }
     }
+    if build.errors.is_empty() && build.failures.is_empty() {
+        Stamp::new(course, toolchain, scratch, target_dir).write(&build)?;
+    }
     Ok(build)
+}
+
+/// What a trusted build (the judge, the warm-up) was last made from, kept in its build
+/// folder: when nothing it is made from has changed since, the build is skipped, saving
+/// a dozen cargo runs on every re-grade. Any change to the course's sources, the lock
+/// file, the toolchain or the checker itself, or a deleted build folder, builds again.
+struct Stamp {
+    path: PathBuf,
+    fingerprint: String,
+}
+
+impl Stamp {
+    fn new(
+        course: &Course,
+        toolchain: &Toolchain,
+        scratch: &Scratch,
+        target_dir: &Path,
+    ) -> Self {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::hash::DefaultHasher::new();
+        let mut files: Vec<PathBuf> = Vec::new();
+        let roots = [
+            course.root.join("common"),
+            course.root.join("harness"),
+            course.root.join("solutions"),
+            course.root.join("checker").join("suites"),
+            course.root.join("lessons"),
+            scratch.dir.clone(),
+        ];
+        for root in roots {
+            for entry in walkdir::WalkDir::new(root)
+                .into_iter()
+                .filter_entry(|e| e.file_name() != "target" && e.file_name() != "tests")
+                .flatten()
+            {
+                if entry.file_type().is_file() {
+                    files.push(entry.into_path());
+                }
+            }
+        }
+        for file in ["Cargo.toml", "Cargo.lock", "course.toml"] {
+            files.push(course.root.join(file));
+        }
+        files.push(toolchain.rustc.clone());
+        files.extend(std::env::current_exe().ok());
+        files.sort();
+        for file in files {
+            file.hash(&mut hasher);
+            if let Ok(meta) = std::fs::metadata(&file) {
+                meta.len().hash(&mut hasher);
+                meta.modified().ok().hash(&mut hasher);
+            }
+        }
+        let name = scratch
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Self {
+            path: target_dir.join(format!(".checker-{name}.stamp")),
+            fingerprint: format!("{:016x}", hasher.finish()),
+        }
+    }
+
+    /// The build recorded when the stamp still matches, with every executable present.
+    fn read(&self) -> Option<Build> {
+        let text = std::fs::read_to_string(&self.path).ok()?;
+        let mut lines = text.lines();
+        if lines.next()? != self.fingerprint {
+            return None;
+        }
+        let mut build = Build::default();
+        for line in lines {
+            let mut fields = line.split('\t');
+            let (dir, name, executable) =
+                (fields.next()?, fields.next()?, fields.next()?);
+            if !Path::new(executable).is_file() {
+                return None;
+            }
+            build
+                .executables
+                .insert((dir.into(), name.to_owned()), executable.into());
+        }
+        Some(build)
+    }
+
+    fn write(&self, build: &Build) -> Result<()> {
+        let mut text = format!("{}\n", self.fingerprint);
+        for ((dir, name), executable) in &build.executables {
+            text.push_str(&format!(
+                "{}\t{name}\t{}\n",
+                dir.display(),
+                executable.display()
+            ));
+        }
+        std::fs::create_dir_all(self.path.parent().unwrap_or(Path::new(".")))?;
+        std::fs::write(&self.path, text)
+            .with_context(|| format!("could not write {}", self.path.display()))
+    }
 }
 
 /// Brings the scratch workspace's lock file up to date (its package names are its own),
@@ -221,6 +344,20 @@ pub fn build_trusted(
 /// compiles nothing, and the sandboxed build, which cannot write there, then finds the
 /// lock file as it needs it (`--locked`).
 fn lock(toolchain: &Toolchain, workspace: &Path, target_dir: &Path) -> Result<()> {
+    // Fitted already when the lock file names the lesson's package (the course's own
+    // never does) and is newer than the manifest it was fitted to.
+    let modified = |file: &str| {
+        std::fs::metadata(workspace.join(file))
+            .and_then(|m| m.modified())
+            .ok()
+    };
+    if let (Some(lock), Some(manifest)) = (modified("Cargo.lock"), modified("Cargo.toml"))
+        && lock > manifest
+        && std::fs::read_to_string(workspace.join("Cargo.lock"))
+            .is_ok_and(|text| text.contains("-graded-"))
+    {
+        return Ok(());
+    }
     let mut command = toolchain.cargo(workspace, target_dir);
     command.args(["update", "--offline", "--workspace", "--quiet"]);
     let finished = process::run(command, b"", unlimited(Duration::from_secs(120)), None)

@@ -387,7 +387,13 @@ fn warm(course: &Course, toolchain: &Toolchain, target_dir: &Path) -> Result<()>
         return Ok(());
     }
     let scratch = Scratch::prepare_trusted(course, Origin::Empty, "warm")?;
-    compile::warm(toolchain, &scratch, target_dir, Duration::from_secs(1800))?;
+    compile::warm(
+        course,
+        toolchain,
+        &scratch,
+        target_dir,
+        Duration::from_secs(1800),
+    )?;
     warmed.push(key);
     Ok(())
 }

@@ -1,15 +1,16 @@
 //! The judge: the course's own build of each suite, which decides every verdict.
 //!
 //! The judge is the graded suites compiled against the reference solutions (in the
-//! instructor's edition), built once per course into `target/checker/judge/` and shared
-//! by every grading. For each test, the checker hands it the tape the learner's sandboxed
+//! instructor's edition), built once per course into `target/checker/judge-target/` and
+//! shared by every grading (rebuilt only when the course changes). It is trusted code and
+//! runs as it is. For each test, the checker hands it the tape the learner's sandboxed
 //! run recorded; the judge replays the test body with those values (see
 //! `course_harness::tape`) and writes `pass`, or `fail` and the teaching message. It runs
 //! no learner code: the learner's process only ever contributes values.
 //!
 //! Where the course has no reference solutions (the student edition, which a learner
 //! grades for themselves), the judge is the learner's own test executable replaying its
-//! own tape, in the same sandbox: there is no answer there to protect.
+//! own tape, in a sandbox like the record run's: there is no answer there to protect.
 //!
 //! `checker verify` builds a second judge on the stubs (`lessons/`, every body a
 //! `todo!()`): the solutions must still score 100% with it, which proves that every call
@@ -53,7 +54,7 @@ impl Judge {
         };
         let scratch = Scratch::prepare_trusted(course, origin, key)?;
         let target = course.scratch_dir().join("judge-target");
-        let build = compile::build_trusted(toolchain, &scratch, &target, timeout)
+        let build = compile::build_trusted(course, toolchain, &scratch, &target, timeout)
             .context("could not build the judge")?;
         let mut judge = Judge::default();
         for ((dir, tier), executable) in build.executables {
@@ -82,14 +83,17 @@ impl Judge {
     }
 }
 
-/// Replays `tape` in the test `test` of the judge executable `judge`, in the sandbox,
-/// and returns its verdict (`None` if the judge itself ended without one, a defect).
+/// Replays `tape` in the test `test` of the judge executable `judge` and returns its
+/// verdict (`None` if the judge itself ended without one, a defect).
+///
+/// The course's judge is trusted code and runs as it is; where the judge is the learner's
+/// own executable (an edition without reference solutions), `sandbox` contains it.
 pub fn replay(
     judge: &Path,
     test: &ExpectedTest,
     tape: &[u8],
     scratch: &Path,
-    sandbox: &Sandbox,
+    sandbox: Option<&Sandbox>,
     timeout: Duration,
 ) -> Result<Option<Verdict>> {
     let run_dir = scratch.join(format!("{:032x}", rand::rng().random::<u128>()));
@@ -111,7 +115,10 @@ pub fn replay(
         Bind::ReadOnly(judge.to_path_buf()),
         Bind::ReadWrite(run_dir.clone()),
     ];
-    let command = sandbox.wrap(command, &binds, true)?;
+    let command = match sandbox {
+        Some(sandbox) => sandbox.wrap(command, &binds, true)?,
+        None => command,
+    };
     let limits = Limits {
         timeout,
         memory_bytes: Some(4 << 30),

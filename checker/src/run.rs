@@ -103,7 +103,7 @@ pub fn run_test(
                 test,
                 tape,
                 context.scratch,
-                context.sandbox,
+                (judge == binary).then_some(context.sandbox),
                 JUDGE_TIMEOUT,
             )?;
             match verdict {

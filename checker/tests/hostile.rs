@@ -29,7 +29,6 @@ fn padding_trick_with(name: &str, extra: &[&str]) -> Graded {
     submission.grade_with(extra)
 }
 
-
 #[track_caller]
 fn assert_only_padding_tests_fail(graded: &Graded, status: &str, needle: &str) {
     let (passed, total) = graded.counts();
