@@ -16,7 +16,7 @@ use crate::judge::Judge;
 use crate::manifest::Lesson;
 use crate::process::Limits;
 use crate::report::{CourseReport, LessonReport, LessonStatus, TestResult, TestStatus};
-use crate::run::run_test;
+use crate::run::Run;
 use crate::sandbox::Sandbox;
 use crate::scratch::{Origin, Scratch, SourceState};
 use anyhow::{Context, Result, bail};
@@ -256,8 +256,11 @@ pub fn grade(
         limits,
         scratch: &judging,
     };
-    let results: Mutex<Vec<Option<TestResult>>> = Mutex::new(vec![None; jobs.len()]);
-    let next = AtomicUsize::new(0);
+    // First the learner's runs: each lesson's tier in one sandboxed process, tests one
+    // after the other; a test that did not end there runs again on its own. Then the
+    // judge, one process per lesson and tier, replays the tapes; then each test's result.
+    let outcomes: Mutex<Vec<Option<Outcome>>> =
+        Mutex::new((0..jobs.len()).map(|_| None).collect());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     // The time budget: a test that times out costs its whole timeout, so after
     // `lesson_timeouts` of them a lesson's remaining tests are not run, and after
@@ -266,46 +269,56 @@ pub fn grade(
     let lesson_timeouts: Vec<AtomicUsize> =
         lessons.iter().map(|_| AtomicUsize::new(0)).collect();
     let all_timeouts = AtomicUsize::new(0);
+    let over_budget = |lesson: usize| {
+        lesson_timeouts[lesson].load(Ordering::SeqCst) >= options.lesson_timeouts
+            || all_timeouts.load(Ordering::SeqCst) >= options.submission_timeouts
+    };
+    let timed_out = |lesson: usize| {
+        lesson_timeouts[lesson].fetch_add(1, Ordering::SeqCst);
+        all_timeouts.fetch_add(1, Ordering::SeqCst);
+    };
+    // The groups: the slots of one lesson's tier, in libtest's order (by name).
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (slot, job) in jobs.iter().enumerate() {
+        let tier = expected[job.lesson][job.test].tier;
+        match groups.last_mut() {
+            Some(group)
+                if jobs[group[0]].lesson == job.lesson
+                    && expected[job.lesson][jobs[group[0]].test].tier == tier =>
+            {
+                group.push(slot)
+            }
+            _ => groups.push(vec![slot]),
+        }
+    }
+    for group in &mut groups {
+        group.sort_by(|&a, &b| {
+            expected[jobs[a].lesson][jobs[a].test]
+                .name
+                .cmp(&expected[jobs[b].lesson][jobs[b].test].name)
+        });
+    }
+    let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.max(1) {
             scope.spawn(|| {
-                loop {
-                    // Results land in their job's slot: lesson by lesson, test by test.
-                    let slot = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(job) = jobs.get(slot) else {
-                        break;
+                while let Some(group) = groups.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    let done = |slot: usize, outcome: Outcome| {
+                        outcomes.lock().expect("no worker panics")[slot] = Some(outcome);
+                        progress(Event::TestDone);
                     };
-                    let test = &expected[job.lesson][job.test];
-                    let over_budget = lesson_timeouts[job.lesson].load(Ordering::SeqCst)
-                        >= options.lesson_timeouts
-                        || all_timeouts.load(Ordering::SeqCst)
-                            >= options.submission_timeouts;
-                    let result = match (&job.binary, &job.judge) {
-                        _ if over_budget => Ok(not_run(test, options)),
-                        (Some(binary), Some(judge)) => {
-                            run_test(binary, judge, test, &context)
-                        }
-                        (None, _) => Ok(not_built(test)),
-                        (Some(_), None) => Ok(no_judge(test)),
-                    };
-                    if let Ok(TestResult {
-                        status: TestStatus::Timeout,
-                        ..
-                    }) = &result
-                        && !over_budget
-                    {
-                        lesson_timeouts[job.lesson].fetch_add(1, Ordering::SeqCst);
-                        all_timeouts.fetch_add(1, Ordering::SeqCst);
+                    if let Err(error) = record_group(
+                        group,
+                        &jobs,
+                        &expected,
+                        &context,
+                        options,
+                        &over_budget,
+                        &timed_out,
+                        &done,
+                    ) {
+                        *failure.lock().expect("no worker panics") = Some(error);
                     }
-                    match result {
-                        Ok(result) => {
-                            results.lock().expect("no worker panics")[slot] = Some(result)
-                        }
-                        Err(error) => {
-                            *failure.lock().expect("no worker panics") = Some(error)
-                        }
-                    }
-                    progress(Event::TestDone);
                 }
             });
         }
@@ -313,8 +326,70 @@ pub fn grade(
     if let Some(error) = failure.into_inner().expect("no worker panics") {
         return Err(error.context("could not run a graded test"));
     }
+    let outcomes: Vec<Option<Outcome>> = outcomes.into_inner().expect("no worker panics");
 
-    let mut results = results.into_inner().expect("no worker panics").into_iter();
+    // The judge: one replay per lesson and tier, of every test whose run left a tape.
+    let mut verdicts: Vec<Option<course_harness::report::Verdict>> =
+        (0..jobs.len()).map(|_| None).collect();
+    let mut groups: Vec<(usize, crate::course::Tier)> = jobs
+        .iter()
+        .map(|job| (job.lesson, expected[job.lesson][job.test].tier))
+        .collect();
+    groups.dedup();
+    for (lesson, tier) in groups {
+        let members: Vec<usize> = (0..jobs.len())
+            .filter(|&slot| {
+                jobs[slot].lesson == lesson
+                    && expected[lesson][jobs[slot].test].tier == tier
+                    && matches!(&outcomes[slot], Some(Outcome::Recorded(run)) if run.judgeable())
+            })
+            .collect();
+        let Some(judge_exe) = members.first().and_then(|&slot| jobs[slot].judge.clone())
+        else {
+            continue;
+        };
+        let tapes: Vec<(&str, &[u8])> = members
+            .iter()
+            .filter_map(|&slot| match &outcomes[slot] {
+                Some(Outcome::Recorded(run)) => Some((
+                    expected[lesson][jobs[slot].test].name.as_str(),
+                    run.tape.as_deref()?,
+                )),
+                _ => None,
+            })
+            .collect();
+        let own_build = members
+            .first()
+            .is_some_and(|&slot| jobs[slot].binary.as_ref() == Some(&judge_exe));
+        let mut decided = crate::judge::replay(
+            &judge_exe,
+            &tapes,
+            &judging,
+            own_build.then_some(&sandbox),
+            options.jobs,
+            JUDGE_TIMEOUT,
+        )
+        .context("could not run the judge")?;
+        for slot in members {
+            verdicts[slot] = decided.remove(&expected[lesson][jobs[slot].test].name);
+        }
+    }
+    let results: Vec<Option<TestResult>> = outcomes
+        .into_iter()
+        .zip(&verdicts)
+        .zip(&jobs)
+        .map(|((outcome, verdict), job)| {
+            let test = &expected[job.lesson][job.test];
+            outcome.map(|outcome| match outcome {
+                Outcome::Done(result) => result,
+                Outcome::Recorded(run) => {
+                    crate::run::decide(test, &run, verdict.as_ref(), limits)
+                }
+            })
+        })
+        .collect();
+
+    let mut results = results.into_iter();
     let lessons_reports = lessons
         .iter()
         .zip(reports)
@@ -334,6 +409,160 @@ pub fn grade(
         .collect();
     drop(scratch);
     Ok(CourseReport::new(lessons_reports))
+}
+
+/// How long the judge may take to replay one lesson's tier: it runs no learner code.
+const JUDGE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// What the first stage made of a test: a recorded run for the judge, or a result already.
+enum Outcome {
+    Recorded(Run),
+    Done(TestResult),
+}
+
+/// Records the tests of one lesson's tier (`group`, slots of `jobs` in libtest's order):
+/// in one sandboxed process while they end normally, each test that did not on its own;
+/// `done` receives each test's outcome. Timeouts count against the budget.
+#[allow(clippy::too_many_arguments)]
+fn record_group(
+    group: &[usize],
+    jobs: &[Job],
+    expected: &[Vec<ExpectedTest>],
+    context: &crate::run::Context<'_>,
+    options: &Options,
+    over_budget: &dyn Fn(usize) -> bool,
+    timed_out: &dyn Fn(usize),
+    done: &dyn Fn(usize, Outcome),
+) -> Result<()> {
+    let test_of = |slot: usize| &expected[jobs[slot].lesson][jobs[slot].test];
+    let mut pending: Vec<usize> = Vec::new();
+    for &slot in group {
+        match (&jobs[slot].binary, &jobs[slot].judge) {
+            (Some(_), Some(_)) => pending.push(slot),
+            (None, _) => done(slot, Outcome::Done(not_built(test_of(slot)))),
+            (Some(_), None) => done(slot, Outcome::Done(no_judge(test_of(slot)))),
+        }
+    }
+    while let Some(&first) = pending.first() {
+        let lesson = jobs[first].lesson;
+        if over_budget(lesson) {
+            for slot in pending.drain(..) {
+                done(slot, Outcome::Done(not_run(test_of(slot), options)));
+            }
+            break;
+        }
+        let binary = jobs[first]
+            .binary
+            .as_deref()
+            .expect("pending tests were built");
+        let tests: Vec<&ExpectedTest> =
+            pending.iter().map(|&slot| test_of(slot)).collect();
+        let crate::run::Batch { status, tapes } =
+            crate::run::record_batch(binary, &tests, context)?;
+        let Some(mut tapes) = tapes else {
+            // The tape overflowed: every test on its own, so only the culprit pays.
+            for slot in pending.drain(..) {
+                record_alone(
+                    slot,
+                    jobs,
+                    test_of(slot),
+                    context,
+                    options,
+                    over_budget,
+                    timed_out,
+                    done,
+                )?;
+            }
+            break;
+        };
+        // The tests whose bodies ended are recorded; the first that did not was running
+        // when the process stopped.
+        let ended = pending
+            .iter()
+            .take_while(|&&slot| tapes.get(&test_of(slot).name).is_some_and(|t| t.ended))
+            .count();
+        for slot in pending.drain(..ended) {
+            let tape = tapes.remove(&test_of(slot).name).unwrap_or_default();
+            done(
+                slot,
+                Outcome::Recorded(Run {
+                    status: Some(success()),
+                    stderr: String::new(),
+                    tape: Some(tape.entries),
+                }),
+            );
+        }
+        let Some(&stopped) = pending.first() else {
+            break;
+        };
+        pending.remove(0);
+        if status.is_none() {
+            // Out of time in this test: it would be out of time on its own too.
+            timed_out(lesson);
+            let tape = tapes.remove(&test_of(stopped).name).unwrap_or_default();
+            done(
+                stopped,
+                Outcome::Recorded(Run {
+                    status: None,
+                    stderr: String::new(),
+                    tape: Some(tape.entries),
+                }),
+            );
+        } else {
+            // It crashed or exited: alone, its own process says how.
+            record_alone(
+                stopped,
+                jobs,
+                test_of(stopped),
+                context,
+                options,
+                over_budget,
+                timed_out,
+                done,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Records one test in a process of its own.
+#[allow(clippy::too_many_arguments)]
+fn record_alone(
+    slot: usize,
+    jobs: &[Job],
+    test: &ExpectedTest,
+    context: &crate::run::Context<'_>,
+    options: &Options,
+    over_budget: &dyn Fn(usize) -> bool,
+    timed_out: &dyn Fn(usize),
+    done: &dyn Fn(usize, Outcome),
+) -> Result<()> {
+    let lesson = jobs[slot].lesson;
+    if over_budget(lesson) {
+        done(slot, Outcome::Done(not_run(test, options)));
+        return Ok(());
+    }
+    let binary = jobs[slot].binary.as_deref().expect("the test was built");
+    let run = crate::run::record(binary, test, context)?;
+    if run.status.is_none() {
+        timed_out(lesson);
+    }
+    done(slot, Outcome::Recorded(run));
+    Ok(())
+}
+
+/// The status of a process that exited normally.
+fn success() -> std::process::ExitStatus {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        std::process::ExitStatus::from_raw(0)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::os::windows::process::ExitStatusExt;
+        std::process::ExitStatus::from_raw(0)
+    }
 }
 
 /// One test to run: which lesson and test, its executable (none if that tier's suite did

@@ -24,7 +24,7 @@ use crate::process::{self, Limits};
 use crate::sandbox::{Bind, Sandbox};
 use crate::scratch::{Origin, Scratch};
 use anyhow::{Context, Result};
-use course_harness::report::{VERDICT_ENV, Verdict, parse_verdict};
+use course_harness::report::{Verdict, parse_verdict};
 use course_harness::tape::REPLAY_ENV;
 use rand::RngExt;
 use std::collections::HashMap;
@@ -83,31 +83,33 @@ impl Judge {
     }
 }
 
-/// Replays `tape` in the test `test` of the judge executable `judge` and returns its
-/// verdict (`None` if the judge itself ended without one, a defect).
+/// Replays the recorded `tapes` (test name, tape) in the judge executable `judge`, all in
+/// one process on `threads` threads, and returns each test's verdict (`None` where the
+/// judge ended without one, a defect).
 ///
 /// The course's judge is trusted code and runs as it is; where the judge is the learner's
 /// own executable (an edition without reference solutions), `sandbox` contains it.
 pub fn replay(
     judge: &Path,
-    test: &ExpectedTest,
-    tape: &[u8],
+    tapes: &[(&str, &[u8])],
     scratch: &Path,
     sandbox: Option<&Sandbox>,
+    threads: usize,
     timeout: Duration,
-) -> Result<Option<Verdict>> {
+) -> Result<HashMap<String, Verdict>> {
     let run_dir = scratch.join(format!("{:032x}", rand::rng().random::<u128>()));
     std::fs::create_dir_all(&run_dir)
         .with_context(|| format!("could not create {}", run_dir.display()))?;
-    let tape_path = run_dir.join("tape");
-    let verdict_path = run_dir.join("verdict");
-    std::fs::write(&tape_path, tape)?;
+    for (name, tape) in tapes {
+        std::fs::write(run_dir.join(format!("{name}.tape")), tape)?;
+    }
     let mut command = Command::new(judge);
     command
-        .args(["--exact", &test.name, "--test-threads=1", "--nocapture"])
+        .arg("--exact")
+        .args(tapes.iter().map(|(name, _)| name))
+        .arg(format!("--test-threads={}", threads.max(1)))
         .current_dir(&run_dir)
-        .env(REPLAY_ENV, &tape_path)
-        .env(VERDICT_ENV, &verdict_path)
+        .env(REPLAY_ENV, &run_dir)
         .env("RUST_BACKTRACE", "0")
         .env("INSTA_UPDATE", "no")
         .env("CI", "true");
@@ -128,9 +130,15 @@ pub fn replay(
         cpu_seconds: None,
     };
     process::run(command, b"", limits, None).context("could not run the judge")?;
-    let verdict = std::fs::read_to_string(&verdict_path)
-        .ok()
-        .and_then(|text| parse_verdict(&text));
+    let mut verdicts = HashMap::new();
+    for (name, _) in tapes {
+        let verdict = std::fs::read_to_string(run_dir.join(format!("{name}.verdict")))
+            .ok()
+            .and_then(|text| parse_verdict(&text));
+        if let Some(verdict) = verdict {
+            verdicts.insert((*name).to_owned(), verdict);
+        }
+    }
     let _ = std::fs::remove_dir_all(&run_dir);
-    Ok(verdict)
+    Ok(verdicts)
 }

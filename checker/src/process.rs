@@ -117,11 +117,37 @@ pub const TAPE_FD: i32 = 3;
 /// its end (at most `tape_bytes`) into [`Finished::tape`]. A pipe, not a file: the child
 /// cannot turn it into a FIFO, a folder or a sparse giant, and it needs no place on disk.
 pub fn run(
-    mut command: Command,
+    command: Command,
     input: &[u8],
     limits: Limits,
     tape_bytes: Option<usize>,
 ) -> Result<Finished> {
+    run_watched(command, input, limits, tape_bytes.map(|cap| (cap, None)))
+}
+
+/// How long a child that records several tests may run: `idle` without a new line on its
+/// tape, and `total` in all.
+#[derive(Debug, Clone, Copy)]
+pub struct Watch {
+    /// The longest wait for the tape's next line.
+    pub idle: Duration,
+    /// The longest run in all.
+    pub total: Duration,
+}
+
+/// [`run`], with a tape of at most `cap` bytes and, with a [`Watch`], a time limit that
+/// restarts at each new line of the tape instead of `limits.timeout`.
+pub fn run_watched(
+    mut command: Command,
+    input: &[u8],
+    limits: Limits,
+    tape: Option<(usize, Option<Watch>)>,
+) -> Result<Finished> {
+    let (tape_bytes, watch) = match tape {
+        Some((cap, watch)) => (Some(cap), watch),
+        None => (None, None),
+    };
+    let lines = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -140,7 +166,8 @@ pub fn run(
         .with_context(|| format!("could not start {:?}", command.get_program()));
     // Our copy of the write end closes here, so the reader sees the end of the tape
     // when the child (and everything it started) is gone.
-    let tape_reader = tape.map(|((read, _write), cap)| capture_tape(read, cap));
+    let tape_reader =
+        tape.map(|((read, _write), cap)| capture_tape(read, cap, lines.clone()));
     let mut child = spawned?;
 
     let stdout = capture(child.stdout.take(), limits.output_bytes);
@@ -150,7 +177,12 @@ pub fn run(
         let _ = stdin.write_all(input);
     }
 
-    let status = wait_with_timeout(&mut child, limits.timeout)?;
+    let status = match watch {
+        None => wait_with_timeout(&mut child, limits.timeout, None)?,
+        Some(watch) => {
+            wait_with_timeout(&mut child, watch.total, Some((watch.idle, &lines)))?
+        }
+    };
     // Whatever the child left running in its group (a spawned process, a grandchild
     // holding the output pipes open) goes now.
     kill_group(&child);
@@ -199,6 +231,7 @@ fn tape_pipe(_account: Option<Account>) -> Result<TapeEnds> {
 fn capture_tape(
     read: std::os::fd::OwnedFd,
     cap: usize,
+    lines: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 ) -> thread::JoinHandle<Option<Vec<u8>>> {
     thread::spawn(move || {
         let mut pipe = std::fs::File::from(read);
@@ -208,7 +241,11 @@ fn capture_tape(
         loop {
             match pipe.read(&mut buffer) {
                 Ok(0) | Err(_) => break,
-                Ok(n) if kept.len() + n <= cap => kept.extend_from_slice(&buffer[..n]),
+                Ok(n) if kept.len() + n <= cap => {
+                    kept.extend_from_slice(&buffer[..n]);
+                    let new_lines = buffer[..n].iter().filter(|&&b| b == b'\n').count();
+                    lines.fetch_add(new_lines, std::sync::atomic::Ordering::SeqCst);
+                }
                 // Keep draining so the child never blocks on a full pipe.
                 Ok(_) => overflowed = true,
             }
@@ -218,7 +255,11 @@ fn capture_tape(
 }
 
 #[cfg(not(unix))]
-fn capture_tape(_read: (), _cap: usize) -> thread::JoinHandle<Option<Vec<u8>>> {
+fn capture_tape(
+    _read: (),
+    _cap: usize,
+    _lines: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) -> thread::JoinHandle<Option<Vec<u8>>> {
     thread::spawn(|| None)
 }
 
@@ -244,8 +285,16 @@ fn capture(
     })
 }
 
-fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Result<Option<ExitStatus>> {
-    let deadline = Instant::now() + timeout;
+/// Waits for `child` at most `timeout`, and with `idle`, at most that long after the last
+/// change of the counter of tape lines.
+fn wait_with_timeout(
+    child: &mut Child,
+    timeout: Duration,
+    idle: Option<(Duration, &std::sync::atomic::AtomicUsize)>,
+) -> Result<Option<ExitStatus>> {
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let mut seen = (0, start);
     let mut pause = Duration::from_millis(1);
     loop {
         if let Some(status) = child
@@ -254,13 +303,21 @@ fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Result<Option<Exit
         {
             return Ok(Some(status));
         }
-        if Instant::now() >= deadline {
+        let now = Instant::now();
+        let idle_out = idle.is_some_and(|(limit, lines)| {
+            let count = lines.load(std::sync::atomic::Ordering::SeqCst);
+            if count != seen.0 {
+                seen = (count, now);
+            }
+            now >= seen.1 + limit
+        });
+        if now >= deadline || idle_out {
             kill_group(child);
             let _ = child.kill();
             return Ok(None);
         }
         thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(20));
+        pause = (pause * 2).min(Duration::from_millis(5));
     }
 }
 

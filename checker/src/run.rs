@@ -1,11 +1,14 @@
 //! Running one graded test: the learner's code in the sandbox, the verdict from the judge.
 //!
-//! 1. The test executable built against the learner's crate runs the one test in a
-//!    sandbox (see [`crate::sandbox`]), recording each value the learner's code returns on
-//!    a pipe (its tape, `course_harness::tape`), under a time limit, a memory limit and a
-//!    cap on its output and tape.
-//! 2. The judge ([`crate::judge`]) replays that tape in the course's own build of the test,
-//!    which computes everything else and decides.
+//! 1. [`record_batch`]: the test executable built against the learner's crate runs a
+//!    lesson's tests one after the other in a sandbox (see [`crate::sandbox`]), recording
+//!    each value the learner's code returns on a pipe (its tape, `course_harness::tape`),
+//!    under a time limit per test, a memory limit and a cap on its output and tape. A test
+//!    that did not end there (it crashed, exited or took too long) is run on its own with
+//!    [`record`], so that what it did is explained, and costs no other test anything.
+//! 2. The judge ([`crate::judge`]) replays the tapes of a lesson's tests in the course's own
+//!    build of the suite, which computes everything else and decides.
+//! 3. [`decide`] turns what the two said into the test's result.
 //!
 //! A test passes only when the judge says so *and* the learner's process ended normally.
 //! Everything the learner's process can do on its own (exit early, crash, loop, print,
@@ -13,21 +16,18 @@
 
 use crate::course::ExpectedTest;
 use crate::explain;
-use crate::judge;
-use crate::process::{self, Limits, TAPE_FD};
+use crate::process::{self, Limits, TAPE_FD, Watch};
 use crate::report::{TestResult, TestStatus};
 use crate::sandbox::{Bind, Sandbox};
 use anyhow::Result;
-use course_harness::tape::{RECORD_ENV, TAPE_ENDED, TAPE_MISMATCH};
+use course_harness::report::Verdict;
+use course_harness::tape::{END, RECORD_ENV, TAPE_ENDED, TAPE_MISMATCH, Taped};
+use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
-use std::time::Duration;
+use std::process::{Command, ExitStatus};
 
 /// The most a test's tape may hold: far more than any test of the course records.
 const MAX_TAPE_BYTES: usize = 64 << 20;
-
-/// How long the judge may take to replay one test: it runs no learner code.
-const JUDGE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// What running a test needs besides the test itself.
 pub struct Context<'a> {
@@ -39,19 +39,36 @@ pub struct Context<'a> {
     pub scratch: &'a Path,
 }
 
-/// Runs the test `test` of the learner's executable `binary`, has `judge` (the judge's
-/// executable for the test) decide, and returns the result.
-pub fn run_test(
+/// One test's run, as the judge and [`decide`] need it.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// How its process ended; `None` if it ran out of time.
+    pub status: Option<ExitStatus>,
+    /// The start of its standard error, for explanations.
+    pub stderr: String,
+    /// Its own entries of the tape; `None` when the process wrote more than allowed.
+    pub tape: Option<Vec<u8>>,
+}
+
+impl Run {
+    /// Whether the run goes to the judge: it ended within its time, with a tape.
+    pub fn judgeable(&self) -> bool {
+        self.status.is_some() && self.tape.is_some()
+    }
+}
+
+/// A command that runs `names` of the learner's executable `binary` in the sandbox,
+/// recording on the tape.
+fn record_command(
     binary: &Path,
-    judge: &Path,
-    test: &ExpectedTest,
+    names: &[&str],
     context: &Context<'_>,
-) -> Result<TestResult> {
-    let name = test.name.as_str();
-    let limits = context.limits;
+) -> Result<Command> {
     let mut command = Command::new(binary);
     command
-        .args(["--exact", name, "--test-threads=1", "--nocapture"])
+        .arg("--exact")
+        .args(names)
+        .args(["--test-threads=1", "--nocapture"])
         .env_clear()
         .env(RECORD_ENV, format!("fd:{TAPE_FD}"))
         .env("RUST_BACKTRACE", "0")
@@ -65,23 +82,126 @@ pub fn run_test(
         // scratch space (owned by the --run-as account, if any).
         let dir = context.scratch.join("cwd");
         std::fs::create_dir_all(&dir)?;
-        if let Some(account) = limits.account {
+        if let Some(account) = context.limits.account {
             account.own(&dir)?;
         }
         command.current_dir(&dir);
     }
-    let command =
-        context
-            .sandbox
-            .wrap(command, &[Bind::ReadOnly(binary.to_path_buf())], false)?;
-    let mut finished = process::run(command, b"", limits, Some(MAX_TAPE_BYTES))?;
+    context
+        .sandbox
+        .wrap(command, &[Bind::ReadOnly(binary.to_path_buf())], false)
+}
+
+/// Runs the test `test` of the learner's executable `binary` alone in the sandbox,
+/// recording its tape.
+pub fn record(binary: &Path, test: &ExpectedTest, context: &Context<'_>) -> Result<Run> {
+    let command = record_command(binary, &[test.name.as_str()], context)?;
+    let mut finished = process::run(command, b"", context.limits, Some(MAX_TAPE_BYTES))?;
     if context.sandbox.is_active() {
         finished.status = finished.status.map(process::unwrap_sandbox_status);
     }
-    let stderr = finished.stderr_text();
+    let tape = finished.tape.as_deref().map(|tape| {
+        split_tape(tape)
+            .remove(&test.name)
+            .map(|recorded| recorded.entries)
+            .unwrap_or_default()
+    });
+    Ok(Run {
+        status: finished.status,
+        stderr: finished.stderr_text(),
+        tape,
+    })
+}
 
-    let (status, message) = match (&finished.status, &finished.tape) {
-        (None, _) => (
+/// What a run of several tests recorded for each: its entries, and whether its body ran
+/// to its end.
+#[derive(Debug, Default)]
+pub struct TestTape {
+    /// The test's entries, one per line, without its name.
+    pub entries: Vec<u8>,
+    /// Whether the test's body ended (the harness's end marker).
+    pub ended: bool,
+}
+
+/// Runs `tests` of the learner's executable `binary` one after the other in one sandboxed
+/// process, a test's time limit applying to each in turn: the fast path, one sandbox
+/// instead of one per test. A test whose body did not
+/// end there (a crash, an exit, a timeout, in it or before it) is run again on its own.
+pub fn record_batch(
+    binary: &Path,
+    tests: &[&ExpectedTest],
+    context: &Context<'_>,
+) -> Result<Batch> {
+    let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+    let command = record_command(binary, &names, context)?;
+    let per_test = context.limits.timeout;
+    let limits = Limits {
+        cpu_seconds: context
+            .limits
+            .cpu_seconds
+            .map(|s| s * names.len().max(1) as u64),
+        ..context.limits
+    };
+    let watch = Watch {
+        idle: per_test,
+        total: per_test * names.len().max(1) as u32,
+    };
+    let mut finished =
+        process::run_watched(command, b"", limits, Some((MAX_TAPE_BYTES, Some(watch))))?;
+    if context.sandbox.is_active() {
+        finished.status = finished.status.map(process::unwrap_sandbox_status);
+    }
+    Ok(Batch {
+        status: finished.status,
+        tapes: finished.tape.as_deref().map(split_tape),
+    })
+}
+
+/// What a run of several tests gave.
+pub struct Batch {
+    /// How the process ended; `None` if it ran out of time.
+    pub status: Option<ExitStatus>,
+    /// Each test's tape, by name; `None` when the process wrote more than allowed.
+    pub tapes: Option<BTreeMap<String, TestTape>>,
+}
+
+/// A recorded tape split by test: each line starts with the test's name (as a text
+/// token); a line that does not is dropped.
+pub fn split_tape(tape: &[u8]) -> BTreeMap<String, TestTape> {
+    let mut tests: BTreeMap<String, TestTape> = BTreeMap::new();
+    for line in tape.split(|&b| b == b'\n') {
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
+        let Some((name, entry)) = line.split_once(' ') else {
+            continue;
+        };
+        let Ok(name) = <String as Taped>::read(&mut std::iter::once(name.to_owned()))
+        else {
+            continue;
+        };
+        let test = tests.entry(name).or_default();
+        if entry == END {
+            test.ended = true;
+        } else if !test.ended {
+            test.entries.extend_from_slice(entry.as_bytes());
+            test.entries.push(b'\n');
+        }
+    }
+    tests
+}
+
+/// The result of `test` from its recorded run and, for a judgeable run, the judge's
+/// verdict (`None` when the judge gave none).
+pub fn decide(
+    test: &ExpectedTest,
+    run: &Run,
+    verdict: Option<&Verdict>,
+    limits: Limits,
+) -> TestResult {
+    let stderr = &run.stderr;
+    let (status, message) = match (&run.status, &run.tape, verdict) {
+        (None, _, _) => (
             TestStatus::Timeout,
             format!(
                 "The test did not finish within {} s and was stopped. Likely cause: an \
@@ -89,7 +209,7 @@ pub fn run_test(
                 limits.timeout.as_secs()
             ),
         ),
-        (Some(_), None) => (
+        (Some(_), None, _) => (
             TestStatus::Crash,
             format!(
                 "The test's process wrote more than {} MiB of results, far more than any \
@@ -97,54 +217,42 @@ pub fn run_test(
                 MAX_TAPE_BYTES >> 20
             ),
         ),
-        (Some(exit), Some(tape)) => {
-            let verdict = judge::replay(
-                judge,
-                test,
-                tape,
-                context.scratch,
-                (judge == binary).then_some(context.sandbox),
-                JUDGE_TIMEOUT,
-            )?;
-            match verdict {
-                None => (
-                    TestStatus::Crash,
-                    "The grader's judge could not decide this test (a defect of the course, \
-                     not of your code): please report it."
-                        .to_owned(),
-                ),
-                Some(verdict) if verdict.passed && exit.success() => {
-                    (TestStatus::Pass, String::new())
-                }
-                Some(verdict) if verdict.passed => (
-                    TestStatus::Crash,
-                    format!(
-                        "The checks passed, but the test's process then ended with {}; a \
-                         test passes only when its process ends normally.",
-                        process::describe_status(exit)
-                    ),
-                ),
-                Some(verdict) if verdict.message.starts_with(TAPE_ENDED) => {
-                    explain::no_report(exit, &stderr, limits)
-                }
-                Some(verdict) if verdict.message.starts_with(TAPE_MISMATCH) => (
-                    TestStatus::Fail,
-                    format!(
-                        "The values your code's process recorded do not match the calls \
-                         the test makes ({}). A test's process must not write to the \
-                         grader's channel (file descriptor {TAPE_FD}).",
-                        verdict.message
-                    ),
-                ),
-                Some(verdict) => explain::failure(&verdict.message),
-            }
+        (Some(_), Some(_), None) => (
+            TestStatus::Crash,
+            "The grader's judge could not decide this test (a defect of the course, not of \
+             your code): please report it."
+                .to_owned(),
+        ),
+        (Some(exit), Some(_), Some(verdict)) if verdict.passed && exit.success() => {
+            (TestStatus::Pass, String::new())
         }
+        (Some(exit), Some(_), Some(verdict)) if verdict.passed => (
+            TestStatus::Crash,
+            format!(
+                "The checks passed, but the test's process then ended with {}; a test \
+                 passes only when its process ends normally.",
+                process::describe_status(exit)
+            ),
+        ),
+        (Some(exit), Some(_), Some(verdict)) if verdict.message.starts_with(TAPE_ENDED) => {
+            explain::no_report(exit, stderr, limits)
+        }
+        (Some(_), Some(_), Some(verdict)) if verdict.message.starts_with(TAPE_MISMATCH) => (
+            TestStatus::Fail,
+            format!(
+                "The values your code's process recorded do not match the calls the test \
+                 makes ({}). A test's process must not write to the grader's channel (file \
+                 descriptor {TAPE_FD}).",
+                verdict.message
+            ),
+        ),
+        (Some(_), Some(_), Some(verdict)) => explain::failure(&verdict.message),
     };
-    Ok(TestResult {
-        name: name.to_owned(),
+    TestResult {
+        name: test.name.clone(),
         tier: test.tier,
         passed: status == TestStatus::Pass,
         status,
         message,
-    })
+    }
 }

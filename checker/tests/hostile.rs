@@ -92,21 +92,15 @@ fn a_lesson_that_keeps_timing_out_stops_early() {
             .unwrap()
             .starts_with("Not run: earlier tests timed out")
     };
-    // Three, or four when the last two ran side by side.
+    // Two, or three when the graded and held-out tiers each had one running.
+    let count = tests.iter().filter(timed_out).count();
+    assert!((2..=3).contains(&count), "{count}: {}", graded.lesson());
+    assert!(tests.iter().any(|t| not_run(&t)), "{}", graded.lesson());
     assert!(
-        tests.iter().filter(timed_out).count() >= 3,
-        "{}",
-        graded.lesson()
-    );
-    let first_not_run = tests
-        .iter()
-        .position(|t| not_run(&t))
-        .expect("some not run");
-    assert!(
-        tests[first_not_run..]
+        tests
             .iter()
-            .all(|t| not_run(&t) && t["status"] == "timeout"),
-        "every test after the budget ran out is not run: {}",
+            .all(|t| t["passed"] == true || timed_out(&t) || not_run(&t)),
+        "every test passes, times out, or is not run: {}",
         graded.lesson()
     );
     assert!(graded.elapsed < GENEROUS, "took {:?}", graded.elapsed);

@@ -3,17 +3,15 @@
 //! Every graded test runs twice under the checker (see [`crate::tape`]): once in a
 //! sandbox against the learner's code, recording the values it returns, and once in the
 //! judge, the course's own build of the suite, replaying them. Only the judge's run
-//! decides, and it writes its verdict to the file named by `COURSE_GRADING_VERDICT`:
-//! `pass`, or `fail` and the failed check's teaching message. The learner's process writes
+//! decides, and it writes its verdict beside the test's tape (`<test name>.verdict` in the
+//! folder `COURSE_TAPE_REPLAY` names): `pass`, or `fail` and the failed check's teaching
+//! message. The learner's process writes
 //! no report: nothing it prints, writes or exits with is read as a verdict.
 //!
 //! Outside the checker (a plain `cargo test`), [`graded`] simply runs the body.
 
-use crate::tape::{panic_message, replaying};
+use crate::tape::{panic_message, record_end, replay_dir, test_name};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-
-/// The environment variable that names the judge's verdict file.
-pub const VERDICT_ENV: &str = "COURSE_GRADING_VERDICT";
 
 /// The first line of a passing verdict.
 pub const PASS: &str = "pass";
@@ -37,11 +35,16 @@ pub const FAIL: &str = "fail";
 /// A panic in the body fails the test as usual; in the judge its message (the teaching
 /// message of the failed check) is also written to the verdict file.
 pub fn graded(body: impl FnOnce()) {
-    let verdict_path = std::env::var_os(VERDICT_ENV);
-    let Some(verdict_path) = verdict_path.filter(|_| replaying()) else {
-        body();
+    let Some(dir) = replay_dir() else {
+        // In a record run, the end of the body is marked on the tape, pass or fail.
+        let outcome = catch_unwind(AssertUnwindSafe(body));
+        record_end();
+        if let Err(payload) = outcome {
+            resume_unwind(payload);
+        }
         return;
     };
+    let verdict_path = dir.join(format!("{}.verdict", test_name()));
     let outcome = catch_unwind(AssertUnwindSafe(body));
     let text = match &outcome {
         Ok(()) => format!("{PASS}\n"),

@@ -33,19 +33,26 @@
 //! runs its call.
 //!
 //! The tape is text, one entry per line: `=` and the label for a value, `!` for a panic,
-//! `o` for an object, then the value's tokens (see [`Taped`]). Floats are written as their
+//! `o` for an object, then the value's tokens (see [`Taped`]). A record run writes the
+//! test's name before each entry (one process may record several tests, one after the
+//! other) and `.` when the test's body has ended; a replay reads one test's entries. Floats are written as their
 //! bits, so a replayed value is the recorded one exactly, NaN and infinities included.
 
 use course_common::ndarray::{Array, ArrayD, Dimension, IxDyn};
 use course_common::{Float, Matrix, Vector};
+use std::cell::RefCell;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 /// The environment variable that asks for a record run: the number of an open file
 /// descriptor (`fd:3`) or a file path to append the tape to.
 pub const RECORD_ENV: &str = "COURSE_TAPE_RECORD";
-/// The environment variable that asks for a replay run: the tape file to read.
+/// The environment variable that asks for a replay run: a folder holding each test's tape
+/// as `<test name>.tape`; the judge writes each verdict beside it as `<test name>.verdict`.
+/// One judge process can so replay many tests, each on its own libtest thread (which
+/// libtest names after its test).
 pub const REPLAY_ENV: &str = "COURSE_TAPE_REPLAY";
 /// The start of the panic message with which a replay stops where the tape has no more
 /// values: the learner's process ended (or was stopped) before it got there.
@@ -60,27 +67,39 @@ enum Mode {
     Plain,
     /// Calls run and their values are written to the tape.
     Record(Mutex<Box<dyn Write + Send>>),
-    /// Calls do not run; their values come from the tape.
-    Replay(Mutex<Replay>),
+    /// Calls do not run; their values come from the tapes in this folder.
+    Replay(PathBuf),
 }
 
+/// One test's tape, being replayed.
 struct Replay {
     entries: Vec<String>,
     next: usize,
 }
 
+thread_local! {
+    /// The tape of the test this thread runs, loaded at its first call.
+    static TAPE: RefCell<Option<Replay>> = const { RefCell::new(None) };
+}
+
+/// The name of the running test: libtest names each test's thread after it.
+pub fn test_name() -> String {
+    std::thread::current().name().unwrap_or("main").to_owned()
+}
+
+/// The folder of tapes and verdicts, in a replay run.
+pub fn replay_dir() -> Option<&'static Path> {
+    match mode() {
+        Mode::Replay(dir) => Some(dir),
+        _ => None,
+    }
+}
+
 fn mode() -> &'static Mode {
     static MODE: OnceLock<Mode> = OnceLock::new();
     MODE.get_or_init(|| {
-        if let Some(path) = std::env::var_os(REPLAY_ENV) {
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|error| {
-                panic!(
-                    "could not read the tape {}: {error}",
-                    path.to_string_lossy()
-                )
-            });
-            let entries = text.lines().map(str::to_owned).collect();
-            return Mode::Replay(Mutex::new(Replay { entries, next: 0 }));
+        if let Some(dir) = std::env::var_os(REPLAY_ENV) {
+            return Mode::Replay(PathBuf::from(dir));
         }
         if let Some(target) = std::env::var_os(RECORD_ENV) {
             let target = target.to_string_lossy().into_owned();
@@ -140,8 +159,8 @@ pub fn observe<T: Taped>(label: &str, call: impl FnOnce() -> T) -> T {
                 Err(payload) => resume_unwind(payload),
             }
         }
-        Mode::Replay(tape) => {
-            let (kind, mut tokens) = next_entry(tape, label);
+        Mode::Replay(dir) => {
+            let (kind, mut tokens) = next_entry(dir, label);
             match kind {
                 '=' => {
                     let value = T::read(&mut tokens).unwrap_or_else(|why| {
@@ -228,8 +247,8 @@ pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
                 Err(payload) => resume_unwind(payload),
             }
         }
-        Mode::Replay(tape) => {
-            let (kind, mut tokens) = next_entry(tape, label);
+        Mode::Replay(dir) => {
+            let (kind, mut tokens) = next_entry(dir, label);
             match kind {
                 'o' => Held(None),
                 '!' => {
@@ -253,6 +272,11 @@ fn push_label(line: &mut String, label: &str) {
 }
 
 fn write_entry(tape: &Mutex<Box<dyn Write + Send>>, line: &str) {
+    // Each entry starts with the running test's name: one process may record many tests
+    // (the checker splits the tape by name).
+    let mut name = String::new();
+    test_name().write(&mut name);
+    let line = format!("{} {line}", &name[1..]);
     let mut tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     // One write per entry, so that an entry is on the tape before the next call runs.
     if let Err(error) = tape.write_all(line.as_bytes()).and_then(|()| tape.flush()) {
@@ -260,18 +284,42 @@ fn write_entry(tape: &Mutex<Box<dyn Write + Send>>, line: &str) {
     }
 }
 
-/// The next entry of the tape, which must be labelled `label`: its kind and its tokens.
+/// In a record run, marks the end of the running test's body on the tape: the test ran
+/// to its end (or to a failed check) in this process. Called by [`graded`](crate::graded).
+pub fn record_end() {
+    if let Mode::Record(tape) = mode() {
+        write_entry(tape, ".\n");
+    }
+}
+
+/// The marker [`record_end`] writes after a test's name.
+pub const END: &str = ".";
+
+/// The next entry of this test's tape in `dir`, which must be labelled `label`: its kind
+/// and its tokens.
 #[track_caller]
-fn next_entry(tape: &Mutex<Replay>, label: &str) -> (char, std::vec::IntoIter<String>) {
-    let mut replay = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let Some(line) = replay.entries.get(replay.next).cloned() else {
+fn next_entry(dir: &Path, label: &str) -> (char, std::vec::IntoIter<String>) {
+    let line = TAPE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let replay = slot.get_or_insert_with(|| {
+            // A missing tape reads as an empty one: the learner's process recorded nothing.
+            let text = std::fs::read_to_string(dir.join(format!("{}.tape", test_name())))
+                .unwrap_or_default();
+            Replay {
+                entries: text.lines().map(str::to_owned).collect(),
+                next: 0,
+            }
+        });
+        let line = replay.entries.get(replay.next).cloned();
+        replay.next += 1;
+        line
+    });
+    let Some(line) = line else {
         panic!(
             "{TAPE_ENDED} the learner's process recorded nothing for `{label}`: it ended \
              (or was stopped) before this call returned"
         );
     };
-    replay.next += 1;
-    drop(replay);
     let mut tokens: std::vec::IntoIter<String> = line
         .split(' ')
         .map(str::to_owned)
