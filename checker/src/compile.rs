@@ -423,11 +423,16 @@ pub fn build_lessons(
                 binds.push(Bind::ReadOnly(course.solutions_dir().join(id)));
             }
         }
-        let step = |tests: bool, binds: &[Bind]| -> Result<process::Finished> {
+        let step = |binds: &[Bind]| -> Result<process::Finished> {
             let mut command = toolchain.cargo(&dir, target_dir);
             command.args([
                 "build",
-                if tests { "--tests" } else { "--lib" },
+                // Both steps ask for the tests, so that cargo resolves the same features
+                // (a dev-dependency can turn on a feature of a dependency) and the second
+                // step finds the library fresh. In the first, the suites are not there:
+                // their targets fail at once and are ignored.
+                "--tests",
+                "--keep-going",
                 "-p",
                 &package,
                 "--offline",
@@ -446,15 +451,31 @@ pub fn build_lessons(
             process::run(wrapped, b"", step_limits, None).context("could not run cargo")
         };
 
-        let library = step(false, &binds)?;
+        // In the first step each suite is a placeholder that fails at once (the test
+        // targets must exist for cargo, and must not cost a link).
+        let placeholder = scratch.dir.with_extension("placeholder.rs");
+        std::fs::write(
+            &placeholder,
+            "compile_error!(\"the suites are not visible while the library builds\");\n",
+        )?;
+        let mut first_binds = binds.clone();
+        for tier in crate::course::Tier::ALL {
+            let suite = scratch
+                .suites_dir(lesson)
+                .join(format!("{}.rs", tier.stem()));
+            if suite.is_file() {
+                first_binds.push(Bind::FileAt(placeholder.clone(), suite));
+            }
+        }
+        let library = step(&first_binds)?;
         let mut lesson_build = Build::default();
-        let library_ok = read_messages(&library.stdout, &mut lesson_build);
+        let library_ok = read_library_messages(&library.stdout, &dir, &mut lesson_build);
         if !library_ok {
             note_failure(&mut build, &dir, lesson_build, &library, limits, "library");
             continue;
         }
         binds.push(Bind::ReadOnly(scratch.suites_dir(lesson)));
-        let tests = step(true, &binds)?;
+        let tests = step(&binds)?;
         if library_rebuilt(&tests.stdout, &dir) {
             // The second step must only compile the suites: the learner's library was
             // built in the first, where no suite was visible. Never grade otherwise.
@@ -480,6 +501,39 @@ pub fn build_lessons(
         }
     }
     Ok(build)
+}
+
+/// Reads the first step's messages into `build`, keeping only the library's (the suites'
+/// targets fail there by design); whether the lesson's library was built.
+fn read_library_messages(stdout: &[u8], dir: &Path, build: &mut Build) -> bool {
+    let mut built = false;
+    let is_lib = |target: &Option<Target>| {
+        target
+            .as_ref()
+            .is_some_and(|t| t.kind.iter().any(|k| k == "lib"))
+    };
+    for line in String::from_utf8_lossy(stdout).lines() {
+        let Ok(message) = serde_json::from_str::<CargoMessage>(line) else {
+            continue;
+        };
+        let here = message.manifest_path.as_deref().and_then(Path::parent) == Some(dir);
+        match message.reason.as_str() {
+            "compiler-artifact" if here && is_lib(&message.target) => built = true,
+            "compiler-message" if here && is_lib(&message.target) => {
+                if let Some(diagnostic) = message.message
+                    && diagnostic.level == "error"
+                {
+                    build
+                        .errors
+                        .entry(dir.to_path_buf())
+                        .or_default()
+                        .push_str(&diagnostic.rendered.unwrap_or_default());
+                }
+            }
+            _ => {}
+        }
+    }
+    built && !build.errors.contains_key(dir)
 }
 
 /// Whether cargo's messages show the library of the lesson in `dir` compiled (not fresh).
