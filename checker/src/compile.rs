@@ -259,14 +259,19 @@ impl Stamp {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::hash::DefaultHasher::new();
         let mut files: Vec<PathBuf> = Vec::new();
-        let roots = [
+        // What the workspace is made from: the shared crates, the suites, its own
+        // manifests, and the lessons' sources its origin takes (a learner's edit to
+        // lessons/ must not rebuild the reference judge).
+        let mut roots = vec![
             course.root.join("common"),
             course.root.join("harness"),
-            course.root.join("solutions"),
             course.root.join("checker").join("suites"),
-            course.root.join("lessons"),
             scratch.dir.clone(),
         ];
+        match scratch.origin {
+            crate::scratch::Origin::Stub => roots.push(course.root.join("lessons")),
+            _ => roots.push(course.root.join("solutions")),
+        }
         for root in roots {
             for entry in walkdir::WalkDir::new(root)
                 .into_iter()

@@ -56,6 +56,8 @@ pub struct Scratch {
     /// Whether each member builds on the course's reference solutions of its earlier
     /// lessons (`false` for the student edition and `--whole-stack`).
     pub on_references: bool,
+    /// What its lessons are built from.
+    pub origin: Origin,
     _lock: File,
 }
 
@@ -203,6 +205,7 @@ impl Scratch {
                 suites,
                 members,
                 on_references,
+                origin,
                 _lock: lock,
             },
             states,
