@@ -173,16 +173,7 @@ pub fn observe<T: Taped>(label: &str, call: impl FnOnce() -> T) -> T {
                     }
                     value
                 }
-                '!' => {
-                    let message = String::read(&mut tokens).unwrap_or_else(|why| {
-                        panic!(
-                            "{TAPE_MISMATCH} the panic of `{label}` is unreadable: {why}"
-                        )
-                    });
-                    // The learner's code panicked here: so does the replay, with its
-                    // message, as a plain `cargo test` would.
-                    resume_unwind(Box::new(message))
-                }
+                '!' => replay_panic(label, &mut tokens),
                 _ => panic!(
                     "{TAPE_MISMATCH} `{label}` should be a value, the tape has an object"
                 ),
@@ -251,20 +242,22 @@ pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
             let (kind, mut tokens) = next_entry(dir, label);
             match kind {
                 'o' => Held(None),
-                '!' => {
-                    let message = String::read(&mut tokens).unwrap_or_else(|why| {
-                        panic!(
-                            "{TAPE_MISMATCH} the panic of `{label}` is unreadable: {why}"
-                        )
-                    });
-                    resume_unwind(Box::new(message))
-                }
+                '!' => replay_panic(label, &mut tokens),
                 _ => panic!(
                     "{TAPE_MISMATCH} `{label}` should be an object, the tape has a value"
                 ),
             }
         }
     }
+}
+
+/// Panics as the learner's code did at `label`, with the message the tape recorded, as a
+/// plain `cargo test` would have.
+fn replay_panic(label: &str, tokens: &mut dyn Iterator<Item = String>) -> ! {
+    let message = String::read(tokens).unwrap_or_else(|why| {
+        panic!("{TAPE_MISMATCH} the panic of `{label}` is unreadable: {why}")
+    });
+    resume_unwind(Box::new(message))
 }
 
 fn push_label(line: &mut String, label: &str) {
