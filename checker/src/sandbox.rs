@@ -90,9 +90,9 @@ impl Sandbox {
 
     /// `command` wrapped to run inside the sandbox with `binds` visible (plus the
     /// system's `/usr`, `/proc`, `/dev` and an empty `/tmp`), and with `command`'s
-    /// environment and working folder carried in. `network_free` is always true in
-    /// the sandbox; `keep_uid` keeps the caller's user id inside (cargo needs to own
-    /// the files it writes in a read-write bind), otherwise the code runs as `nobody`.
+    /// environment and working folder carried in, and no network. `keep_uid` keeps the
+    /// caller's user id inside (cargo needs to own the files it writes in a read-write
+    /// bind); otherwise the code runs as `nobody`.
     pub fn wrap(
         &self,
         command: Command,
@@ -103,9 +103,7 @@ impl Sandbox {
             return Ok(command);
         };
         let mut wrapped = Command::new(bwrap);
-        let args: &mut Vec<OsString> = &mut Vec::new();
-        let mut arg = |a: &str| args.push(a.into());
-        for a in [
+        let mut args: Vec<OsString> = [
             "--unshare-all",
             "--die-with-parent",
             "--new-session",
@@ -118,13 +116,12 @@ impl Sandbox {
             "/dev",
             "--tmpfs",
             "/tmp",
-        ] {
-            arg(a);
-        }
+        ]
+        .into_iter()
+        .map(OsString::from)
+        .collect();
         if !keep_uid {
-            for a in ["--uid", "65534", "--gid", "65534"] {
-                arg(a);
-            }
+            args.extend(["--uid", "65534", "--gid", "65534"].map(OsString::from));
         }
         args.extend(["--ro-bind".into(), "/usr".into(), "/usr".into()]);
         for top in ["bin", "lib", "lib32", "lib64", "sbin"] {
