@@ -206,8 +206,13 @@ pub fn grade(
                     let judge = match &judge {
                         Some(judge) => judge
                             .executable(lesson, expected_test)
-                            .map(Path::to_path_buf),
-                        None => binary.clone(),
+                            .map(Path::to_path_buf)
+                            .ok_or_else(|| {
+                                judge.failures.get(&lesson.id).cloned().unwrap_or_else(
+                                    || "its executable is missing".to_owned(),
+                                )
+                            }),
+                        None => binary.clone().ok_or_else(String::new),
                     };
                     jobs.push(Job {
                         lesson: index,
@@ -259,24 +264,7 @@ pub fn grade(
     // First the learner's runs: each lesson's tier in one sandboxed process, tests one
     // after the other; a test that did not end there runs again on its own. Then the
     // judge, one process per lesson and tier, replays the tapes; then each test's result.
-    let outcomes: Mutex<Vec<Option<Outcome>>> =
-        Mutex::new((0..jobs.len()).map(|_| None).collect());
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    // The time budget: a test that times out costs its whole timeout, so after
-    // `lesson_timeouts` of them a lesson's remaining tests are not run, and after
-    // `submission_timeouts` none of the submission's are. Counting timeouts, not seconds,
-    // keeps the grade the same on a fast machine and a slow one.
-    let lesson_timeouts: Vec<AtomicUsize> =
-        lessons.iter().map(|_| AtomicUsize::new(0)).collect();
-    let all_timeouts = AtomicUsize::new(0);
-    let over_budget = |lesson: usize| {
-        lesson_timeouts[lesson].load(Ordering::SeqCst) >= options.lesson_timeouts
-            || all_timeouts.load(Ordering::SeqCst) >= options.submission_timeouts
-    };
-    let timed_out = |lesson: usize| {
-        lesson_timeouts[lesson].fetch_add(1, Ordering::SeqCst);
-        all_timeouts.fetch_add(1, Ordering::SeqCst);
-    };
+    //
     // The groups: the slots of one lesson's tier, in libtest's order (by name).
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (slot, job) in jobs.iter().enumerate() {
@@ -298,25 +286,23 @@ pub fn grade(
                 .cmp(&expected[jobs[b].lesson][jobs[b].test].name)
         });
     }
+    let recorder = Recorder {
+        jobs: &jobs,
+        expected: &expected,
+        context: &context,
+        options,
+        lesson_timeouts: lessons.iter().map(|_| AtomicUsize::new(0)).collect(),
+        all_timeouts: AtomicUsize::new(0),
+        outcomes: Mutex::new((0..jobs.len()).map(|_| None).collect()),
+        progress,
+    };
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.max(1) {
             scope.spawn(|| {
                 while let Some(group) = groups.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    let done = |slot: usize, outcome: Outcome| {
-                        outcomes.lock().expect("no worker panics")[slot] = Some(outcome);
-                        progress(Event::TestDone);
-                    };
-                    if let Err(error) = record_group(
-                        group,
-                        &jobs,
-                        &expected,
-                        &context,
-                        options,
-                        &over_budget,
-                        &timed_out,
-                        &done,
-                    ) {
+                    if let Err(error) = recorder.group(group) {
                         *failure.lock().expect("no worker panics") = Some(error);
                     }
                 }
@@ -326,52 +312,46 @@ pub fn grade(
     if let Some(error) = failure.into_inner().expect("no worker panics") {
         return Err(error.context("could not run a graded test"));
     }
-    let outcomes: Vec<Option<Outcome>> = outcomes.into_inner().expect("no worker panics");
+    let outcomes: Vec<Option<Outcome>> =
+        recorder.outcomes.into_inner().expect("no worker panics");
 
-    // The judge: one replay per lesson and tier, of every test whose run left a tape.
+    // The judge: one replay per group, of every test whose run left a tape.
     let mut verdicts: Vec<Option<course_harness::report::Verdict>> =
         (0..jobs.len()).map(|_| None).collect();
-    let mut groups: Vec<(usize, crate::course::Tier)> = jobs
-        .iter()
-        .map(|job| (job.lesson, expected[job.lesson][job.test].tier))
-        .collect();
-    groups.dedup();
-    for (lesson, tier) in groups {
-        let members: Vec<usize> = (0..jobs.len())
-            .filter(|&slot| {
-                jobs[slot].lesson == lesson
-                    && expected[lesson][jobs[slot].test].tier == tier
-                    && matches!(&outcomes[slot], Some(Outcome::Recorded(run)) if run.judgeable())
-            })
-            .collect();
-        let Some(judge_exe) = members.first().and_then(|&slot| jobs[slot].judge.clone())
-        else {
-            continue;
-        };
-        let tapes: Vec<(&str, &[u8])> = members
+    for group in &groups {
+        let tapes: Vec<(usize, &[u8])> = group
             .iter()
             .filter_map(|&slot| match &outcomes[slot] {
-                Some(Outcome::Recorded(run)) => Some((
-                    expected[lesson][jobs[slot].test].name.as_str(),
-                    run.tape.as_deref()?,
-                )),
+                Some(Outcome::Recorded(run)) if run.judgeable() => {
+                    Some((slot, run.tape.as_deref()?))
+                }
                 _ => None,
             })
             .collect();
-        let own_build = members
+        let Some(judge_exe) = tapes
             .first()
-            .is_some_and(|&slot| jobs[slot].binary.as_ref() == Some(&judge_exe));
+            .and_then(|&(slot, _)| jobs[slot].judge.clone().ok())
+        else {
+            continue;
+        };
+        let name =
+            |slot: usize| expected[jobs[slot].lesson][jobs[slot].test].name.as_str();
+        let named: Vec<(&str, &[u8])> = tapes
+            .iter()
+            .map(|&(slot, tape)| (name(slot), tape))
+            .collect();
+        let own_build = jobs[tapes[0].0].binary.as_ref() == Some(&judge_exe);
         let mut decided = crate::judge::replay(
             &judge_exe,
-            &tapes,
+            &named,
             &judging,
             own_build.then_some(&sandbox),
             options.jobs,
             JUDGE_TIMEOUT,
         )
         .context("could not run the judge")?;
-        for slot in members {
-            verdicts[slot] = decided.remove(&expected[lesson][jobs[slot].test].name);
+        for (slot, _) in tapes {
+            verdicts[slot] = decided.remove(name(slot));
         }
     }
     let results: Vec<Option<TestResult>> = outcomes
@@ -420,135 +400,142 @@ enum Outcome {
     Done(TestResult),
 }
 
-/// Records the tests of one lesson's tier (`group`, slots of `jobs` in libtest's order):
-/// in one sandboxed process while they end normally, each test that did not on its own;
-/// `done` receives each test's outcome. Timeouts count against the budget.
-#[allow(clippy::too_many_arguments)]
-fn record_group(
-    group: &[usize],
-    jobs: &[Job],
-    expected: &[Vec<ExpectedTest>],
-    context: &crate::run::Context<'_>,
-    options: &Options,
-    over_budget: &dyn Fn(usize) -> bool,
-    timed_out: &dyn Fn(usize),
-    done: &dyn Fn(usize, Outcome),
-) -> Result<()> {
-    let test_of = |slot: usize| &expected[jobs[slot].lesson][jobs[slot].test];
-    let mut pending: Vec<usize> = Vec::new();
-    for &slot in group {
-        match (&jobs[slot].binary, &jobs[slot].judge) {
-            (Some(_), Some(_)) => pending.push(slot),
-            (None, _) => done(slot, Outcome::Done(not_built(test_of(slot)))),
-            (Some(_), None) => done(slot, Outcome::Done(no_judge(test_of(slot)))),
-        }
+/// The first stage's state: what to record, the time budget spent so far, and the
+/// outcomes, shared by the workers.
+struct Recorder<'a> {
+    jobs: &'a [Job],
+    expected: &'a [Vec<ExpectedTest>],
+    context: &'a crate::run::Context<'a>,
+    options: &'a Options,
+    /// Timeouts per lesson and in all. A test that times out costs its whole timeout, so
+    /// after `lesson_timeouts` of them a lesson's remaining tests are not run, and after
+    /// `submission_timeouts` none of the submission's are. Counting timeouts, not seconds,
+    /// keeps the grade the same on a fast machine and a slow one.
+    lesson_timeouts: Vec<AtomicUsize>,
+    all_timeouts: AtomicUsize,
+    outcomes: Mutex<Vec<Option<Outcome>>>,
+    progress: &'a (dyn Fn(Event) + Sync),
+}
+
+impl Recorder<'_> {
+    fn test(&self, slot: usize) -> &ExpectedTest {
+        let job = &self.jobs[slot];
+        &self.expected[job.lesson][job.test]
     }
-    while let Some(&first) = pending.first() {
-        let lesson = jobs[first].lesson;
-        if over_budget(lesson) {
-            for slot in pending.drain(..) {
-                done(slot, Outcome::Done(not_run(test_of(slot), options)));
+
+    fn over_budget(&self, lesson: usize) -> bool {
+        self.lesson_timeouts[lesson].load(Ordering::SeqCst)
+            >= self.options.lesson_timeouts
+            || self.all_timeouts.load(Ordering::SeqCst)
+                >= self.options.submission_timeouts
+    }
+
+    fn timed_out(&self, lesson: usize) {
+        self.lesson_timeouts[lesson].fetch_add(1, Ordering::SeqCst);
+        self.all_timeouts.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn done(&self, slot: usize, outcome: Outcome) {
+        self.outcomes.lock().expect("no worker panics")[slot] = Some(outcome);
+        (self.progress)(Event::TestDone);
+    }
+
+    /// Records the tests of one lesson's tier (`group`, slots in libtest's order): in one
+    /// sandboxed process while they end normally, each test that did not on its own.
+    fn group(&self, group: &[usize]) -> Result<()> {
+        let mut pending: Vec<usize> = Vec::new();
+        for &slot in group {
+            match (&self.jobs[slot].binary, &self.jobs[slot].judge) {
+                (Some(_), Ok(_)) => pending.push(slot),
+                (None, _) => self.done(slot, Outcome::Done(not_built(self.test(slot)))),
+                (Some(_), Err(why)) => {
+                    self.done(slot, Outcome::Done(no_judge(self.test(slot), why)))
+                }
             }
-            break;
         }
-        let binary = jobs[first]
-            .binary
-            .as_deref()
-            .expect("pending tests were built");
-        let tests: Vec<&ExpectedTest> =
-            pending.iter().map(|&slot| test_of(slot)).collect();
-        let crate::run::Batch { status, tapes } =
-            crate::run::record_batch(binary, &tests, context)?;
-        let Some(mut tapes) = tapes else {
-            // The tape overflowed: every test on its own, so only the culprit pays.
-            for slot in pending.drain(..) {
-                record_alone(
-                    slot,
-                    jobs,
-                    test_of(slot),
-                    context,
-                    options,
-                    over_budget,
-                    timed_out,
-                    done,
-                )?;
+        while let Some(&first) = pending.first() {
+            let lesson = self.jobs[first].lesson;
+            if self.over_budget(lesson) {
+                for slot in pending.drain(..) {
+                    self.done(
+                        slot,
+                        Outcome::Done(not_run(self.test(slot), self.options)),
+                    );
+                }
+                break;
             }
-            break;
-        };
-        // The tests whose bodies ended are recorded; the first that did not was running
-        // when the process stopped.
-        let ended = pending
-            .iter()
-            .take_while(|&&slot| tapes.get(&test_of(slot).name).is_some_and(|t| t.ended))
-            .count();
-        for slot in pending.drain(..ended) {
-            let tape = tapes.remove(&test_of(slot).name).unwrap_or_default();
-            done(
-                slot,
-                Outcome::Recorded(Run {
+            let binary = self.jobs[first]
+                .binary
+                .as_deref()
+                .expect("pending tests were built");
+            let tests: Vec<&ExpectedTest> =
+                pending.iter().map(|&slot| self.test(slot)).collect();
+            let crate::run::Batch { status, tapes } =
+                crate::run::record_batch(binary, &tests, self.context)?;
+            let Some(mut tapes) = tapes else {
+                // The tape overflowed: every test on its own, so only the culprit pays.
+                for slot in pending.drain(..) {
+                    self.alone(slot)?;
+                }
+                break;
+            };
+            // The tests whose bodies ended are recorded; the first that did not was
+            // running when the process stopped.
+            let ended = pending
+                .iter()
+                .take_while(|&&slot| {
+                    tapes.get(&self.test(slot).name).is_some_and(|t| t.ended)
+                })
+                .count();
+            for slot in pending.drain(..ended) {
+                let tape = tapes.remove(&self.test(slot).name).unwrap_or_default();
+                let run = Run {
                     status: Some(success()),
                     stderr: String::new(),
                     tape: Some(tape.entries),
-                }),
-            );
-        }
-        let Some(&stopped) = pending.first() else {
-            break;
-        };
-        pending.remove(0);
-        if status.is_none() {
-            // Out of time in this test: it would be out of time on its own too.
-            timed_out(lesson);
-            let tape = tapes.remove(&test_of(stopped).name).unwrap_or_default();
-            done(
-                stopped,
-                Outcome::Recorded(Run {
+                };
+                self.done(slot, Outcome::Recorded(run));
+            }
+            if pending.is_empty() {
+                break;
+            }
+            let stopped = pending.remove(0);
+            if status.is_none() {
+                // Out of time in this test: it would be out of time on its own too.
+                self.timed_out(lesson);
+                let tape = tapes.remove(&self.test(stopped).name).unwrap_or_default();
+                let run = Run {
                     status: None,
                     stderr: String::new(),
                     tape: Some(tape.entries),
-                }),
-            );
-        } else {
-            // It crashed or exited: alone, its own process says how.
-            record_alone(
-                stopped,
-                jobs,
-                test_of(stopped),
-                context,
-                options,
-                over_budget,
-                timed_out,
-                done,
-            )?;
+                };
+                self.done(stopped, Outcome::Recorded(run));
+            } else {
+                // It crashed or exited: alone, its own process says how.
+                self.alone(stopped)?;
+            }
         }
+        Ok(())
     }
-    Ok(())
-}
 
-/// Records one test in a process of its own.
-#[allow(clippy::too_many_arguments)]
-fn record_alone(
-    slot: usize,
-    jobs: &[Job],
-    test: &ExpectedTest,
-    context: &crate::run::Context<'_>,
-    options: &Options,
-    over_budget: &dyn Fn(usize) -> bool,
-    timed_out: &dyn Fn(usize),
-    done: &dyn Fn(usize, Outcome),
-) -> Result<()> {
-    let lesson = jobs[slot].lesson;
-    if over_budget(lesson) {
-        done(slot, Outcome::Done(not_run(test, options)));
-        return Ok(());
+    /// Records one test in a process of its own.
+    fn alone(&self, slot: usize) -> Result<()> {
+        let lesson = self.jobs[slot].lesson;
+        if self.over_budget(lesson) {
+            self.done(slot, Outcome::Done(not_run(self.test(slot), self.options)));
+            return Ok(());
+        }
+        let binary = self.jobs[slot]
+            .binary
+            .as_deref()
+            .expect("the test was built");
+        let run = crate::run::record(binary, self.test(slot), self.context)?;
+        if run.status.is_none() {
+            self.timed_out(lesson);
+        }
+        self.done(slot, Outcome::Recorded(run));
+        Ok(())
     }
-    let binary = jobs[slot].binary.as_deref().expect("the test was built");
-    let run = crate::run::record(binary, test, context)?;
-    if run.status.is_none() {
-        timed_out(lesson);
-    }
-    done(slot, Outcome::Recorded(run));
-    Ok(())
 }
 
 /// The status of a process that exited normally.
@@ -571,7 +558,8 @@ struct Job {
     lesson: usize,
     test: usize,
     binary: Option<PathBuf>,
-    judge: Option<PathBuf>,
+    /// The judge's executable, or why it did not build.
+    judge: std::result::Result<PathBuf, String>,
 }
 
 /// The sandbox of this machine, detected once.
@@ -657,7 +645,7 @@ fn warn_unsandboxed(sandbox: &Sandbox) {
     });
 }
 
-fn no_judge(test: &ExpectedTest) -> TestResult {
+fn no_judge(test: &ExpectedTest, why: &str) -> TestResult {
     TestResult {
         name: test.name.clone(),
         tier: test.tier,
@@ -665,8 +653,9 @@ fn no_judge(test: &ExpectedTest) -> TestResult {
         status: TestStatus::NotBuilt,
         message: format!(
             "The grader's judge for the {} suite did not build (a defect of the course, not \
-             of your code): `checker verify` shows why.",
-            test.tier.stem()
+             of your code):\n{}",
+            test.tier.stem(),
+            first_lines(why)
         ),
     }
 }

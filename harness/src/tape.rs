@@ -121,11 +121,6 @@ fn mode() -> &'static Mode {
     })
 }
 
-/// Whether this process is the judge replaying a tape.
-pub fn replaying() -> bool {
-    matches!(mode(), Mode::Replay(_))
-}
-
 /// Runs `call`, a call into the learner's code, and returns its value.
 ///
 /// Under the checker the value is recorded (in the learner's sandboxed process) or
@@ -138,26 +133,7 @@ pub fn observe<T: Taped>(label: &str, call: impl FnOnce() -> T) -> T {
     match mode() {
         Mode::Plain => call(),
         Mode::Record(tape) => {
-            let outcome = catch_unwind(AssertUnwindSafe(call));
-            let mut line = String::new();
-            match &outcome {
-                Ok(value) => {
-                    line.push('=');
-                    push_label(&mut line, label);
-                    value.write(&mut line);
-                }
-                Err(payload) => {
-                    line.push('!');
-                    push_label(&mut line, label);
-                    panic_message(payload.as_ref()).write(&mut line);
-                }
-            }
-            line.push('\n');
-            write_entry(tape, &line);
-            match outcome {
-                Ok(value) => value,
-                Err(payload) => resume_unwind(payload),
-            }
+            record(tape, label, '=', call, |value, line| value.write(line))
         }
         Mode::Replay(dir) => {
             let (kind, mut tokens) = next_entry(dir, label);
@@ -217,27 +193,7 @@ fn held_outside_observe() -> ! {
 pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
     match mode() {
         Mode::Plain => Held(Some(make())),
-        Mode::Record(tape) => {
-            let outcome = catch_unwind(AssertUnwindSafe(make));
-            let mut line = String::new();
-            match &outcome {
-                Ok(_) => {
-                    line.push('o');
-                    push_label(&mut line, label);
-                }
-                Err(payload) => {
-                    line.push('!');
-                    push_label(&mut line, label);
-                    panic_message(payload.as_ref()).write(&mut line);
-                }
-            }
-            line.push('\n');
-            write_entry(tape, &line);
-            match outcome {
-                Ok(value) => Held(Some(value)),
-                Err(payload) => resume_unwind(payload),
-            }
-        }
+        Mode::Record(tape) => Held(Some(record(tape, label, 'o', make, |_, _| {}))),
         Mode::Replay(dir) => {
             let (kind, mut tokens) = next_entry(dir, label);
             match kind {
@@ -248,6 +204,37 @@ pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
                 ),
             }
         }
+    }
+}
+
+/// Runs `call` and writes its entry: `kind`, the label and, with `write`, its value; or,
+/// when it panicked, `!`, the label and the message, before panicking on.
+fn record<T>(
+    tape: &Mutex<Box<dyn Write + Send>>,
+    label: &str,
+    kind: char,
+    call: impl FnOnce() -> T,
+    write: impl FnOnce(&T, &mut String),
+) -> T {
+    let outcome = catch_unwind(AssertUnwindSafe(call));
+    let mut line = String::new();
+    match &outcome {
+        Ok(value) => {
+            line.push(kind);
+            push_label(&mut line, label);
+            write(value, &mut line);
+        }
+        Err(payload) => {
+            line.push('!');
+            push_label(&mut line, label);
+            panic_message(payload.as_ref()).write(&mut line);
+        }
+    }
+    line.push('\n');
+    write_entry(tape, &line);
+    match outcome {
+        Ok(value) => value,
+        Err(payload) => resume_unwind(payload),
     }
 }
 
