@@ -428,15 +428,11 @@ pub fn build_lessons(
                 binds.push(Bind::ReadOnly(course.solutions_dir().join(id)));
             }
         }
-        let step = |binds: &[Bind]| -> Result<process::Finished> {
+        let step = |binds: &[Bind], targets: &str| -> Result<process::Finished> {
             let mut command = toolchain.cargo(&dir, target_dir);
             command.args([
                 "build",
-                // Both steps ask for the tests, so that cargo resolves the same features
-                // (a dev-dependency can turn on a feature of a dependency) and the second
-                // step finds the library fresh. In the first, the suites are not there:
-                // their targets fail at once and are ignored.
-                "--tests",
+                targets,
                 "--keep-going",
                 "-p",
                 &package,
@@ -456,23 +452,10 @@ pub fn build_lessons(
             process::run(wrapped, b"", step_limits, None).context("could not run cargo")
         };
 
-        // In the first step each suite is a placeholder that fails at once (the test
-        // targets must exist for cargo, and must not cost a link).
-        let placeholder = scratch.dir.with_extension("placeholder.rs");
-        std::fs::write(
-            &placeholder,
-            "compile_error!(\"the suites are not visible while the library builds\");\n",
-        )?;
-        let mut first_binds = binds.clone();
-        for tier in crate::course::Tier::ALL {
-            let suite = scratch
-                .suites_dir(lesson)
-                .join(format!("{}.rs", tier.stem()));
-            if suite.is_file() {
-                first_binds.push(Bind::FileAt(placeholder.clone(), suite));
-            }
-        }
-        let library = step(&first_binds)?;
+        // First the library alone, with no suite visible. The scratch manifest has no
+        // dev-dependencies, so cargo resolves the same features here as for the tests,
+        // and the second step finds the library fresh.
+        let library = step(&binds, "--lib")?;
         let mut lesson_build = Build::default();
         let library_ok = read_library_messages(&library.stdout, &dir, &mut lesson_build);
         if !library_ok {
@@ -480,7 +463,7 @@ pub fn build_lessons(
             continue;
         }
         binds.push(Bind::ReadOnly(scratch.suites_dir(lesson)));
-        let tests = step(&binds)?;
+        let tests = step(&binds, "--tests")?;
         if library_rebuilt(&tests.stdout, &dir) {
             // The second step must only compile the suites: the learner's library was
             // built in the first, where no suite was visible. Never grade otherwise.

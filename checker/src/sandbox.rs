@@ -44,8 +44,6 @@ pub enum Bind {
     ReadWrite(PathBuf),
     /// An empty, writable folder that vanishes with the sandbox.
     Tmpfs(PathBuf),
-    /// A file shown, read-only, at another path (the second).
-    FileAt(PathBuf, PathBuf),
 }
 
 impl Sandbox {
@@ -155,14 +153,6 @@ impl Sandbox {
                 Bind::ReadWrite(path) => ("--bind", path),
                 Bind::Tmpfs(path) => {
                     args.extend(["--tmpfs".into(), path.clone().into()]);
-                    continue;
-                }
-                Bind::FileAt(file, at) => {
-                    args.extend([
-                        "--ro-bind".into(),
-                        file.clone().into(),
-                        at.clone().into(),
-                    ]);
                     continue;
                 }
             };

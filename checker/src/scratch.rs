@@ -327,9 +327,9 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
         }
     }
     if place.origin == Origin::Empty {
-        // Builds the dev-dependencies too: an empty test target that links them.
+        // Builds the suites' dependencies too: an empty test target that links them.
         let path = suites_dir.join("warm.rs");
-        write_if_changed(&path, "use course_harness as _;\nuse insta as _;\n")?;
+        write_if_changed(&path, "use course_harness as _;\n")?;
         targets.push(("warm".to_owned(), path.display().to_string()));
     }
     write_if_changed(
@@ -502,7 +502,12 @@ fn lesson_manifest(
     targets: &[(String, String)],
 ) -> String {
     let course = place.course;
-    let mut dependencies = String::from("course-common = { workspace = true }\n");
+    // The harness is an ordinary dependency, not a dev-dependency: then building the
+    // library alone resolves the same features as building its tests, and the suites'
+    // build finds the library fresh (see `compile::build`).
+    let mut dependencies = String::from(
+        "course-common = { workspace = true }\ncourse-harness = { workspace = true }\n",
+    );
     for name in &lesson.dependencies {
         dependencies.push_str(&format!("{name} = {{ workspace = true }}\n"));
     }
@@ -547,11 +552,6 @@ doctest = false
 
 [dependencies]
 {dependencies}
-[dev-dependencies]
-course-common = {{ workspace = true }}
-course-harness = {{ workspace = true }}
-insta = {{ workspace = true }}
-
 {tests}
 [lints.rust]
 unsafe_code = "deny"
