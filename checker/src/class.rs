@@ -114,7 +114,7 @@ pub fn grade_class(
     let workers = options.jobs.max(1);
     let per_student = Options {
         jobs: 1,
-        ..*options
+        ..options.clone()
     };
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<StudentResult>>> =

@@ -18,6 +18,10 @@ pub struct Cli {
     #[command(flatten)]
     pub grading: GradingArgs,
 
+    /// How to print the results.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -27,14 +31,19 @@ pub struct Cli {
 pub enum Command {
     /// Grade lessons and show every test's result, with what to fix.
     Grade {
-        /// Lesson ids to grade (e.g. 02-attention). Default: all.
+        /// The lessons to grade, by folder, number or crate: `02-attention`, `02` or
+        /// `attention`. Default: all.
         lessons: Vec<String>,
         #[command(flatten)]
         grading: GradingArgs,
+        /// How to print the results.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Re-grade a lesson every time you save; keys: h hint, n next lesson, r re-run, q quit.
     Watch {
-        /// The lesson to start with. Default: the first one not yet done.
+        /// The lesson to start with (`02-attention`, `02` or `attention`). Default: the one
+        /// you are working on, the unfinished lesson you edited last.
         lesson: Option<String>,
         #[command(flatten)]
         grading: GradingArgs,
@@ -43,16 +52,20 @@ pub enum Command {
         #[arg(long)]
         poll: bool,
     },
-    /// Show the next hint for a lesson (each call shows one more).
+    /// Show the next hint for the first function of a lesson that fails (each call shows
+    /// one more).
     Hint {
-        /// The lesson id, e.g. 02-attention.
-        lesson: String,
-        /// Show every hint at once.
+        /// The lesson (`02-attention`, `02` or `attention`). Default: the one you are
+        /// working on, the unfinished lesson you edited last.
+        lesson: Option<String>,
+        /// Show every hint of the lesson at once, function by function.
         #[arg(long, conflicts_with = "reset")]
         all: bool,
         /// Start the hints of this lesson over.
         #[arg(long)]
         reset: bool,
+        #[command(flatten)]
+        grading: GradingArgs,
     },
     /// For instructors: grade every submission in DIR (one folder or archive per student)
     /// and write a gradebook.
@@ -96,62 +109,64 @@ pub struct GradingArgs {
     #[arg(long, value_name = "DIR")]
     pub lessons_dir: Option<PathBuf>,
 
-    /// How to print the results.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-
     #[command(flatten)]
     pub limits: LimitArgs,
 }
+
+/// The help heading of the limits a learner rarely needs to change.
+const LIMITS: &str = "Limits";
+/// The help heading of the options for grading others' code.
+const INSTRUCTORS: &str = "For instructors";
 
 /// Limits of a grading run.
 #[derive(Debug, Clone, Args)]
 pub struct LimitArgs {
     /// Seconds each test may run before it is stopped.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, help_heading = LIMITS)]
     pub test_timeout: u64,
 
     /// Memory each test may use, in MiB (its address space).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    #[arg(long, value_name = "MIB", default_value_t = 2048, help_heading = LIMITS)]
     pub memory_limit: u64,
 
     /// After this many tests of a lesson time out, its other tests are not run (they fail
     /// with that reason): a lesson whose code loops cannot hold grading for long.
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = 5, help_heading = INSTRUCTORS)]
     pub lesson_timeouts: usize,
 
     /// After this many tests of a submission time out, none of its other tests are run.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = 8, help_heading = INSTRUCTORS)]
     pub submission_timeouts: usize,
 
     /// Seconds each step of building a lesson (its library, then its tests) may take.
-    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 120, help_heading = LIMITS)]
     pub build_timeout: u64,
 
     /// Memory each process of a lesson's build may use, in MiB (its address space).
-    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    #[arg(long, value_name = "MIB", default_value_t = 2048, help_heading = LIMITS)]
     pub build_memory: u64,
 
     /// Run learner code without the sandbox (bubblewrap). Self-paced grading does this by
     /// itself where no sandbox is available; the instructor's commands (`class`, the
     /// Gradescope and Classroom formats) refuse to unless given this flag, because the
     /// code under test then runs with your permissions: it can read and change your files.
-    #[arg(long)]
+    #[arg(long, help_heading = INSTRUCTORS)]
     pub unsandboxed: bool,
 
     /// How many tests run at once. Default: one per CPU.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = LIMITS)]
     pub jobs: Option<usize>,
 
     /// Build each lesson on your own earlier lessons instead of the course's reference
-    /// versions: your whole stack, as you would train it (a lesson's grade then depends
-    /// on the lessons before it).
+    /// versions: your whole stack, as you would train it. A lesson's grade then depends on
+    /// the lessons before it; a failure an earlier lesson may cause names it. (The student
+    /// edition, which has no reference versions, always does this.)
     #[arg(long)]
     pub whole_stack: bool,
 
     /// Run the code under test as this (unprivileged) user, so that it cannot write the
     /// grader's files. The checker must run as root to switch users.
-    #[arg(long, value_name = "USER")]
+    #[arg(long, value_name = "USER", help_heading = INSTRUCTORS)]
     pub run_as: Option<String>,
 }
 
@@ -177,6 +192,13 @@ pub enum Format {
     Gradescope,
     /// What GitHub Classroom's grading reporter reads (to be base64-encoded).
     Classroom,
+}
+
+impl Format {
+    /// Whether this is a platform's format, that is, an instructor grading others' code.
+    pub fn is_instructors(self) -> bool {
+        matches!(self, Format::Gradescope | Format::Classroom)
+    }
 }
 
 impl GradingArgs {

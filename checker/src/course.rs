@@ -1,6 +1,7 @@
 //! The course on disk: where its root, lessons, solutions, suites and scratch space are.
 
 use crate::manifest::{Lesson, Manifest};
+use crate::report::{CourseReport, LessonReport};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -106,6 +107,18 @@ impl Course {
         self.root.join("solutions")
     }
 
+    /// Whether this edition has every lesson's reference solution: the full repository
+    /// does, the student edition does not. With them, a lesson is graded on the reference
+    /// versions of the lessons it builds on; without them, on the learner's own.
+    pub fn has_references(&self) -> bool {
+        self.manifest.lessons.iter().all(|l| {
+            self.solutions_dir()
+                .join(&l.id)
+                .join("Cargo.toml")
+                .is_file()
+        })
+    }
+
     /// A tier's test suite of a lesson: `checker/suites/<id>/<tier>.rs`.
     pub fn suite_file(&self, lesson: &Lesson, tier: Tier) -> PathBuf {
         self.root
@@ -173,11 +186,13 @@ impl Course {
         self.target_dir().join("checker")
     }
 
-    /// The lessons in course order, or the ones named (in course order), or an error
-    /// naming an unknown one.
-    pub fn select(&self, ids: &[String]) -> Result<Vec<&Lesson>> {
-        for id in ids {
-            self.manifest.lesson(id)?;
+    /// The lessons in course order, or the ones named (by id, number or crate; see
+    /// [`Manifest::lesson`](crate::manifest::Manifest::lesson)) in course order, or an
+    /// error naming an unknown one.
+    pub fn select(&self, names: &[String]) -> Result<Vec<&Lesson>> {
+        let mut ids = Vec::new();
+        for name in names {
+            ids.push(self.manifest.lesson(name)?.id.clone());
         }
         Ok(self
             .manifest
@@ -186,6 +201,43 @@ impl Course {
             .filter(|lesson| ids.is_empty() || ids.contains(&lesson.id))
             .collect())
     }
+}
+
+/// The lesson the learner is working on: of the lessons not yet done, the one whose
+/// sources were edited last; the first not yet done when none has been edited since the
+/// course was written out (a fresh clone or export writes `Cargo.toml` and `src/` at the
+/// same moment); the last lesson when every one is done.
+pub fn working_on<'r>(
+    report: &'r CourseReport,
+    lessons_dir: &Path,
+) -> Option<&'r LessonReport> {
+    let unfinished: Vec<&LessonReport> =
+        report.lessons.iter().filter(|l| l.score < 1.0).collect();
+    let edited = |lesson: &LessonReport| edited_at(&lessons_dir.join(&lesson.id));
+    unfinished
+        .iter()
+        .filter_map(|lesson| Some((edited(lesson)?, *lesson)))
+        .max_by_key(|(time, _)| *time)
+        .map(|(_, lesson)| lesson)
+        .or_else(|| unfinished.first().copied())
+        .or(report.lessons.last())
+}
+
+/// When a lesson folder's sources were last edited, if they were edited at all after its
+/// `Cargo.toml` was written.
+fn edited_at(folder: &Path) -> Option<std::time::SystemTime> {
+    // Two seconds of slack: a clone writes a folder's files over a moment, not at once.
+    const SLACK: std::time::Duration = std::time::Duration::from_secs(2);
+    let written = std::fs::metadata(folder.join("Cargo.toml"))
+        .and_then(|m| m.modified())
+        .ok()?;
+    walkdir::WalkDir::new(folder.join("src"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file())
+        .filter_map(|entry| entry.metadata().ok()?.modified().ok())
+        .max()
+        .filter(|&time| time > written + SLACK)
 }
 
 /// The names of the graded tests of a suite file: every `fn` that follows a `#[test]`.

@@ -8,10 +8,27 @@ use crate::process::{self, Limits};
 use crate::report::TestStatus;
 use std::process::ExitStatus;
 
+/// The name a `todo!("name")` panic gives, from its message: `Some("")` for a bare
+/// `todo!()`, `None` for any other panic.
+pub fn todo_name(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("not yet implemented")?;
+    Some(rest.trim_start_matches(':').trim())
+}
+
+/// The function of the lesson a call label names: `Linear::forward` of
+/// `Linear::forward (outputs)`, `cross_entropy_loss` of `cross_entropy_loss(..).value`.
+pub fn function_of(label: &str) -> Option<String> {
+    let name: String = label
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+        .collect();
+    let name = name.trim_end_matches(':');
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
 /// The status and message of a test whose report says it failed with `message`.
 pub fn failure(message: &str) -> (TestStatus, String) {
-    if let Some(rest) = message.strip_prefix("not yet implemented") {
-        let what = rest.trim_start_matches(':').trim();
+    if let Some(what) = todo_name(message) {
         let what = if what.is_empty() {
             "a function this test needs".to_owned()
         } else {
@@ -104,6 +121,23 @@ mod tests {
             message,
             "`softmax_rows` is still a todo!(): implement it following its /// contract."
         );
+    }
+
+    #[test]
+    fn a_call_label_names_its_function() {
+        assert_eq!(
+            function_of("Linear::forward").as_deref(),
+            Some("Linear::forward")
+        );
+        assert_eq!(
+            function_of("cross_entropy_loss(..).value").as_deref(),
+            Some("cross_entropy_loss")
+        );
+        assert_eq!(
+            function_of("Transformer::forward (loss)").as_deref(),
+            Some("Transformer::forward")
+        );
+        assert_eq!(function_of(" odd"), None);
     }
 
     #[test]

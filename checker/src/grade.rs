@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The limits and parallelism of a grading run.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// Wall-clock limit for each test.
     pub test_timeout: Duration,
@@ -54,6 +54,9 @@ pub struct Options {
     /// An instructor's grading (`class`, the Gradescope and Classroom formats): refuse to
     /// run learner code unsandboxed unless `unsandboxed` says so.
     pub instructor: bool,
+    /// How messages name the lessons folder (`lessons`, or as given with `--lessons-dir`):
+    /// compiler errors point at `<this>/<lesson>/src/lib.rs`, a file the learner can open.
+    pub lessons_label: String,
 }
 
 impl Default for Options {
@@ -68,6 +71,7 @@ impl Default for Options {
             whole_stack: false,
             unsandboxed: false,
             judge_on: Origin::Reference,
+            lessons_label: "lessons".to_owned(),
             instructor: false,
             lesson_timeouts: 5,
             submission_timeouts: 8,
@@ -90,6 +94,25 @@ const MAX_ERROR_LINES: usize = 40;
 
 /// Grades `lessons` from `submission`, a folder laid out like `lessons/`.
 pub fn grade(
+    course: &Course,
+    lessons: &[&Lesson],
+    submission: &Path,
+    options: &Options,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<CourseReport> {
+    let mut report = grade_lessons(course, lessons, submission, options, progress)?;
+    if options.whole_stack || !course.has_references() {
+        // Lessons ran on the learner's own earlier lessons: say where an earlier lesson
+        // may be the cause of a failure.
+        crate::cascade::explain(course, submission, &mut report, |more| {
+            grade_lessons(course, more, submission, options, &|_| {})
+        })?;
+    }
+    Ok(report)
+}
+
+/// [`grade`], without the notes on earlier lessons.
+fn grade_lessons(
     course: &Course,
     lessons: &[&Lesson],
     submission: &Path,
@@ -132,14 +155,7 @@ pub fn grade(
     }
     let toolchain = Toolchain::locate()?;
     let target_dir = course.scratch_dir().join("build");
-    let with_references = course.manifest.lessons.iter().all(|l| {
-        course
-            .solutions_dir()
-            .join(&l.id)
-            .join("Cargo.toml")
-            .is_file()
-    });
-    let judge = if with_references {
+    let judge = if course.has_references() {
         Some(judge(
             course,
             &toolchain,
@@ -226,7 +242,13 @@ pub fn grade(
             SourceState::Copied => match build.errors.get(&dir) {
                 Some(errors) => unbuilt(
                     LessonStatus::DoesNotCompile,
-                    format!("The lesson does not compile:\n{}", first_lines(errors)),
+                    format!(
+                        "The lesson does not compile:\n{}",
+                        first_lines(&learner_paths(
+                            errors,
+                            &format!("{}/{}", options.lessons_label, lesson.id)
+                        ))
+                    ),
                 ),
                 None => unbuilt(
                     LessonStatus::BuildFailed,
@@ -630,6 +652,7 @@ fn not_run(test: &ExpectedTest, options: &Options) -> TestResult {
             options.lesson_timeouts,
             options.submission_timeouts
         ),
+        function: None,
     }
 }
 
@@ -657,6 +680,7 @@ fn no_judge(test: &ExpectedTest, why: &str) -> TestResult {
             test.tier.stem(),
             first_lines(why)
         ),
+        function: None,
     }
 }
 
@@ -675,7 +699,30 @@ fn not_built(test: &ExpectedTest) -> TestResult {
         passed: false,
         status: TestStatus::NotBuilt,
         message: format!("The {} suite did not build.", test.tier.stem()),
+        function: None,
     }
+}
+
+/// Compiler messages with the paths of the lesson's files as the learner knows them:
+/// rustc names them relative to the scratch copy it built (`src/lib.rs:38:21`); the
+/// learner's file is `lessons/02-attention/src/lib.rs`.
+fn learner_paths(errors: &str, lesson_folder: &str) -> String {
+    errors
+        .lines()
+        .map(|line| {
+            let trimmed = line.trim_start();
+            for arrow in ["--> ", "::: "] {
+                if let Some(path) = trimmed.strip_prefix(arrow)
+                    && path.starts_with("src/")
+                {
+                    let indent = &line[..line.len() - trimmed.len()];
+                    return format!("{indent}{arrow}{lesson_folder}/{path}");
+                }
+            }
+            line.to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn first_lines(text: &str) -> String {

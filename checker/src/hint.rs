@@ -1,9 +1,14 @@
-//! Progressive hints: each `checker hint LESSON` shows one more of the lesson's hints.
+//! Hints keyed to functions: `checker hint LESSON` (and `h` in watch mode) shows the next
+//! hint for the first function of the lesson that fails.
 //!
-//! How many hints each lesson has revealed is kept in `target/checker/hints.json`, never in
-//! the learner's files.
+//! Which function fails comes from grading: the first failing test names it (the function
+//! still a `todo!()`, or the last one the test called before its check failed; see
+//! [`TestResult::function`](crate::report::TestResult)). How many hints of each function
+//! have been shown is kept in `target/checker/hints.json`, never in the learner's files.
 
 use crate::course::Course;
+use crate::manifest::{FunctionHints, Lesson};
+use crate::report::{LessonReport, LessonStatus};
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -16,59 +21,183 @@ pub enum Again {
     Key,
 }
 
-/// The text to print for `checker hint LESSON [--all] [--reset]` (or the `h` key).
+/// What the learner asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// One more hint for the first function that fails.
+    Next,
+    /// Every hint of the lesson, function by function.
+    All,
+    /// Start the lesson's hints over.
+    Reset,
+}
+
+/// How many hints of each function have been shown, by lesson id then function.
+type Shown = BTreeMap<String, BTreeMap<String, usize>>;
+
+/// The text to print for `checker hint LESSON [--all] [--reset]` (or the `h` key), given
+/// the lesson's latest grade (`None` when it could not be graded).
 pub fn hint(
     course: &Course,
-    id: &str,
-    all: bool,
-    reset: bool,
+    lesson: &Lesson,
+    report: Option<&LessonReport>,
+    ask: Ask,
     again: Again,
 ) -> Result<String> {
-    let lesson = course.manifest.lesson(id)?;
     let path = course.scratch_dir().join("hints.json");
-    let mut shown: BTreeMap<String, usize> = std::fs::read_to_string(&path)
+    // A missing or unreadable file (say, from an older checker) starts the hints over.
+    let mut shown: Shown = std::fs::read_to_string(&path)
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
-    let total = lesson.hints.len();
-    let count = if reset {
-        0
-    } else if all {
-        total
-    } else {
-        (shown.get(id).copied().unwrap_or(0) + 1).min(total)
+    let id = &lesson.id;
+    let text = match ask {
+        Ask::Reset => {
+            shown.remove(id);
+            format!(
+                "The hints of {id} start over; `checker hint {id}` shows the first.\n"
+            )
+        }
+        Ask::All => all(lesson),
+        Ask::Next => match target(lesson, report, shown.get(id)) {
+            Target::Done => format!(
+                "Every graded test of lesson {id} passes: no hint needed. \
+                 `checker hint {id} --all` shows every hint anyway.\n"
+            ),
+            Target::Function(entry, why) => {
+                let count = shown
+                    .entry(id.clone())
+                    .or_default()
+                    .entry(entry.function.clone())
+                    .or_default();
+                *count = (*count + 1).min(entry.text.len());
+                next(lesson, entry, *count, &why, again)
+            }
+        },
     };
-    shown.insert(id.to_owned(), count);
     std::fs::create_dir_all(course.scratch_dir())?;
     std::fs::write(&path, serde_json::to_string_pretty(&shown)?)
         .with_context(|| format!("could not save hint progress to {}", path.display()))?;
+    Ok(text)
+}
 
-    if reset {
-        return Ok(format!(
-            "The hints of {id} start over; `checker hint {id}` shows the first.\n"
-        ));
+/// Which function's hints to show next, and why it was chosen.
+enum Target<'a> {
+    Function(&'a FunctionHints, String),
+    Done,
+}
+
+fn target<'a>(
+    lesson: &'a Lesson,
+    report: Option<&LessonReport>,
+    shown: Option<&BTreeMap<String, usize>>,
+) -> Target<'a> {
+    let entry_for = |name: &str| lesson.hints.iter().find(|e| e.function == name);
+    // Where no failing test points at a hinted function: the first function in the file
+    // whose hints are not all shown yet.
+    let first_open = || {
+        lesson
+            .hints
+            .iter()
+            .find(|e| {
+                shown.and_then(|s| s.get(&e.function)).copied().unwrap_or(0)
+                    < e.text.len()
+            })
+            .unwrap_or(&lesson.hints[0])
+    };
+    let Some(report) = report else {
+        return Target::Function(first_open(), String::new());
+    };
+    match report.status {
+        LessonStatus::Graded => {}
+        LessonStatus::DoesNotCompile => {
+            return Target::Function(
+                first_open(),
+                "The lesson does not compile yet: the compiler's first error names the \
+                 line to fix. Meanwhile, the lesson's next hint."
+                    .to_owned(),
+            );
+        }
+        LessonStatus::Missing | LessonStatus::BuildFailed => {
+            return Target::Function(first_open(), String::new());
+        }
     }
-    let mut out = format!("Hints for lesson {} ({}):\n", lesson.id, lesson.title);
-    for (index, text) in lesson.hints.iter().take(count).enumerate() {
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let _ = writeln!(out, "\n{}/{total}. {text}", index + 1);
+    let failing: Vec<_> = report.tests.iter().filter(|t| !t.passed).collect();
+    if failing.is_empty() {
+        return Target::Done;
+    }
+    for test in &failing {
+        if let Some(entry) = test.function.as_deref().and_then(entry_for) {
+            return Target::Function(
+                entry,
+                format!(
+                    "The first failing test, `{}`, points at `{}`.",
+                    test.name, entry.function
+                ),
+            );
+        }
+    }
+    Target::Function(
+        first_open(),
+        format!("The first failing test is `{}`.", failing[0].name),
+    )
+}
+
+/// The hints shown so far for one function (the first `count`), and how to get more.
+fn next(
+    lesson: &Lesson,
+    entry: &FunctionHints,
+    count: usize,
+    why: &str,
+    again: Again,
+) -> String {
+    let total = entry.text.len();
+    let mut out = format!(
+        "Hints for `{}` (lesson {}, {}):\n",
+        entry.function, lesson.id, lesson.title
+    );
+    if !why.is_empty() {
+        let _ = writeln!(out, "{why}");
+    }
+    for (index, text) in entry.text.iter().take(count).enumerate() {
+        let _ = writeln!(out, "\n{}/{total}. {}", index + 1, flow(text));
     }
     if count < total {
         let _ = writeln!(
             out,
-            "\n{} for the next hint ({} more).",
+            "\n{} for the next hint for `{}` ({} more).",
             match again {
                 Again::Command => "Run the same command again",
                 Again::Key => "Press h again",
             },
+            entry.function,
             total - count
         );
     } else {
         let _ = writeln!(
             out,
-            "\nThat was the last hint. The chapter ({}) works through every step.",
-            lesson.chapter
+            "\nThat was the last hint for `{}`. The chapter (book/src/{}) works through \
+             every step.",
+            entry.function, lesson.chapter
         );
     }
-    Ok(out)
+    out
+}
+
+/// Every hint of the lesson, function by function.
+fn all(lesson: &Lesson) -> String {
+    let mut out = format!("Every hint of lesson {} ({}):\n", lesson.id, lesson.title);
+    for entry in &lesson.hints {
+        let _ = writeln!(out, "\n`{}`", entry.function);
+        let total = entry.text.len();
+        for (index, text) in entry.text.iter().enumerate() {
+            let _ = writeln!(out, "  {}/{total}. {}", index + 1, flow(text));
+        }
+    }
+    out
+}
+
+/// A hint as one paragraph: the manifest's line breaks and indentation removed.
+fn flow(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -5,6 +5,7 @@
 //! status in one place: 0 when the command ran (whatever the score), 1 when `verify`
 //! found problems, 2 on bad input or any other error, with a message that says what to do.
 
+mod cascade;
 mod class;
 mod classroom;
 mod cli;
@@ -48,10 +49,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     let course = Course::locate(cli.course_dir.as_deref())?;
     match cli.command {
-        None => show_progress(&course, &cli.grading),
-        Some(Command::Grade { lessons, grading }) => {
-            grade_and_print(&course, &lessons, &grading)
-        }
+        None => show_progress(&course, &cli.grading, cli.format),
+        Some(Command::Grade {
+            lessons,
+            grading,
+            format,
+        }) => grade_and_print(&course, &lessons, &grading, format),
         Some(Command::Watch {
             lesson,
             grading,
@@ -60,11 +63,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             watch::watch(&course, lesson.as_deref(), &grading, poll)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Hint { lesson, all, reset }) => {
-            print!(
-                "{}",
-                hint::hint(&course, &lesson, all, reset, hint::Again::Command)?
-            );
+        Some(Command::Hint {
+            lesson,
+            all,
+            reset,
+            grading,
+        }) => {
+            let ask = match (all, reset) {
+                (true, _) => hint::Ask::All,
+                (_, true) => hint::Ask::Reset,
+                _ => hint::Ask::Next,
+            };
+            print!("{}", hint_for(&course, lesson.as_deref(), ask, &grading)?);
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Class {
@@ -128,12 +138,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// No command: grade everything and show the progress table.
-fn show_progress(course: &Course, grading: &GradingArgs) -> Result<ExitCode> {
-    let report = ui::grade_with_progress(course, &[], grading)?;
-    if !print_machine_format(grading.format, &report) {
+fn show_progress(
+    course: &Course,
+    grading: &GradingArgs,
+    format: Format,
+) -> Result<ExitCode> {
+    let report = ui::grade_with_progress(course, &[], grading, format.is_instructors())?;
+    if !print_machine_format(format, &report) {
+        let current = course::working_on(&report, &lessons_dir(course, grading));
         let label = grading.lessons_label();
         let paint = render::Paint::for_stdout();
-        print!("{}", render::progress(course, &report, &label, paint));
+        print!(
+            "{}",
+            render::progress(course, &report, current, &label, paint)
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -143,17 +161,61 @@ fn grade_and_print(
     course: &Course,
     lessons: &[String],
     grading: &GradingArgs,
+    format: Format,
 ) -> Result<ExitCode> {
-    let report = ui::grade_with_progress(course, lessons, grading)?;
-    if !print_machine_format(grading.format, &report) {
+    let report =
+        ui::grade_with_progress(course, lessons, grading, format.is_instructors())?;
+    if !print_machine_format(format, &report) {
         print!("{}", render::details(&report, render::Paint::for_stdout()));
-        if report.score < 1.0 {
-            let next = render::next_step(course, &report, &grading.lessons_label());
-            let id = render::first_unfinished(&report);
-            println!("\n{next}\n{}", render::commands(&id));
+        let current = course::working_on(&report, &lessons_dir(course, grading));
+        if let Some(lesson) = current.filter(|l| l.score < 1.0) {
+            let next = render::next_step(course, current, &grading.lessons_label());
+            println!("\n{next}\n{}", render::commands(&lesson.id));
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `hint`: grade the lesson (the one named, or the one the learner is working on) to see
+/// which function fails first, and show its next hint.
+fn hint_for(
+    course: &Course,
+    lesson: Option<&str>,
+    ask: hint::Ask,
+    grading: &GradingArgs,
+) -> Result<String> {
+    let named = lesson
+        .map(|name| course.manifest.lesson(name))
+        .transpose()?;
+    let report = if ask == hint::Ask::Next {
+        let names: Vec<String> = named.iter().map(|l| l.id.clone()).collect();
+        Some(ui::grade_with_progress(course, &names, grading, false)?)
+    } else {
+        None
+    };
+    let lesson = match (named, &report) {
+        (Some(lesson), _) => lesson,
+        (None, Some(report)) => {
+            let current = course::working_on(report, &lessons_dir(course, grading))
+                .context("the course has no lessons")?;
+            course.manifest.lesson(&current.id)?
+        }
+        (None, None) => anyhow::bail!(
+            "name the lesson: `checker hint 02-attention --all` (or `--reset`)"
+        ),
+    };
+    let graded = report
+        .as_ref()
+        .and_then(|r| r.lessons.iter().find(|l| l.id == lesson.id));
+    hint::hint(course, lesson, graded, ask, hint::Again::Command)
+}
+
+/// The lessons folder being graded: `--lessons-dir`, or the course's `lessons/`.
+fn lessons_dir(course: &Course, grading: &GradingArgs) -> std::path::PathBuf {
+    grading
+        .lessons_dir
+        .clone()
+        .unwrap_or_else(|| course.lessons_dir())
 }
 
 /// Prints `report` in a format for programs; `false` for `--format text`.

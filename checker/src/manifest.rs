@@ -48,8 +48,18 @@ pub struct Lesson {
     /// print it (`cargo xtask experiments`).
     #[serde(default)]
     pub experiments: Vec<String>,
-    /// Progressive hints, from a nudge to nearly the answer.
-    pub hints: Vec<String>,
+    /// Hints for each function the learner writes, in the order of the lesson's file.
+    pub hints: Vec<FunctionHints>,
+}
+
+/// The progressive hints for one function of a lesson, from a nudge to nearly the answer.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionHints {
+    /// The function, as its stub's `todo!` names it: `softmax_rows`, `Linear::backward`.
+    pub function: String,
+    /// The hints, in the order they are shown.
+    pub text: Vec<String>,
 }
 
 impl Lesson {
@@ -74,21 +84,48 @@ impl Manifest {
         Ok(manifest)
     }
 
-    /// The lesson with this id, or an error that lists the ids there are.
-    pub fn lesson(&self, id: &str) -> Result<&Lesson> {
-        self.lessons
+    /// The lesson a learner names: by its id (`02-attention`), its number (`02` or `2`),
+    /// its crate (`attention`) or its id without the number; or an error that lists the
+    /// lessons there are.
+    pub fn lesson(&self, name: &str) -> Result<&Lesson> {
+        let name = name.trim().trim_end_matches('/');
+        let number = |lesson: &Lesson| {
+            lesson
+                .id
+                .split_once('-')
+                .map_or(lesson.id.as_str(), |(number, _)| number)
+                .parse::<u32>()
+                .ok()
+        };
+        let found = self
+            .lessons
             .iter()
-            .find(|lesson| lesson.id == id)
-            .with_context(|| {
-                format!(
-                    "there is no lesson `{id}`; the lessons are: {}",
-                    self.lessons
-                        .iter()
-                        .map(|l| l.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })
+            .find(|lesson| lesson.id == name)
+            .or_else(|| {
+                self.lessons.iter().find(|lesson| {
+                    lesson.crate_name == name
+                        || lesson
+                            .id
+                            .split_once('-')
+                            .is_some_and(|(_, rest)| rest == name)
+                        || (name.chars().all(|c| c.is_ascii_digit())
+                            && name
+                                .parse::<u32>()
+                                .ok()
+                                .is_some_and(|n| number(lesson) == Some(n)))
+                })
+            });
+        found.with_context(|| {
+            format!(
+                "there is no lesson `{name}`; name one by its folder, number or crate, e.g. \
+                 `02-attention`, `02` or `attention`. The lessons are: {}",
+                self.lessons
+                    .iter()
+                    .map(|l| l.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
     }
 
     /// Checks what the types cannot: the version, unique ids, names, hints, dependencies.
@@ -118,12 +155,28 @@ impl Manifest {
             {
                 bail!("lesson id `{}` appears twice", lesson.id);
             }
-            if lesson.hints.is_empty() || lesson.hints.iter().any(|h| h.trim().is_empty())
-            {
-                bail!(
-                    "lesson `{}` needs at least one hint, and no empty ones",
-                    lesson.id
-                );
+            if lesson.hints.is_empty() {
+                bail!("lesson `{}` needs hints", lesson.id);
+            }
+            for (at, entry) in lesson.hints.iter().enumerate() {
+                if entry.text.is_empty() || entry.text.iter().any(|h| h.trim().is_empty())
+                {
+                    bail!(
+                        "the hints of `{}` in lesson `{}` must be at least one, and none empty",
+                        entry.function,
+                        lesson.id
+                    );
+                }
+                if lesson.hints[..at]
+                    .iter()
+                    .any(|e| e.function == entry.function)
+                {
+                    bail!(
+                        "lesson `{}` has two hint entries for `{}`",
+                        lesson.id,
+                        entry.function
+                    );
+                }
             }
             for dependency in &lesson.depends_on {
                 if !self.lessons[..index]
@@ -158,7 +211,9 @@ mod tests {
         title = "Attention"
         crate = "attention"
         chapter = "02-attention.md"
-        hints = ["start with softmax"]
+        [[lessons.hints]]
+        function = "softmax_rows"
+        text = ["start with softmax"]
     "#;
 
     #[test]
@@ -171,13 +226,22 @@ mod tests {
     }
 
     #[test]
+    fn a_lesson_is_found_by_its_id_number_or_crate() {
+        let manifest = parse(ONE).unwrap();
+        for name in ["02-attention", "02", "2", "attention", "02-attention/"] {
+            assert_eq!(manifest.lesson(name).unwrap().id, "02-attention", "{name}");
+        }
+        assert!(manifest.lesson("3").is_err());
+    }
+
+    #[test]
     fn an_unknown_lesson_lists_the_known_ones() {
         let error = parse(ONE)
             .unwrap()
             .lesson("99-nope")
             .unwrap_err()
             .to_string();
-        assert!(error.contains("the lessons are: 02-attention"), "{error}");
+        assert!(error.contains("The lessons are: 02-attention"), "{error}");
     }
 
     #[test]
@@ -187,13 +251,25 @@ mod tests {
                 ONE.replace("format_version = 1", "format_version = 9"),
                 "format_version",
             ),
-            (ONE.replace("[\"start with softmax\"]", "[]"), "hint"),
+            (
+                ONE.replace("[\"start with softmax\"]", "[]"),
+                "at least one",
+            ),
+            (
+                format!(
+                    "{ONE}\n        [[lessons.hints]]\n        function = \"softmax_rows\"\n        text = [\"again\"]"
+                ),
+                "two hint entries",
+            ),
             (
                 ONE.replace("02-attention\"\n", "02 Attention\"\n"),
                 "lowercase",
             ),
             (
-                ONE.replace("hints", "depends_on = [\"01-rnn\"]\n        hints"),
+                ONE.replace(
+                    "        [[lessons.hints]]",
+                    "        depends_on = [\"01-rnn\"]\n        [[lessons.hints]]",
+                ),
                 "not an earlier",
             ),
             (

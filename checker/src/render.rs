@@ -94,6 +94,7 @@ fn lesson_state(lesson: &LessonReport) -> &'static str {
 pub fn progress(
     course: &Course,
     report: &CourseReport,
+    current: Option<&LessonReport>,
     lessons: &str,
     paint: Paint,
 ) -> String {
@@ -128,29 +129,23 @@ pub fn progress(
         );
     }
     let _ = writeln!(out, "\n  Overall {}", percent(report.score).trim_start());
-    let _ = writeln!(out, "\n{}", next_step(course, report, lessons));
-    if report.score < 1.0 {
-        let _ = writeln!(out, "{}", commands(&first_unfinished(report)));
+    let _ = writeln!(out, "\n{}", next_step(course, current, lessons));
+    if let Some(lesson) = current.filter(|l| l.score < 1.0) {
+        let _ = writeln!(out, "{}", commands(&lesson.id));
     }
     out
 }
 
-/// The id of the first lesson not yet at 100% (or the last lesson).
-pub fn first_unfinished(report: &CourseReport) -> String {
-    report
-        .lessons
-        .iter()
-        .find(|l| l.score < 1.0)
-        .or(report.lessons.last())
-        .map(|l| l.id.clone())
-        .unwrap_or_default()
-}
-
-/// What the learner should do next: the lesson, its chapter, the file and the first thing
+/// What the learner should do next in `current`, the lesson they are working on (see
+/// [`working_on`](crate::course::working_on)): its chapter, the file and the first thing
 /// that fails there. `lessons` is how to name the lessons folder (`lessons`, or the
 /// folder given with `--lessons-dir`).
-pub fn next_step(course: &Course, report: &CourseReport, lessons: &str) -> String {
-    let Some(lesson) = report.lessons.iter().find(|l| l.score < 1.0) else {
+pub fn next_step(
+    course: &Course,
+    current: Option<&LessonReport>,
+    lessons: &str,
+) -> String {
+    let Some(lesson) = current.filter(|l| l.score < 1.0) else {
         return "Every graded lesson passes. Well done!".to_owned();
     };
     let chapter = course
@@ -190,11 +185,21 @@ pub fn commands(id: &str) -> String {
 }
 
 /// The gist of a failure message: its first line and its "likely cause".
+/// For compiler output, the first error and where it is.
 fn gist(message: &str) -> String {
     let mut lines = message.lines();
     let mut gist: Vec<&str> = lines.next().into_iter().collect();
+    let (mut error, mut place) = (false, false);
     gist.extend(lines.filter(|line| {
-        line.starts_with("Likely cause") || line.starts_with("Your result matches")
+        let trimmed = line.trim_start();
+        let first_error = !error && trimmed.starts_with("error");
+        let first_place = error && !place && trimmed.starts_with("--> ");
+        error |= first_error;
+        place |= first_place;
+        first_error
+            || first_place
+            || line.starts_with("Likely cause")
+            || line.starts_with("Your result matches")
     }));
     gist.join("\n")
 }
@@ -319,6 +324,7 @@ mod tests {
             passed: status == TestStatus::Pass,
             status,
             message: message.to_owned(),
+            function: None,
         }
     }
 

@@ -38,6 +38,11 @@ pub struct TestResult {
     pub status: TestStatus,
     /// What went wrong and the likely cause; empty for a pass.
     pub message: String,
+    /// The lesson's function the failure points at (`softmax_rows`, `Linear::backward`):
+    /// the one still a `todo!()`, or the last one the test called before its check
+    /// failed. Hints are offered for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
 }
 
 /// What happened to a lesson as a whole.
@@ -102,6 +107,7 @@ impl LessonReport {
                 passed: false,
                 status: TestStatus::NotBuilt,
                 message: String::new(),
+                function: None,
             })
             .collect();
         Self::from_tests(id, title, status, Some(message), tests)

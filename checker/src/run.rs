@@ -248,11 +248,21 @@ pub fn decide(
         ),
         (Some(_), Some(_), Some(verdict)) => explain::failure(&verdict.message),
     };
+    // The function to offer hints for: the one still a todo!(), else the last one the
+    // test called before its check failed.
+    let function = match (status, verdict) {
+        (TestStatus::Pass, _) | (_, None) => None,
+        (_, Some(verdict)) => explain::todo_name(&verdict.message)
+            .filter(|name| !name.is_empty())
+            .map(str::to_owned)
+            .or_else(|| verdict.call.as_deref().and_then(explain::function_of)),
+    };
     TestResult {
         name: test.name.clone(),
         tier: test.tier,
         passed: status == TestStatus::Pass,
         status,
         message,
+        function,
     }
 }

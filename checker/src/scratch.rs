@@ -248,14 +248,7 @@ impl Place<'_> {
     /// Whether lessons build on the reference solutions of their earlier lessons: in the
     /// instructor's edition (it has them), unless the learner asked for their whole stack.
     fn on_references(&self, course: &Course) -> bool {
-        !self.whole_stack
-            && course.manifest.lessons.iter().all(|l| {
-                course
-                    .solutions_dir()
-                    .join(&l.id)
-                    .join("Cargo.toml")
-                    .is_file()
-            })
+        !self.whole_stack && course.has_references()
     }
 }
 

@@ -1,7 +1,7 @@
 //! Grading with a progress display on the terminal (standard error, so that standard
 //! output stays clean for `--format json`).
 
-use crate::cli::{Format, GradingArgs};
+use crate::cli::GradingArgs;
 use crate::course::Course;
 use crate::grade::{self, Event};
 use crate::report::CourseReport;
@@ -12,10 +12,13 @@ use std::time::Duration;
 
 /// Grades the named lessons (all if none) of the selected lessons folder, showing a
 /// spinner while building and a bar while testing when standard error is a terminal.
+/// `instructor` is an instructor's grading (the platforms' formats): no unsandboxed runs
+/// unless asked for.
 pub fn grade_with_progress(
     course: &Course,
     ids: &[String],
     grading: &GradingArgs,
+    instructor: bool,
 ) -> Result<CourseReport> {
     let lessons = course.select(ids)?;
     let submission = grading
@@ -49,9 +52,8 @@ pub fn grade_with_progress(
         Event::TestDone => bar.inc(1),
     };
     let options = grade::Options {
-        // The platforms' formats are how an instructor grades: no unsandboxed runs
-        // unless asked for.
-        instructor: matches!(grading.format, Format::Gradescope | Format::Classroom),
+        instructor,
+        lessons_label: grading.lessons_label(),
         ..grading.limits.options()?
     };
     let report = grade::grade(course, &lessons, &submission, &options, &on_event);

@@ -44,7 +44,7 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
     }
     let on_stubs = Options {
         judge_on: crate::scratch::Origin::Stub,
-        ..*options
+        ..options.clone()
     };
     let judged_on_stubs =
         grade::grade(course, &lessons, &course.solutions_dir(), &on_stubs, &quiet)?;
@@ -194,6 +194,23 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
                 "{lesson_dir}/src/lib.rs has no todo!(): the stub is solved"
             ));
         }
+        // Every function the learner writes has hints, under the name its todo!() gives
+        // (the name failing tests report), and the hints name no other function.
+        let todos = stub_todos(&stub);
+        let hinted: Vec<String> =
+            lesson.hints.iter().map(|h| h.function.clone()).collect();
+        for name in todos.iter().filter(|name| !hinted.contains(name)) {
+            problems.push(format!(
+                "{lesson_dir}/src/lib.rs has `todo!(\"{name}\")`, but course.toml has no \
+                 hints for `{name}`"
+            ));
+        }
+        for name in hinted.iter().filter(|name| !todos.contains(name)) {
+            problems.push(format!(
+                "course.toml has hints for `{name}` in {id}, but its stub has no \
+                 `todo!(\"{name}\")`"
+            ));
+        }
         let visible = root.join(&lesson_dir).join("tests");
         if !has_test(&visible) {
             problems.push(format!("{lesson_dir}/tests/ has no visible #[test]"));
@@ -261,6 +278,15 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
     Ok(problems)
 }
 
+/// The names the stub's `todo!("name")` calls give, in order, outside comments.
+fn stub_todos(stub: &str) -> Vec<String> {
+    stub.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .flat_map(|line| line.split("todo!(\"").skip(1))
+        .filter_map(|rest| rest.split_once('"').map(|(name, _)| name.to_owned()))
+        .collect()
+}
+
 fn package_name(dir: &Path) -> Option<String> {
     let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
     let table: toml::Table = toml::from_str(&text).ok()?;
@@ -285,4 +311,18 @@ fn has_test(dir: &Path) -> bool {
         .any(|e| {
             std::fs::read_to_string(e.path()).is_ok_and(|text| text.contains("#[test]"))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stub_s_todos_are_read_outside_comments() {
+        let stub = "//! each body is `todo!(\"name\")` until you write it\n\
+                    pub fn a() { todo!(\"softmax_rows\") }\n\
+                    /// see `todo!(\"doc\")`\n\
+                    fn b() {\n    todo!(\"Linear::forward\")\n}\n";
+        assert_eq!(stub_todos(stub), ["softmax_rows", "Linear::forward"]);
+    }
 }

@@ -6,7 +6,7 @@
 //! checker falls back to polling by itself if events cannot be set up.
 
 use crate::cli::GradingArgs;
-use crate::course::Course;
+use crate::course::{self, Course};
 use crate::grade;
 use crate::hint;
 use crate::render::{self, Paint};
@@ -62,11 +62,14 @@ pub fn watch(
         .lessons_dir
         .clone()
         .unwrap_or_else(|| course.lessons_dir());
-    let options = grading.limits.options()?;
+    let options = grade::Options {
+        lessons_label: grading.lessons_label(),
+        ..grading.limits.options()?
+    };
     let lessons_label = grading.lessons_label();
     let mut current = match start {
-        Some(id) => position(course, id)?,
-        None => first_unfinished(course, &lessons_dir, &options)?,
+        Some(name) => position(course, name)?,
+        None => working_on(course, &lessons_dir, &options)?,
     };
 
     let (sender, wakes) = mpsc::channel();
@@ -108,9 +111,14 @@ pub fn watch(
                     break;
                 }
                 Wake::Key('h') => {
-                    notes =
-                        hint::hint(course, &lesson.id, false, false, hint::Again::Key)?;
                     let report = report.as_ref().ok();
+                    notes = hint::hint(
+                        course,
+                        lesson,
+                        report.and_then(|r| r.lessons.first()),
+                        hint::Ask::Next,
+                        hint::Again::Key,
+                    )?;
                     show(
                         &(report
                             .map(|r| screen(course, r, &lessons_label, &notes))
@@ -123,17 +131,18 @@ pub fn watch(
     }
 }
 
-fn position(course: &Course, id: &str) -> Result<usize> {
-    course.manifest.lesson(id)?;
+fn position(course: &Course, name: &str) -> Result<usize> {
+    let id = &course.manifest.lesson(name)?.id;
     Ok(course
         .manifest
         .lessons
         .iter()
-        .position(|l| l.id == id)
+        .position(|l| &l.id == id)
         .unwrap_or(0))
 }
 
-fn first_unfinished(
+/// The position of the lesson the learner is working on (see [`course::working_on`]).
+fn working_on(
     course: &Course,
     lessons_dir: &Path,
     options: &grade::Options,
@@ -141,10 +150,9 @@ fn first_unfinished(
     println!("Grading every lesson to find where you are...");
     let lessons = course.select(&[])?;
     let report = grade::grade(course, &lessons, lessons_dir, options, &|_| {})?;
-    Ok(report
-        .lessons
-        .iter()
-        .position(|l| l.score < 1.0)
+    let current = course::working_on(&report, lessons_dir);
+    Ok(current
+        .and_then(|lesson| report.lessons.iter().position(|l| l.id == lesson.id))
         .unwrap_or(0))
 }
 

@@ -1,6 +1,7 @@
 //! The command line: exit statuses, output shapes, hints.
 
 use crate::util::{Submission, checker};
+use std::path::Path;
 
 #[test]
 fn an_unknown_lesson_exits_2_and_lists_the_lessons() {
@@ -81,18 +82,51 @@ fn the_progress_table_points_at_the_first_todo() {
 }
 
 #[test]
-fn hints_come_one_at_a_time_and_can_start_over() {
-    let hint = |args: &[&str]| {
-        let output = checker().arg("hint").args(args).output().unwrap();
-        assert_eq!(output.status.code(), Some(0));
+fn hints_are_for_the_first_function_that_fails_one_at_a_time() {
+    // One test, because the hints shown are kept per course, not per run.
+    let hint = |args: &[&str], lessons: Option<&Path>| {
+        let mut command = checker();
+        command.arg("hint").args(args);
+        if let Some(dir) = lessons {
+            command.arg("--lessons-dir").arg(dir);
+        }
+        let output = command.output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    let count = |text: &str| text.lines().filter(|l| l.contains("/5. ")).count();
-    hint(&["02-attention", "--reset"]);
-    assert_eq!(count(&hint(&["02-attention"])), 1);
-    assert_eq!(count(&hint(&["02-attention"])), 2);
-    assert_eq!(count(&hint(&["02-attention", "--all"])), 5);
-    hint(&["02-attention", "--reset"]);
+    // The course's stubs: every function is a todo!(), and the first graded test calls
+    // `softmax_rows`. Lessons can be named by number, crate or folder.
+    hint(&["02", "--reset"], None);
+    let first = hint(&["02"], None);
+    assert!(first.contains("Hints for `softmax_rows`"), "{first}");
+    assert!(
+        first.contains("1/2. ") && !first.contains("2/2. "),
+        "{first}"
+    );
+    let second = hint(&["attention"], None);
+    assert!(
+        second.contains("1/2. ") && second.contains("2/2. "),
+        "{second}"
+    );
+    let all = hint(&["02-attention", "--all"], None);
+    for function in [
+        "`softmax_rows_backward`",
+        "`Linear::forward`",
+        "`SelfAttentionHead::backward`",
+    ] {
+        assert!(all.contains(function), "--all shows {function}: {all}");
+    }
+
+    // A solved lesson whose `Linear::forward` forgets the bias: the hint is for it.
+    let submission = Submission::solved();
+    submission.inject(
+        "pub fn forward(&self, x: &Matrix) -> Matrix {",
+        "return x.dot(&self.weight.t());",
+    );
+    let linear = hint(&["02"], Some(submission.path()));
+    assert!(linear.contains("Hints for `Linear::forward`"), "{linear}");
+    assert!(linear.contains("points at `Linear::forward`"), "{linear}");
+    hint(&["02", "--reset"], None);
 }
 
 #[test]
@@ -170,4 +204,64 @@ fn a_lesson_is_graded_on_reference_earlier_lessons_unless_the_whole_stack_is_ask
         whole_stack < 0.5,
         "on the learner's own stub of lesson 02, what calls attention fails: {whole_stack}"
     );
+}
+
+#[test]
+fn compiler_errors_point_at_the_learner_s_own_file() {
+    let submission = Submission::solved();
+    submission.inject("pub fn softmax_rows(", "let oops: u32 = 1.5;");
+    let graded = submission.grade();
+    let message = graded.lesson()["message"].as_str().unwrap_or_default();
+    let file = format!("{}/02-attention/src/lib.rs:", submission.path().display());
+    assert!(message.contains(&file), "expected `{file}` in:\n{message}");
+}
+
+#[test]
+fn a_failure_an_earlier_lesson_may_cause_names_that_lesson_s_function_first() {
+    // Lesson 02 divides the scores by d_k instead of √d_k; lesson 03 is solved. Graded on
+    // the learner's own lesson 02 (as in the student edition), lesson 03's failures point
+    // back at lesson 02's function, which this run grades too.
+    let submission = Submission::solved();
+    let lib = submission.path().join("02-attention/src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let buggy = text.replacen("/ d_k.sqrt();", "/ d_k;", 1);
+    assert_ne!(text, buggy, "the solution divides by d_k.sqrt()");
+    std::fs::write(&lib, buggy).unwrap();
+    let solved_03 =
+        crate::util::course_root().join("solutions/03-multi-head-attention/src/lib.rs");
+    submission.write(
+        "03-multi-head-attention/src/lib.rs",
+        &std::fs::read_to_string(solved_03).unwrap(),
+    );
+    let output = checker()
+        .args([
+            "grade",
+            "03",
+            "--whole-stack",
+            "--format",
+            "json",
+            "--lessons-dir",
+        ])
+        .arg(submission.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let tests = json["lessons"][0]["tests"].as_array().unwrap();
+    let failing: Vec<&str> = tests
+        .iter()
+        .filter(|t| t["passed"] == false)
+        .map(|t| t["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        !failing.is_empty(),
+        "the bug in lesson 02 fails tests of lesson 03"
+    );
+    for message in failing {
+        assert!(
+            message.starts_with("This lesson runs on your lesson 02-attention")
+                && message.contains("`scaled_dot_product_attention`"),
+            "{message}"
+        );
+    }
 }

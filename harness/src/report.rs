@@ -4,19 +4,22 @@
 //! sandbox against the learner's code, recording the values it returns, and once in the
 //! judge, the course's own build of the suite, replaying them. Only the judge's run
 //! decides, and it writes its verdict beside the test's tape (`<test name>.verdict` in the
-//! folder `COURSE_TAPE_REPLAY` names): `pass`, or `fail` and the failed check's teaching
-//! message. The learner's process writes
-//! no report: nothing it prints, writes or exits with is read as a verdict.
+//! folder `COURSE_TAPE_REPLAY` names): `pass`, or `fail`, the label of the last call into
+//! the lesson before the failure (`in: softmax_rows`) and the failed check's teaching
+//! message. The learner's process writes no report: nothing it prints, writes or exits
+//! with is read as a verdict.
 //!
 //! Outside the checker (a plain `cargo test`), [`graded`] simply runs the body.
 
-use crate::tape::{panic_message, record_end, replay_dir, test_name};
+use crate::tape::{last_call, panic_message, record_end, replay_dir, test_name};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 /// The first line of a passing verdict.
 pub const PASS: &str = "pass";
 /// The first line of a failing verdict.
 pub const FAIL: &str = "fail";
+/// What starts a failing verdict's second line, before the label of the last call.
+const CALL: &str = "in: ";
 
 /// Runs the body of a graded test and, in the judge, reports its verdict.
 ///
@@ -48,7 +51,11 @@ pub fn graded(body: impl FnOnce()) {
     let outcome = catch_unwind(AssertUnwindSafe(body));
     let text = match &outcome {
         Ok(()) => format!("{PASS}\n"),
-        Err(payload) => format!("{FAIL}\n{}", panic_message(payload.as_ref())),
+        Err(payload) => format!(
+            "{FAIL}\n{CALL}{}\n{}",
+            last_call().unwrap_or_default(),
+            panic_message(payload.as_ref())
+        ),
     };
     if let Err(err) = std::fs::write(&verdict_path, text) {
         panic!("could not write the grading verdict: {err}");
@@ -65,22 +72,27 @@ pub struct Verdict {
     pub passed: bool,
     /// The failure message; empty for a pass.
     pub message: String,
+    /// For a failure, the label of the last call into the lesson before it, if any.
+    pub call: Option<String>,
 }
 
 /// Parses a verdict file's text, or `None` when it is malformed.
 pub fn parse_verdict(text: &str) -> Option<Verdict> {
-    if let Some(message) = text
+    if let Some(rest) = text
         .strip_prefix(FAIL)
         .and_then(|rest| rest.strip_prefix('\n'))
     {
+        let (call, message) = rest.strip_prefix(CALL)?.split_once('\n')?;
         return Some(Verdict {
             passed: false,
             message: message.to_owned(),
+            call: (!call.is_empty()).then(|| call.to_owned()),
         });
     }
     (text == format!("{PASS}\n")).then(|| Verdict {
         passed: true,
         message: String::new(),
+        call: None,
     })
 }
 
@@ -91,9 +103,14 @@ mod tests {
     #[test]
     fn a_verdict_is_a_pass_or_a_failure_with_its_message() {
         assert!(parse_verdict("pass\n").unwrap().passed);
-        let verdict = parse_verdict("fail\nrow 2 sums to 1.37\nmore").unwrap();
+        let verdict =
+            parse_verdict("fail\nin: softmax_rows\nrow 2 sums to 1.37\nmore").unwrap();
         assert!(!verdict.passed);
         assert_eq!(verdict.message, "row 2 sums to 1.37\nmore");
+        assert_eq!(verdict.call.as_deref(), Some("softmax_rows"));
+        let verdict = parse_verdict("fail\nin: \nno call").unwrap();
+        assert_eq!((verdict.call, verdict.message.as_str()), (None, "no call"));
+        assert_eq!(parse_verdict("fail\nno call line"), None);
         assert_eq!(parse_verdict(""), None);
         assert_eq!(parse_verdict("pass\nextra"), None);
     }

@@ -80,6 +80,19 @@ struct Replay {
 thread_local! {
     /// The tape of the test this thread runs, loaded at its first call.
     static TAPE: RefCell<Option<Replay>> = const { RefCell::new(None) };
+    /// The label of the last call this thread's test made into the lesson.
+    static LAST_CALL: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The label of the last call into the lesson (through [`observe`] or [`object`]) that the
+/// running test made: when a check fails, the call whose value it was looking at, most
+/// often. The checker uses it to offer the hints of the function that failed.
+pub fn last_call() -> Option<String> {
+    LAST_CALL.with(|call| call.borrow().clone())
+}
+
+fn enter(label: &str) {
+    LAST_CALL.with(|call| *call.borrow_mut() = Some(label.to_owned()));
 }
 
 /// The name of the running test: libtest names each test's thread after it.
@@ -130,6 +143,7 @@ fn mode() -> &'static Mode {
 /// Every value a check looks at that the learner's code produced must pass through here.
 #[track_caller]
 pub fn observe<T: Taped>(label: &str, call: impl FnOnce() -> T) -> T {
+    enter(label);
     match mode() {
         Mode::Plain => call(),
         Mode::Record(tape) => {
@@ -191,6 +205,7 @@ fn held_outside_observe() -> ! {
 /// construction's panic, if it panicked. Use the object inside [`observe`] only.
 #[track_caller]
 pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
+    enter(label);
     match mode() {
         Mode::Plain => Held(Some(make())),
         Mode::Record(tape) => Held(Some(record(tape, label, 'o', make, |_, _| {}))),

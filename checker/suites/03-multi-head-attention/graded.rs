@@ -263,7 +263,7 @@ fn forward_object(
 
 /// The output and weights of a forward pass kept with [`forward_object`].
 fn outputs_of(forward: &Held<MultiHeadForward>) -> Forward {
-    let (output, weights) = observe("MultiHeadForward", || {
+    let (output, weights) = observe("MultiHeadAttention::forward (outputs)", || {
         (forward.output.clone(), forward.weights.clone())
     });
     Forward { output, weights }

@@ -185,7 +185,7 @@ fn loss_value(model: &Transformer, batch: &Batch, smoothing: Float) -> Float {
 
 /// The loss of `model` on `batch`: the lesson's forward pass and loss, observed.
 fn loss_of(model: &Transformer, batch: &Batch, smoothing: Float) -> Float {
-    observe("loss of Transformer::forward", || {
+    observe("Transformer::forward (loss)", || {
         loss_value(model, batch, smoothing)
     })
 }
@@ -950,7 +950,7 @@ fn the_loss_at_initialisation_is_close_to_ln_vocab() {
         for seed in 0..4 {
             // Transformer::new draws with the lesson's initialisers.
             let model = object("Transformer::new", || Transformer::new(config, seed));
-            let loss = observe("loss of Transformer::forward", || {
+            let loss = observe("Transformer::forward (loss)", || {
                 loss_value(&model, &batch, 0.0)
             });
             assert!(
@@ -1342,7 +1342,7 @@ fn the_tiny_model_s_gradients_match_pytorch() {
         });
         assert_close(
             "the tiny model's loss (ε = 0.1)",
-            observe("Loss::value", || loss.value),
+            observe("cross_entropy_loss (value)", || loss.value),
             2.4891041206422866,
             TORCH,
         );

@@ -219,7 +219,12 @@ fn main() {
     }
     let train_seconds = train_time.as_secs_f64();
     for (from, to) in [(1, 100), (101, 1000), (1001, settings.steps)] {
-        let window = &norms[from - 1..to.min(norms.len())];
+        // A shorter run (`--steps 300`) has fewer windows, and a shorter last one.
+        let to = to.min(norms.len());
+        if from > to {
+            break;
+        }
+        let window = &norms[from - 1..to];
         let mut sorted = window.to_vec();
         sorted.sort_by(Float::total_cmp);
         let clipped = window.iter().filter(|&&n| n > settings.clip_norm).count();

@@ -1,0 +1,168 @@
+//! Cascades: a lesson that fails because an earlier lesson it builds on fails.
+//!
+//! Where lessons run on the learner's own earlier lessons (the student edition, which has
+//! no reference solutions, or `--whole-stack`), one bug in lesson 02 can fail tests of
+//! lessons 03 to 06. After grading, every failing test of a lesson whose earlier lessons
+//! fail their own tests gets a first line that names the earliest of them and its first
+//! failing function: fix that first.
+//!
+//! What an earlier lesson's standing is comes from the same run when it was graded there;
+//! else from its last grade, if its sources (and those it builds on) have not changed
+//! since (kept in `target/checker/own-lessons.json`); else from grading it now.
+
+use crate::course::Course;
+use crate::manifest::Lesson;
+use crate::report::{CourseReport, LessonReport, LessonStatus, TestStatus};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+
+/// How an earlier lesson stands in its own tests.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Standing {
+    /// The fingerprint of the sources this standing was graded from.
+    sources: String,
+    /// Whether every graded test of the lesson passes.
+    passes: bool,
+    /// The first failing test, and the function it points at, when it does not.
+    test: Option<String>,
+    function: Option<String>,
+}
+
+impl Standing {
+    fn of(lesson: &LessonReport, sources: String) -> Self {
+        let first = lesson.first_failure();
+        Self {
+            sources,
+            passes: lesson.status == LessonStatus::Graded && first.is_none(),
+            test: first.map(|t| t.name.clone()),
+            function: first.and_then(|t| t.function.clone()),
+        }
+    }
+}
+
+/// Adds the cascade note to `report`'s failing tests; `grade` grades lessons the report
+/// lacks (without notes of their own).
+pub fn explain(
+    course: &Course,
+    submission: &Path,
+    report: &mut CourseReport,
+    grade: impl FnOnce(&[&Lesson]) -> Result<CourseReport>,
+) -> Result<()> {
+    let path = course.scratch_dir().join("own-lessons.json");
+    let mut known: BTreeMap<String, Standing> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let fingerprint = |lesson: &Lesson| sources_fingerprint(course, submission, lesson);
+    for graded in &report.lessons {
+        if let Ok(lesson) = course.manifest.lesson(&graded.id) {
+            known.insert(lesson.id.clone(), Standing::of(graded, fingerprint(lesson)));
+        }
+    }
+
+    // The earlier lessons the failing lessons build on, whose standing is not known for
+    // their current sources.
+    let mut missing: Vec<&Lesson> = Vec::new();
+    for graded in report.lessons.iter().filter(|l| l.score < 1.0) {
+        let Ok(lesson) = course.manifest.lesson(&graded.id) else {
+            continue;
+        };
+        for id in &lesson.depends_on {
+            let Ok(earlier) = course.manifest.lesson(id) else {
+                continue;
+            };
+            let current = known
+                .get(id)
+                .is_some_and(|s| s.sources == fingerprint(earlier));
+            if !current && !missing.iter().any(|m| m.id == earlier.id) {
+                missing.push(earlier);
+            }
+        }
+    }
+    if !missing.is_empty() {
+        missing
+            .sort_by_key(|l| course.manifest.lessons.iter().position(|m| m.id == l.id));
+        for graded in &grade(&missing)?.lessons {
+            if let Ok(lesson) = course.manifest.lesson(&graded.id) {
+                known
+                    .insert(lesson.id.clone(), Standing::of(graded, fingerprint(lesson)));
+            }
+        }
+    }
+
+    for graded in &mut report.lessons {
+        let Ok(lesson) = course.manifest.lesson(&graded.id) else {
+            continue;
+        };
+        // The earliest earlier lesson that does not pass: the first thing to fix.
+        let Some((id, standing)) = lesson
+            .depends_on
+            .iter()
+            .find_map(|id| Some((id, known.get(id).filter(|s| !s.passes)?)))
+        else {
+            continue;
+        };
+        let note = note(id, standing);
+        for test in &mut graded.tests {
+            if matches!(
+                test.status,
+                TestStatus::Fail
+                    | TestStatus::Crash
+                    | TestStatus::Timeout
+                    | TestStatus::NotBuilt
+            ) {
+                test.message = format!("{note}\n{}", test.message);
+            }
+        }
+        if let Some(message) = &mut graded.message {
+            *message = format!("{note}\n{message}");
+        }
+    }
+
+    std::fs::create_dir_all(course.scratch_dir())?;
+    std::fs::write(&path, serde_json::to_string_pretty(&known)?)?;
+    Ok(())
+}
+
+/// The first line of a failing test of a lesson built on `id`, which does not pass.
+fn note(id: &str, standing: &Standing) -> String {
+    let what = match (&standing.function, &standing.test) {
+        (Some(function), _) => format!("first fix `{function}` there"),
+        (None, Some(test)) => format!("first fix what its test `{test}` reports"),
+        (None, None) => "first make it compile".to_owned(),
+    };
+    format!(
+        "This lesson runs on your lesson {id}, which does not pass its own tests yet: \
+         {what} (`cargo run -p checker -- grade {id}`). This failure may be its consequence."
+    )
+}
+
+/// A fingerprint of everything a lesson's own grade depends on: its sources and those of
+/// the lessons it builds on, and its suites.
+fn sources_fingerprint(course: &Course, submission: &Path, lesson: &Lesson) -> String {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut folders: Vec<&str> = lesson.depends_on.iter().map(String::as_str).collect();
+    folders.push(&lesson.id);
+    for id in folders {
+        let mut files: Vec<_> = walkdir::WalkDir::new(submission.join(id).join("src"))
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_file())
+            .map(|entry| entry.into_path())
+            .collect();
+        files.sort();
+        for file in files {
+            file.hash(&mut hasher);
+            std::fs::read(&file).unwrap_or_default().hash(&mut hasher);
+        }
+    }
+    for tier in crate::course::Tier::ALL {
+        std::fs::read(course.suite_file(lesson, tier))
+            .unwrap_or_default()
+            .hash(&mut hasher);
+    }
+    format!("{:016x}", hasher.finish())
+}
