@@ -13,6 +13,7 @@
 //! Tolerances are stated per check as a [`Tol`]: `|got - expected| <= abs + rel * |expected|`.
 //! NaN is never close to anything, so a NaN always fails.
 
+use course_common::ndarray::Array2;
 use course_common::{Float, Matrix};
 use std::fmt::Write as _;
 
@@ -64,17 +65,49 @@ pub fn assert_close(what: &str, got: Float, expected: Float, tol: Tol) {
     }
 }
 
-/// Panics unless `got` has the shape `expected`, naming both.
+/// Panics unless `got` has the shape `expected`, naming both and the dimension that
+/// differs.
 #[track_caller]
 pub fn assert_same_shape(what: &str, got: &Matrix, expected: (usize, usize)) {
-    if got.dim() != expected {
-        panic!(
-            "{what}: expected shape {expected:?} (rows, columns), got {:?}.\n\
-             Check which dimensions your matrix products contract over and whether a \
-             transpose is missing.",
-            got.dim()
-        );
+    assert_same_shape_because(
+        what,
+        got,
+        expected,
+        "a product, a sum or a transpose over the wrong axis: write down each operand's \
+         (rows, columns) from the /// contract and follow them through",
+    );
+}
+
+/// As [`assert_same_shape`], with the likely cause the caller knows.
+#[track_caller]
+pub fn assert_same_shape_because(
+    what: &str,
+    got: &Matrix,
+    expected: (usize, usize),
+    hint: &str,
+) {
+    let (rows, cols) = got.dim();
+    if (rows, cols) == expected {
+        return;
     }
+    let mut differs = Vec::new();
+    if rows != expected.0 {
+        differs.push(format!("{rows} rows instead of {}", expected.0));
+    }
+    if cols != expected.1 {
+        differs.push(format!("{cols} columns instead of {}", expected.1));
+    }
+    let transposed = if (cols, rows) == expected && rows != cols {
+        " (exactly the transpose of the right shape)"
+    } else {
+        ""
+    };
+    panic!(
+        "{what}: expected shape {expected:?} (rows, columns), got {:?}: {}{transposed}.\n\
+         Likely cause: {hint}",
+        got.dim(),
+        differs.join(" and "),
+    );
 }
 
 /// Panics unless every entry of `got` is finite, pointing at the first that is not.
@@ -156,6 +189,52 @@ fn first_difference(
         .zip(expected.iter())
         .find(|((_, g), e)| !tol.accepts(**g, **e))
         .map(|((index, g), e)| (index, (g - e).abs()))
+}
+
+/// Panics unless the mask `got` equals `expected`, printing both as grids of 1 (may
+/// attend) and 0 (may not), one row per query.
+#[track_caller]
+pub fn assert_mask_eq(
+    what: &str,
+    got: &Array2<bool>,
+    expected: &Array2<bool>,
+    hint: &str,
+) {
+    if got.dim() != expected.dim() {
+        panic!(
+            "{what}: expected shape {:?} (queries, keys), got {:?}.\nLikely cause: {hint}",
+            expected.dim(),
+            got.dim()
+        );
+    }
+    if got != expected {
+        let ((row, col), _) = got
+            .indexed_iter()
+            .zip(expected.iter())
+            .find(|((_, g), e)| g != e)
+            .map(|((index, g), e)| (index, (*g, *e)))
+            .expect("the masks differ somewhere");
+        panic!(
+            "{what}: entry [{row}, {col}] should be {}, got {}.\nLikely cause: {hint}\n{}{}",
+            expected[[row, col]],
+            got[[row, col]],
+            show_mask("expected", expected),
+            show_mask("got", got)
+        );
+    }
+}
+
+/// A mask printed as rows of 1 (true) and 0 (false).
+pub fn show_mask(label: &str, mask: &Array2<bool>) -> String {
+    let mut text = format!("{label} ({} x {}):\n", mask.nrows(), mask.ncols());
+    for row in mask.rows() {
+        text.push_str("  ");
+        for &allowed in row {
+            text.push(if allowed { '1' } else { '0' });
+        }
+        text.push('\n');
+    }
+    text
 }
 
 /// A matrix printed compactly for a failure message: at most 8 rows and 8 columns.
@@ -241,5 +320,10 @@ mod tests {
             assert_matrix_close("out", &a.t().to_owned(), &a, Tol::TIGHT, &[])
         });
         assert!(text.contains("expected shape (1, 2)"), "{text}");
+        assert!(
+            text.contains("2 rows instead of 1 and 1 columns instead of 2"),
+            "{text}"
+        );
+        assert!(text.contains("exactly the transpose"), "{text}");
     }
 }

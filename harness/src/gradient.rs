@@ -14,6 +14,7 @@
 //! scalar: `L = sum(f(x) ⊙ G)` for a fixed upstream gradient `G`, whose gradient is exactly
 //! what the layer's backward pass returns when handed `G`.
 
+use crate::Misconception;
 use course_common::{Float, Matrix, ndarray};
 
 /// The step the course's gradient checks use.
@@ -71,13 +72,35 @@ pub fn assert_gradient_close(
     numerical: &Matrix,
     hint: &str,
 ) {
-    crate::check::assert_same_shape(what, analytic, numerical.dim());
+    assert_gradient_close_named(what, analytic, numerical, hint, &[]);
+}
+
+/// As [`assert_gradient_close`]; when the analytic gradient is what one of `mistakes`
+/// returns, the failure names that mistake instead of the general `hint`.
+#[track_caller]
+pub fn assert_gradient_close_named(
+    what: &str,
+    analytic: &Matrix,
+    numerical: &Matrix,
+    hint: &str,
+    mistakes: &[Misconception<'_>],
+) {
+    crate::check::assert_same_shape_because(what, analytic, numerical.dim(), hint);
     let error = relative_error(analytic, numerical);
     if error.is_nan() || error > MAX_RELATIVE_ERROR {
+        let cause = match mistakes.iter().find(|m| {
+            m.result.dim() == analytic.dim() && relative_error(analytic, &m.result) < 1e-9
+        }) {
+            Some(mistake) => format!(
+                "Your result matches a known mistake. Likely cause: {}.",
+                mistake.cause
+            ),
+            None => format!("Likely cause: {hint}"),
+        };
         panic!(
             "{what}: your gradient differs from the numerical gradient (central differences, \
              h = {STEP:e}) by a relative error of {error:.2e}; a correct one agrees to below \
-             {MAX_RELATIVE_ERROR:e}.\nLikely cause: {hint}\n{}{}",
+             {MAX_RELATIVE_ERROR:e}.\n{cause}\n{}{}",
             crate::check::show("numerical", numerical),
             crate::check::show("yours", analytic),
         );

@@ -7,20 +7,26 @@
 //!   property failed, what was expected, what came back, and the likely misconception.
 //! - [`gradient`] computes numerical gradients by central differences, to check every
 //!   backward pass of the course.
+//! - [`mistakes`] builds the wrong answers common mistakes produce, so that visible and
+//!   graded tests name the same mistake the same way.
 //! - [`fixtures`] builds deterministic inputs (no random generator whose stream could
 //!   change between crate versions).
 
 pub mod check;
 pub mod fixtures;
 pub mod gradient;
+pub mod mistakes;
 pub mod report;
 pub mod tape;
 
 pub use check::{
-    Misconception, Tol, assert_all_finite, assert_close, assert_matrix_close,
-    assert_rows_sum_to_one, assert_same_shape,
+    Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
+    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape,
 };
 pub use fixtures::{linspace, linspace_matrix};
-pub use gradient::{assert_gradient_close, numerical_gradient, relative_error};
+pub use gradient::{
+    assert_gradient_close, assert_gradient_close_named, numerical_gradient,
+    relative_error,
+};
 pub use report::graded;
 pub use tape::{Held, Taped, object, observe};

@@ -16,30 +16,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Folders and files of the course that a build needs.
-const COURSE_PARTS: &[&str] = &[
-    "Cargo.toml",
-    "Cargo.lock",
-    "course.toml",
-    ".cargo",
-    "common",
-    "harness",
-    "lessons",
-    "solutions",
-    "checker",
-    "xtask",
-];
-
 pub fn run(root: &Path, rounds: usize, lesson: &str) -> Result<()> {
     let base = root.join("target").join("xtask").join("latency");
     let copy = base.join("course");
     let target = base.join("target");
-    if copy.exists() {
-        std::fs::remove_dir_all(&copy)?;
-    }
-    for part in COURSE_PARTS {
-        copy_tree(&root.join(part), &copy.join(part))?;
-    }
+    crate::course_copy::copy_course(root, &copy)?;
     // The lesson, solved: the visible and graded tests all run to the end.
     let lesson_src = copy.join("lessons").join(lesson).join("src").join("lib.rs");
     std::fs::copy(
@@ -142,23 +123,4 @@ fn time(mut command: Command) -> Result<Duration> {
 fn median(times: &mut [Duration]) -> Duration {
     times.sort();
     times[times.len() / 2]
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    if from.is_file() {
-        std::fs::create_dir_all(to.parent().expect("a file has a parent"))?;
-        std::fs::copy(from, to)?;
-        return Ok(());
-    }
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry?;
-        let relative = entry.path().strip_prefix(from)?;
-        let destination = to.join(relative);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&destination)?;
-        } else if entry.file_type().is_file() {
-            std::fs::copy(entry.path(), &destination)?;
-        }
-    }
-    Ok(())
 }

@@ -4,8 +4,10 @@
 //! function that does it, in a module of its own.
 
 mod class_bench;
+mod course_copy;
 mod figures;
 mod latency;
+mod mistakes;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -42,6 +44,12 @@ enum Task {
     /// Measure ndarray's f32 and f64 matrix-product throughput at the course's shapes
     /// (an optimised build of common/examples/matmul_throughput.rs).
     Matmul,
+    /// Apply every plausible mistake listed in mistakes/<lesson>.toml to its lesson's
+    /// solution, and report whether the visible tests and the checker name it.
+    Mistakes {
+        /// Only the lessons whose id starts with this (e.g. 02).
+        lesson: Option<String>,
+    },
     /// Measure how long re-grading one edited lesson takes next to `cargo test -p <lesson>`
     /// for the same edit, warm, and how long re-grading the whole course takes.
     Latency {
@@ -66,6 +74,7 @@ fn main() -> ExitCode {
                 .args(["run", "--release", "--quiet", "-p", "course-common"])
                 .args(["--example", "matmul_throughput"]),
         ),
+        Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
         Task::Latency { rounds, lesson } => {
             latency::run(&workspace_root(), rounds, &lesson)
         }

@@ -19,8 +19,13 @@ use attention::{
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
+use course_harness::mistakes::attention::{
+    MASK_AFTER_SOFTMAX, WRONG_AXIS, attention_mistakes, linear_mistakes,
+    softmax_backward_mistakes, softmax_mistakes,
+};
 use course_harness::{
-    Misconception, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
+    Misconception, Tol, assert_all_finite, assert_gradient_close,
+    assert_gradient_close_named, assert_mask_eq, assert_matrix_close,
     assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
     numerical_gradient, observe, relative_error,
 };
@@ -157,42 +162,6 @@ fn head_backward(
     }
 }
 
-const WRONG_AXIS: &str = "the softmax normalised each column instead of each row \
-    (rows are queries: each query's weights over the keys must sum to 1)";
-
-/// Softmax along the given axis, used only to build the wrong answers that common mistakes
-/// produce, so that a failure can name the mistake.
-fn softmax_along(scores: &Matrix, axis: usize) -> Matrix {
-    let mut out = scores.clone();
-    for mut lane in out.lanes_mut(Axis(axis)) {
-        let max = lane.fold(Float::NEG_INFINITY, |m, &x| m.max(x));
-        lane.mapv_inplace(|x| (x - max).exp());
-        let sum = lane.sum();
-        lane /= sum;
-    }
-    out
-}
-
-/// What attention gives with `scale` instead of 1/√d_k, or with the softmax over columns.
-fn attention_mistakes(q: &Matrix, k: &Matrix, v: &Matrix) -> Vec<Misconception<'static>> {
-    let d_k = q.ncols() as Float;
-    let raw = q.dot(&k.t());
-    vec![
-        Misconception {
-            cause: "the scores were not divided by √d_k",
-            result: softmax_along(&raw, 1).dot(v),
-        },
-        Misconception {
-            cause: "the scores were divided by d_k instead of √d_k",
-            result: softmax_along(&(&raw / d_k), 1).dot(v),
-        },
-        Misconception {
-            cause: WRONG_AXIS,
-            result: softmax_along(&(&raw / d_k.sqrt()), 0).dot(v),
-        },
-    ]
-}
-
 // ---------------------------------------------------------------------------------------
 // Softmax
 // ---------------------------------------------------------------------------------------
@@ -206,10 +175,6 @@ fn softmax_matches_hand_computed_values() {
             [0.09003057317, 0.2447284711, 0.6652409558],
             [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]
         ];
-        let wrong_axis = Misconception {
-            cause: WRONG_AXIS,
-            result: softmax_along(&scores, 0),
-        };
         assert_matrix_close(
             "softmax_rows([[1, 2, 3], [1, 1, 1]])",
             &softmax(&scores),
@@ -218,7 +183,7 @@ fn softmax_matches_hand_computed_values() {
                 abs: 1e-10,
                 rel: 0.0,
             },
-            &[wrong_axis],
+            &softmax_mistakes(&scores),
         );
     });
 }
@@ -301,12 +266,15 @@ fn softmax_backward_matches_numerical_gradient() {
         let analytic = softmax_backward(&weights, &upstream);
         let numerical =
             numerical_gradient(|s| weighted_sum(&softmax(s), &upstream), &scores, STEP);
-        assert_gradient_close(
+        assert_gradient_close_named(
             "softmax_rows_backward",
             &analytic,
             &numerical,
             "each row's Jacobian is diag(w) − w wᵀ, so dS = W ⊙ (dW − rowsum(W ⊙ dW)); \
-             check the row sum is taken per row and broadcast back over the row",
+             check the row sum is taken per row and broadcast back over the row (If \
+             softmax_rows fails its tests too, fix it first: the numerical gradient is \
+             computed from it.)",
+            &softmax_backward_mistakes(&weights, &upstream),
         );
     });
 }
@@ -343,12 +311,12 @@ fn causal_mask_is_lower_triangular_with_the_diagonal() {
             [true, true, true, false],
             [true, true, true, true]
         ];
-        let got = causal(4);
-        assert!(
-            got == expected,
-            "causal_mask(4) should be\n{expected:?}\ngot\n{got:?}\nLikely cause: the mask \
-             must allow j <= i (a position sees itself); an upper-triangular mask lets \
-             positions see the future."
+        assert_mask_eq(
+            "causal_mask(4)",
+            &causal(4),
+            &expected,
+            "row i is query i and column j key j: query i may attend to keys j ≤ i (itself \
+             and the past); an upper-triangular mask (j ≥ i) lets positions see the future",
         );
         assert!(
             causal(0).is_empty(),
@@ -361,13 +329,13 @@ fn causal_mask_is_lower_triangular_with_the_diagonal() {
 #[test]
 fn padding_mask_blocks_the_padded_keys_for_every_query() {
     graded(|| {
-        let got = padding(2, &[true, true, false]);
         let expected: Mask = array![[true, true, false], [true, true, false]];
-        assert!(
-            got == expected,
-            "padding_mask(2, [true, true, false]) should be\n{expected:?}\ngot\n{got:?}\n\
-             Likely cause: the mask has one row per query and one column per key; \
-             column j is key_is_token[j]."
+        assert_mask_eq(
+            "padding_mask(2, [true, true, false])",
+            &padding(2, &[true, true, false]),
+            &expected,
+            "the mask has one row per query and one column per key; column j is \
+             key_is_token[j], the same for every query",
         );
     });
 }
@@ -597,9 +565,7 @@ fn masking_before_softmax_equals_masking_after_and_renormalising() {
             row /= sum;
         }
         let masked_after = Misconception {
-            cause: "the masked weights were set to 0 after the softmax and the rest were not \
-                    renormalised, so rows sum to less than 1: replace the masked scores with \
-                    −∞ before the softmax",
+            cause: MASK_AFTER_SOFTMAX,
             result: zeroed,
         };
         assert_matrix_close(
@@ -813,24 +779,12 @@ fn linear_forward_computes_x_w_transposed_plus_b() {
         let layer = fixture_linear();
         let x = linspace_matrix(2, 3, -1.0, 1.5);
         let expected = array![[-0.5, 0.05, 0.6, 1.15], [0.4, -0.4, -1.2, -2.0]];
-        let no_bias = Misconception {
-            cause: "the bias was not added",
-            result: x.dot(&layer.weight.t()),
-        };
-        let bias_once = Misconception {
-            cause: "the bias was added to one row only; it belongs to every row",
-            result: {
-                let mut y = x.dot(&layer.weight.t());
-                y.row_mut(0).scaled_add(1.0, &layer.bias);
-                y
-            },
-        };
         assert_matrix_close(
             "Linear::forward",
             &linear_forward(&layer, &x),
             &expected,
             Tol::TIGHT,
-            &[no_bias, bias_once],
+            &linear_mistakes(&x, &layer.weight, &layer.bias),
         );
     });
 }
@@ -845,18 +799,12 @@ fn linear_forward_transposes_a_square_weight_too() {
         let x = array![[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]];
         // y[i, o] = x_i · (row o of W) + b_o; e.g. y[0, 1] = 0 + 2 − 3 − 1 = −2.
         let expected = array![[7.5, -2.0, 4.0], [2.5, -3.0, -1.0]];
-        let not_transposed = Misconception {
-            cause: "the output is x W + b, which reads the weight as (d_in, d_out); it is \
-                    (d_out, d_in), one row per output feature as in PyTorch, so y = x Wᵀ + b \
-                    (with a non-square weight, x W is a shape error)",
-            result: x.dot(&layer.weight) + &layer.bias,
-        };
         assert_matrix_close(
             "Linear::forward with a square weight",
             &linear_forward(&layer, &x),
             &expected,
             Tol::TIGHT,
-            &[not_transposed],
+            &linear_mistakes(&x, &layer.weight, &layer.bias),
         );
     });
 }
@@ -897,7 +845,8 @@ fn linear_backward_matches_numerical_gradients() {
             "Linear d_bias",
             &grads.d_bias.insert_axis(Axis(0)),
             &d_b,
-            "the bias is added to every row, so db sums dY over the rows",
+            "the bias is added to every row, so d_bias is dY summed over the rows \
+             (`sum_axis(Axis(0))`), one entry per output feature",
         );
     });
 }

@@ -1,0 +1,279 @@
+//! `cargo xtask mistakes`: does a plausible mistake get named?
+//!
+//! `mistakes/<lesson>.toml` lists plausible mistakes for a lesson, each as an edit of its
+//! reference solution (`find` replaced by `replace`, once) and the phrases (`named`) a
+//! message that names the mistake contains. For every mistake, in a copy of the course
+//! (`target/xtask/mistakes/`), the task applies the edit and runs what a learner runs:
+//!
+//! - `cargo test -p <crate>`, the visible tests, whose output must name the mistake;
+//! - `checker grade <lesson>`, whose first failing test must name it.
+//!
+//! It prints a table per lesson and the share of mistakes named, and writes every
+//! message to `target/xtask/mistakes/summary.json` to read why one was not.
+
+use crate::run_command;
+use anyhow::{Context, Result, bail};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// One mistake, as its list gives it.
+struct Mistake {
+    name: String,
+    function: String,
+    find: String,
+    replace: String,
+    named: Vec<String>,
+}
+
+/// What a learner would see for one mistake.
+struct Outcome {
+    /// Whether the visible tests failed, and whether their output names the mistake.
+    visible_failed: bool,
+    visible_named: bool,
+    /// The checker's first failing message, if any test failed; whether it names it.
+    graded_message: Option<String>,
+    graded_named: bool,
+    visible_output: String,
+}
+
+pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
+    let lists = lists(root, only)?;
+    let base = root.join("target").join("xtask").join("mistakes");
+    let copy = base.join("course");
+    let target = base.join("target");
+    let submission = base.join("submission");
+    crate::course_copy::copy_course(root, &copy)?;
+    let manifest: toml::Table =
+        toml::from_str(&std::fs::read_to_string(root.join("course.toml"))?)?;
+
+    let cargo = |args: &[&str]| {
+        let mut command = Command::new("cargo");
+        command
+            .current_dir(&copy)
+            .env("CARGO_TARGET_DIR", &target)
+            .args(args);
+        command
+    };
+    eprintln!("Building the checker in the copy...");
+    run_command(cargo(&["build", "-q", "-p", "checker"]).stdout(Stdio::null()))?;
+    let checker = target.join("debug").join("checker");
+
+    let mut summary = Vec::new();
+    let mut shares = Vec::new();
+    for (lesson, mistakes) in &lists {
+        let crate_name = crate_of(&manifest, lesson)?;
+        let solution = std::fs::read_to_string(
+            root.join("solutions").join(lesson).join("src/lib.rs"),
+        )?;
+        let stub_path = copy.join("lessons").join(lesson).join("src/lib.rs");
+        let stub = std::fs::read_to_string(&stub_path)?;
+        println!("\n{lesson} ({} mistakes)\n", mistakes.len());
+        println!("  {:<72} {:<9} {:<9}", "mistake", "visible", "checker");
+        let mut named = 0;
+        for mistake in mistakes {
+            let patched = apply(&solution, mistake)
+                .with_context(|| format!("{lesson}: mistake `{}`", mistake.name))?;
+            let outcome = try_mistake(
+                &cargo,
+                &checker,
+                &copy,
+                &submission,
+                lesson,
+                &crate_name,
+                &stub_path,
+                &patched,
+                mistake,
+            )?;
+            if outcome.graded_named {
+                named += 1;
+            }
+            let mark = |failed: bool, named: bool| match (failed, named) {
+                (false, _) => "missed",
+                (true, false) => "unnamed",
+                (true, true) => "named",
+            };
+            println!(
+                "  {:<72} {:<9} {:<9}",
+                format!("{} ({})", mistake.name, mistake.function),
+                mark(outcome.visible_failed, outcome.visible_named),
+                mark(outcome.graded_message.is_some(), outcome.graded_named),
+            );
+            summary.push(serde_json::json!({
+                "lesson": lesson,
+                "mistake": mistake.name,
+                "function": mistake.function,
+                "visible": mark(outcome.visible_failed, outcome.visible_named),
+                "checker": mark(outcome.graded_message.is_some(), outcome.graded_named),
+                "checker_message": outcome.graded_message,
+                "visible_output": outcome.visible_output,
+            }));
+        }
+        std::fs::write(&stub_path, &stub)?;
+        let share = named as f64 / mistakes.len().max(1) as f64;
+        println!(
+            "\n  named by the checker: {named} of {} ({:.0} %)",
+            mistakes.len(),
+            100.0 * share
+        );
+        shares.push((lesson.clone(), share));
+    }
+    std::fs::write(
+        base.join("summary.json"),
+        serde_json::to_string_pretty(&summary)?,
+    )?;
+    println!("\nNamed by the checker, per lesson:");
+    for (lesson, share) in &shares {
+        println!("  {lesson:<26} {:>4.0} %", 100.0 * share);
+    }
+    println!("\nEvery message: target/xtask/mistakes/summary.json");
+    Ok(())
+}
+
+/// Grades one mistake both ways.
+#[allow(clippy::too_many_arguments)]
+fn try_mistake(
+    cargo: &dyn Fn(&[&str]) -> Command,
+    checker: &Path,
+    copy: &Path,
+    submission: &Path,
+    lesson: &str,
+    crate_name: &str,
+    stub_path: &Path,
+    patched: &str,
+    mistake: &Mistake,
+) -> Result<Outcome> {
+    // The visible tests, on the lesson as a learner's copy holds it.
+    std::fs::write(stub_path, patched)?;
+    let visible = cargo(&["test", "-q", "-p", crate_name, "--test", "visible"])
+        .stdin(Stdio::null())
+        .output()?;
+    let visible_output = format!(
+        "{}{}",
+        String::from_utf8_lossy(&visible.stdout),
+        String::from_utf8_lossy(&visible.stderr)
+    );
+
+    // The checker, on a submission of that lesson alone.
+    let lesson_dir = submission.join(lesson).join("src");
+    std::fs::create_dir_all(&lesson_dir)?;
+    std::fs::write(lesson_dir.join("lib.rs"), patched)?;
+    let graded = Command::new(checker)
+        .current_dir(copy)
+        .args(["grade", lesson, "--format", "json", "--lessons-dir"])
+        .arg(submission)
+        .stdin(Stdio::null())
+        .output()?;
+    if !graded.status.success() {
+        bail!(
+            "the checker failed on `{}`: {}",
+            mistake.name,
+            String::from_utf8_lossy(&graded.stderr)
+        );
+    }
+    let report: serde_json::Value = serde_json::from_slice(&graded.stdout)?;
+    let lesson_report = &report["lessons"][0];
+    let graded_message = lesson_report["tests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["passed"] == false)
+        .map(|t| t["message"].as_str().unwrap_or_default().to_owned())
+        .or_else(|| lesson_report["message"].as_str().map(str::to_owned));
+    let names = |text: &str| {
+        let text = flat(text);
+        mistake
+            .named
+            .iter()
+            .any(|phrase| text.contains(&flat(phrase)))
+    };
+    Ok(Outcome {
+        visible_failed: !visible.status.success(),
+        visible_named: !visible.status.success() && names(&visible_output),
+        graded_named: graded_message.as_deref().is_some_and(names),
+        graded_message,
+        visible_output,
+    })
+}
+
+/// Text with every run of whitespace made one space: messages wrap where they like.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The solution with the mistake made: `find` must occur exactly once.
+fn apply(solution: &str, mistake: &Mistake) -> Result<String> {
+    let count = solution.matches(&mistake.find).count();
+    if count != 1 {
+        bail!(
+            "`find` occurs {count} times in the solution (it must occur once): {}",
+            mistake.find
+        );
+    }
+    Ok(solution.replacen(&mistake.find, &mistake.replace, 1))
+}
+
+/// The lists of mistakes under `mistakes/`, by lesson id (the file's stem), in order.
+fn lists(root: &Path, only: Option<&str>) -> Result<Vec<(String, Vec<Mistake>)>> {
+    let mut files: Vec<_> = std::fs::read_dir(root.join("mistakes"))
+        .context("reading mistakes/")?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let mut lists = Vec::new();
+    for file in files {
+        let lesson = file
+            .file_stem()
+            .context("a file name")?
+            .to_string_lossy()
+            .into_owned();
+        if only.is_some_and(|only| !lesson.starts_with(only)) {
+            continue;
+        }
+        let table: toml::Table = toml::from_str(&std::fs::read_to_string(&file)?)
+            .with_context(|| format!("parsing {}", file.display()))?;
+        let text = |entry: &toml::Value, key: &str| -> Result<String> {
+            Ok(entry
+                .get(key)
+                .and_then(toml::Value::as_str)
+                .with_context(|| format!("{}: a mistake needs `{key}`", file.display()))?
+                .to_owned())
+        };
+        let mut mistakes = Vec::new();
+        for entry in table
+            .get("mistakes")
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            mistakes.push(Mistake {
+                name: text(entry, "name")?,
+                function: text(entry, "function")?,
+                find: text(entry, "find")?,
+                replace: text(entry, "replace")?,
+                named: entry
+                    .get("named")
+                    .and_then(toml::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect(),
+            });
+        }
+        lists.push((lesson, mistakes));
+    }
+    Ok(lists)
+}
+
+/// The crate name `course.toml` gives the lesson.
+fn crate_of(manifest: &toml::Table, lesson: &str) -> Result<String> {
+    manifest["lessons"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|l| l["id"].as_str() == Some(lesson))
+        .and_then(|l| l["crate"].as_str())
+        .map(str::to_owned)
+        .with_context(|| format!("course.toml has no lesson {lesson}"))
+}
