@@ -7,9 +7,8 @@
 
 use attention::scaled_dot_product_attention;
 use course_common::ndarray::array;
-use course_common::{Matrix, Vector};
-use course_harness::check::show;
-use course_harness::linspace_matrix;
+use course_common::{Float, Matrix, Vector};
+use course_harness::{Tol, assert_matrix_close, linspace_matrix};
 use multi_head_attention::{Linear, MultiHeadAttention, merge_heads, split_heads};
 
 /// A `d × d` identity projection with a zero bias: it hands its input on unchanged.
@@ -55,21 +54,45 @@ fn two_heads_look_at_different_features() {
     let mha =
         MultiHeadAttention::new(2, identity(4), identity(4), identity(4), identity(4));
     let forward = mha.forward(&x, &x, None);
-    let text = format!(
-        "{}{}",
-        show("head 0", &forward.weights[0]),
-        show("head 1", &forward.weights[1])
+    // Head 0, as chapter 02 works it: a = e^(1/√2), b = e^(2/√2).
+    let a = (1.0 / Float::sqrt(2.0)).exp();
+    let b = (2.0 / Float::sqrt(2.0)).exp();
+    let head_0 = array![
+        [
+            a / (2.0 * a + 1.0),
+            1.0 / (2.0 * a + 1.0),
+            a / (2.0 * a + 1.0)
+        ],
+        [
+            1.0 / (2.0 * a + 1.0),
+            a / (2.0 * a + 1.0),
+            a / (2.0 * a + 1.0)
+        ],
+        [a / (2.0 * a + b), a / (2.0 * a + b), b / (2.0 * a + b)]
+    ];
+    let c = (2.0 * Float::sqrt(2.0)).exp();
+    let third = 1.0 / 3.0;
+    let head_1 = array![
+        [third, third, third],
+        [1.0 / (c + 2.0), c / (c + 2.0), 1.0 / (c + 2.0)],
+        [third, third, third]
+    ];
+    assert_eq!(forward.weights.len(), 2, "one weight matrix per head");
+    // Head h sees columns h·d_k .. (h+1)·d_k of the projected queries and keys.
+    assert_matrix_close(
+        "head 0's weights",
+        &forward.weights[0],
+        &head_0,
+        Tol::TIGHT,
+        &[],
     );
-    insta::assert_snapshot!(text, @r"
-    head 0 (3 x 3):
-      [   0.4011,    0.1978,    0.4011]
-      [   0.1978,    0.4011,    0.4011]
-      [   0.2483,    0.2483,    0.5035]
-    head 1 (3 x 3):
-      [   0.3333,    0.3333,    0.3333]
-      [   0.0529,    0.8943,    0.0529]
-      [   0.3333,    0.3333,    0.3333]
-    ");
+    assert_matrix_close(
+        "head 1's weights",
+        &forward.weights[1],
+        &head_1,
+        Tol::TIGHT,
+        &[],
+    );
 }
 
 #[test]

@@ -8,7 +8,7 @@
 use attention::scaled_dot_product_attention;
 use course_common::ndarray::{array, s};
 use course_common::{Float, Matrix};
-use course_harness::check::show;
+use course_harness::{Misconception, Tol, assert_matrix_close};
 use positional_encoding::{Embedding, embedding_to_encoding_ratio, sinusoidal_table};
 
 #[test]
@@ -16,13 +16,23 @@ fn the_table_for_four_positions_and_d_model_4() {
     // d_model = 4 has two frequencies: ω_0 = 1 and ω_1 = 1/10000^(2/4) = 0.01.
     // Row p is [sin p, cos p, sin 0.01p, cos 0.01p].
     let table = sinusoidal_table(4, 4);
-    insta::assert_snapshot!(show("PE", &table), @r"
-    PE (4 x 4):
-      [   0.0000,    1.0000,    0.0000,    1.0000]
-      [   0.8415,    0.5403,    0.0100,    1.0000]
-      [   0.9093,   -0.4161,    0.0200,    0.9998]
-      [   0.1411,   -0.9900,    0.0300,    0.9996]
-    ");
+    let expected = Matrix::from_shape_fn((4, 4), |(p, i)| {
+        let angle = p as Float * [1.0, 0.01][i / 2];
+        if i % 2 == 0 { angle.sin() } else { angle.cos() }
+    });
+    // Swapped, the cos columns would come first: PE(0) = [1, 0, 1, 0].
+    let swapped = Matrix::from_shape_fn((4, 4), |(p, i)| expected[[p, i ^ 1]]);
+    assert_matrix_close(
+        "sinusoidal_table(4, 4)",
+        &table,
+        &expected,
+        Tol::TIGHT,
+        &[Misconception {
+            cause: "sin and cos are swapped: even columns 2i hold sin(p ω_i), odd columns \
+                    2i + 1 hold cos(p ω_i)",
+            result: swapped,
+        }],
+    );
 }
 
 #[test]

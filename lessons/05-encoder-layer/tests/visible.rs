@@ -6,9 +6,10 @@
 //! Don't edit this file to make it pass: grading never reads it.
 
 use course_common::ndarray::{Axis, array};
-use course_common::{Matrix, Vector};
-use course_harness::check::show;
-use course_harness::{Tol, assert_matrix_close, linspace, linspace_matrix};
+use course_common::{Float, Matrix, Vector};
+use course_harness::{
+    Misconception, Tol, assert_matrix_close, linspace, linspace_matrix,
+};
 use encoder_layer::{
     DecoderLayer, EncoderLayer, FeedForward, LayerNorm, Linear, MultiHeadAttention,
     NormPosition, causal_mask, padding_mask,
@@ -64,11 +65,29 @@ fn layer_norm_of_1_0_0_0_is_what_pytorch_gives() {
     // μ = 1/4 and σ² = 3/16 (divided by 4, not 3), so x̂ = (x − 1/4) / √(3/16 + 1e-5):
     // 0.75 / 0.43302 = 1.7320 and −0.25 / 0.43302 = −0.5773. PyTorch's nn.LayerNorm(4)
     // gives the same; the Annotated Transformer's LayerNorm gives [1.5, −0.5, ...].
-    let y = LayerNorm::new(4).forward(&array![[1.0, 0.0, 0.0, 0.0]]);
-    insta::assert_snapshot!(show("LayerNorm([1, 0, 0, 0])", &y), @r"
-    LayerNorm([1, 0, 0, 0]) (1 x 4):
-      [   1.7320,   -0.5773,   -0.5773,   -0.5773]
-    ");
+    let x = array![[1.0, 0.0, 0.0, 0.0]];
+    let y = LayerNorm::new(4).forward(&x);
+    let normalised = |spread: Float| x.mapv(|v| (v - 0.25) / spread);
+    let eps: Float = 1e-5;
+    assert_matrix_close(
+        "LayerNorm([1, 0, 0, 0])",
+        &y,
+        &normalised((3.0 / 16.0 + eps).sqrt()),
+        Tol::TIGHT,
+        &[
+            Misconception {
+                cause: "the variance was divided by n − 1 (unbiased): LayerNorm divides by \
+                        n, the number of features, as PyTorch's nn.LayerNorm does",
+                result: normalised((0.25 + eps).sqrt()),
+            },
+            Misconception {
+                cause: "the rows were divided by std + ε with the unbiased std, as the \
+                        Annotated Transformer's LayerNorm does: the course (and PyTorch) \
+                        divides by √(σ² + ε) with σ² the mean of the squared deviations",
+                result: normalised(0.5 + eps),
+            },
+        ],
+    );
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //! `cargo run -p checker -- grade 06-full-model` runs them. Don't edit this file to make
 //! it pass: grading never reads it.
 
+use course_common::ndarray::array;
+use course_harness::assert_mask_eq;
 use transformer::{
     Adam, BOS, Batch, Config, EOS, PAD, Transformer, Vocabulary, cross_entropy_loss,
     greedy_decode, greedy_decode_cached, noam_rate, target_mask,
@@ -43,27 +45,34 @@ fn a_batch_is_padded_and_its_target_shifted_for_teacher_forcing() {
         })
         .collect();
     // The decoder reads ^2046-06-24 and must predict 2046-06-24$: at every position, the
-    // next character.
-    insta::assert_snapshot!(text.join("\n"), @r"
-    6/24/2046··· | ^2046-06-24 | 2046-06-24$
-    24 june 2046 | ^2046-06-24 | 2046-06-24$
-    ");
+    // next character. Sources are padded at the end to the longest source.
+    let expected = [
+        "6/24/2046··· | ^2046-06-24 | 2046-06-24$",
+        "24 june 2046 | ^2046-06-24 | 2046-06-24$",
+    ];
+    assert_eq!(
+        text, expected,
+        "each row: source | decoder input | decoder target (^ BOS, $ EOS, · padding). The \
+         input starts with BOS and drops the last token; the target is the input shifted \
+         left by one and ends with EOS"
+    );
 }
 
 #[test]
 fn the_decoder_sees_the_past_and_no_padding() {
-    let mask = target_mask(&[BOS, 7, 8, PAD]);
-    let text: Vec<String> = mask
-        .rows()
-        .into_iter()
-        .map(|r| r.iter().map(|&m| if m { '1' } else { '0' }).collect())
-        .collect();
-    insta::assert_snapshot!(text.join("\n"), @r"
-    1000
-    1100
-    1110
-    1110
-    ");
+    let expected = array![
+        [true, false, false, false],
+        [true, true, false, false],
+        [true, true, true, false],
+        [true, true, true, false]
+    ];
+    assert_mask_eq(
+        "target_mask([BOS, 7, 8, PAD])",
+        &target_mask(&[BOS, 7, 8, PAD]),
+        &expected,
+        "the decoder's mask is causal (key j ≤ query i) and also hides padded keys: both \
+         conditions at once",
+    );
 }
 
 #[test]
