@@ -9,7 +9,7 @@
 //! - `checker grade <lesson>`, whose first failing test must name it.
 //!
 //! It prints a table per lesson and the share of mistakes named, and writes every
-//! message to `target/xtask/mistakes/summary.json` to read why one was not.
+//! message to `target/xtask/mistakes/<selection>/summary.json` to read why one was not.
 
 use crate::run_command;
 use anyhow::{Context, Result, bail};
@@ -38,7 +38,12 @@ struct Outcome {
 
 pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
     let lists = lists(root, only)?;
-    let base = root.join("target").join("xtask").join("mistakes");
+    // One copy per selection, so that lists of different lessons can be tried at once.
+    let base = root
+        .join("target")
+        .join("xtask")
+        .join("mistakes")
+        .join(only.unwrap_or("all"));
     let copy = base.join("course");
     let target = base.join("target");
     let submission = base.join("submission");
@@ -125,7 +130,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
     for (lesson, share) in &shares {
         println!("  {lesson:<26} {:>4.0} %", 100.0 * share);
     }
-    println!("\nEvery message: target/xtask/mistakes/summary.json");
+    println!("\nEvery message: {}", base.join("summary.json").display());
     Ok(())
 }
 
