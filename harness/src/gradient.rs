@@ -97,10 +97,18 @@ pub fn assert_gradient_close_named(
             ),
             None => format!("Likely cause: {hint}"),
         };
+        // The numerical gradient differentiates the learner's own forward pass: a wrong
+        // forward makes a right backward fail here too.
+        let forward_first = if hint.contains("forward pass first") {
+            ""
+        } else {
+            "\nIf a test of this function's forward pass fails too, fix the forward pass \
+             first: the numerical gradient is computed from it."
+        };
         panic!(
             "{what}: your gradient differs from the numerical gradient (central differences, \
              h = {STEP:e}) by a relative error of {error:.2e}; a correct one agrees to below \
-             {MAX_RELATIVE_ERROR:e}.\n{cause}\n{}{}",
+             {MAX_RELATIVE_ERROR:e}.\n{cause}{forward_first}\n{}{}",
             crate::check::show("numerical", numerical),
             crate::check::show("yours", analytic),
         );
