@@ -40,12 +40,13 @@ pub struct Lesson {
     /// besides `course-common` (whose ndarray every lesson has).
     #[serde(default)]
     pub dependencies: Vec<String>,
-    /// Examples of the solution crate that regenerate the book's figures, byte for byte
-    /// the same on every run (`cargo xtask figures`; CI checks they are current).
+    /// Examples of the lesson crate that draw the book's figures, byte for byte the same
+    /// on every run; `cargo xtask figures` runs them on the reference solutions (CI checks
+    /// the committed figures are current), a learner on their own code.
     #[serde(default)]
     pub figures: Vec<String>,
-    /// Examples of the solution crate that measure something (timings, training) and
-    /// print it (`cargo xtask experiments`).
+    /// Examples of the lesson crate that measure something (timings, training) and print
+    /// it (`cargo xtask experiments` runs them on the reference solutions).
     #[serde(default)]
     pub experiments: Vec<String>,
     /// Hints for each function the learner writes, in the order of the lesson's file.

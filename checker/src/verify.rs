@@ -155,12 +155,12 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
         }
         for example in lesson.figures.iter().chain(&lesson.experiments) {
             let file = root
-                .join(&solution_dir)
+                .join(&lesson_dir)
                 .join("examples")
                 .join(format!("{example}.rs"));
             if !file.is_file() {
                 problems.push(format!(
-                    "course.toml names the example `{example}` of {solution_dir}, which has no \
+                    "course.toml names the example `{example}` of {lesson_dir}, which has no \
                      examples/{example}.rs"
                 ));
             }

@@ -24,3 +24,39 @@ pub type Matrix = ndarray::Array2<Float>;
 
 /// A vector of [`Float`]s, such as a bias or one row of a [`Matrix`].
 pub type Vector = ndarray::Array1<Float>;
+
+/// Where the example programs write what they make.
+///
+/// The lessons' examples measure the learner's own code. Their figures go to
+/// `target/figures/` and their summaries to `target/experiments/` of the workspace, so
+/// that a learner's run never replaces the book's figures. The maintainers' `cargo xtask
+/// figures` runs the same examples on the reference solutions and points
+/// `COURSE_FIGURES_DIR` at `book/src/figures/` (and `COURSE_EXPERIMENTS_DIR` likewise).
+pub mod output {
+    use std::path::PathBuf;
+
+    /// The folder figures are written to (created if missing).
+    pub fn figures_dir() -> PathBuf {
+        folder("COURSE_FIGURES_DIR", "target/figures")
+    }
+
+    /// The folder experiment summaries are written to (created if missing).
+    pub fn experiments_dir() -> PathBuf {
+        folder("COURSE_EXPERIMENTS_DIR", "target/experiments")
+    }
+
+    fn folder(variable: &str, default: &str) -> PathBuf {
+        let dir = std::env::var_os(variable).map_or_else(
+            || {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("..")
+                    .join(default)
+            },
+            PathBuf::from,
+        );
+        std::fs::create_dir_all(&dir).unwrap_or_else(|error| {
+            panic!("could not create {}: {error}", dir.display())
+        });
+        dir.canonicalize().unwrap_or(dir)
+    }
+}

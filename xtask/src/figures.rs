@@ -1,13 +1,18 @@
 //! `cargo xtask figures` and `cargo xtask experiments`: the book's figures and the
 //! course's measurements, regenerated from the solutions.
 //!
-//! `course.toml` lists, per lesson, the examples of its solution crate that draw figures
+//! `course.toml` lists, per lesson, the examples of its lesson crate that draw figures
 //! (deterministic: the same bytes on every run) and those that measure (timings, training
-//! runs). `figures --check` regenerates the figures and fails if any differs from the
-//! committed file, so the book never shows a figure the code no longer draws.
-//! `experiments` runs every figure and experiment example in release mode and gathers the
-//! JSON summaries they write under `target/experiments/` into
-//! `target/experiments/summary.json`.
+//! runs). The examples live with the lessons, so that a learner measures their own code;
+//! these tasks run them on the reference solutions, in a copy of the course whose lessons
+//! are the solutions (`target/xtask/reference/`), with the examples' output folders
+//! pointed at the book's figures and at `target/experiments/` (see
+//! `course_common::output`).
+//!
+//! `figures --check` regenerates the figures and fails if any differs from the committed
+//! file, so the book never shows a figure the code no longer draws. `experiments` runs
+//! every figure and experiment example in release mode and gathers the JSON summaries
+//! they write into `target/experiments/summary.json`.
 
 use crate::run_command;
 use anyhow::{Context, Result, bail};
@@ -15,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// One example to run: the solution package and the example's name.
+/// One example to run: the lesson package and the example's name.
 struct Example {
     package: String,
     name: String,
@@ -30,10 +35,7 @@ fn examples(root: &Path, key: &str) -> Result<Vec<Example>> {
         .as_array()
         .context("course.toml lists lessons")?
     {
-        let package = format!(
-            "{}-solution",
-            lesson["crate"].as_str().context("a crate name")?
-        );
+        let package = lesson["crate"].as_str().context("a crate name")?.to_owned();
         for name in lesson
             .get(key)
             .and_then(|v| v.as_array())
@@ -53,21 +55,60 @@ fn examples(root: &Path, key: &str) -> Result<Vec<Example>> {
     Ok(found)
 }
 
-fn run_example(root: &Path, example: &Example, quiet: bool) -> Result<()> {
-    let mut command = Command::new("cargo");
-    command.current_dir(root).args([
-        "run",
-        "--release",
-        "--quiet",
-        "-p",
-        &example.package,
-        "--example",
-        &example.name,
-    ]);
-    if quiet {
-        command.stdout(Stdio::null());
+/// A copy of the course whose lessons are the reference solutions, where the lessons'
+/// examples draw the book's figures.
+struct Reference {
+    root: std::path::PathBuf,
+    copy: std::path::PathBuf,
+    target: std::path::PathBuf,
+}
+
+impl Reference {
+    fn prepare(root: &Path) -> Result<Self> {
+        let base = root.join("target").join("xtask").join("reference");
+        let copy = base.join("course");
+        crate::course_copy::copy_course(root, &copy)?;
+        for entry in std::fs::read_dir(root.join("solutions"))? {
+            let lesson = entry?.file_name();
+            let solution = root.join("solutions").join(&lesson).join("src/lib.rs");
+            if solution.is_file() {
+                std::fs::copy(
+                    &solution,
+                    copy.join("lessons").join(&lesson).join("src/lib.rs"),
+                )?;
+            }
+        }
+        Ok(Self {
+            root: root.to_path_buf(),
+            copy,
+            target: base.join("target"),
+        })
     }
-    run_command(&mut command)
+
+    fn run(&self, example: &Example, quiet: bool) -> Result<()> {
+        let mut command = Command::new("cargo");
+        command
+            .current_dir(&self.copy)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env("COURSE_FIGURES_DIR", self.root.join("book/src/figures"))
+            .env(
+                "COURSE_EXPERIMENTS_DIR",
+                self.root.join("target/experiments"),
+            )
+            .args([
+                "run",
+                "--release",
+                "--quiet",
+                "-p",
+                &example.package,
+                "--example",
+                &example.name,
+            ]);
+        if quiet {
+            command.stdout(Stdio::null());
+        }
+        run_command(&mut command)
+    }
 }
 
 /// The book's figures folder, file by file.
@@ -87,8 +128,9 @@ pub fn figures(root: &Path, check: bool) -> Result<()> {
     let folder = root.join("book/src/figures");
     let before = snapshot(&folder)?;
     let examples = examples(root, "figures")?;
+    let reference = Reference::prepare(root)?;
     for example in &examples {
-        run_example(root, example, true)?;
+        reference.run(example, true)?;
     }
     let after = snapshot(&folder)?;
     let changed: Vec<&String> = after
@@ -116,6 +158,7 @@ pub fn figures(root: &Path, check: bool) -> Result<()> {
 pub fn experiments(root: &Path) -> Result<()> {
     let output = root.join("target/experiments");
     std::fs::create_dir_all(&output)?;
+    let reference = Reference::prepare(root)?;
     let mut seen = Vec::new();
     for example in examples(root, "figures")?
         .into_iter()
@@ -127,7 +170,7 @@ pub fn experiments(root: &Path) -> Result<()> {
         }
         seen.push(key);
         println!("\n=== {} --example {}", example.package, example.name);
-        run_example(root, &example, false)?;
+        reference.run(&example, false)?;
     }
     let mut summary = serde_json::Map::new();
     for entry in std::fs::read_dir(&output)? {

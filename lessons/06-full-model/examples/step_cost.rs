@@ -1,7 +1,7 @@
 //! Where the time of one training step goes, and what stacking the batch would buy.
 //!
 //! ```text
-//! cargo run --release -p transformer-solution --example step_cost
+//! cargo run --release -p transformer --example step_cost
 //! ```
 //!
 //! Times the parts of one training step of the date model (batch of 64): the forward
@@ -16,7 +16,7 @@
 
 use course_common::{Float, Matrix};
 use std::time::Instant;
-use transformer_solution::{
+use transformer::{
     Adam, Config, DateTask, Split, Transformer, clip_global_norm, cross_entropy_loss,
     seeded_rng,
 };
@@ -143,8 +143,6 @@ fn main() {
     json.push_str(&format!(
         "  \"batch\": {{\"pairs\": 64, \"s\": {s}, \"t\": {t}}}\n}}\n"
     ));
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../target/experiments");
-    std::fs::create_dir_all(&dir).expect("create target/experiments");
+    let dir = course_common::output::experiments_dir();
     std::fs::write(dir.join("step_cost.json"), json).expect("write step_cost.json");
 }

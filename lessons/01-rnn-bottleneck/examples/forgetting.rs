@@ -3,7 +3,7 @@
 //! the sentences grow?
 //!
 //! ```text
-//! cargo run --release -p rnn-solution --example forgetting
+//! cargo run --release -p rnn --example forgetting
 //! ```
 //!
 //! prints the table the chapter quotes and writes
@@ -21,7 +21,7 @@ use common::{
     print_table, sci, svg, write_figure,
 };
 use course_common::{Float, Vector};
-use rnn_solution::{Rnn, orthogonal};
+use rnn::{Rnn, orthogonal};
 
 const D_IN: usize = 16;
 const D_HIDDEN: usize = 64;

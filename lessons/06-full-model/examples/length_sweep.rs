@@ -2,7 +2,7 @@
 //! attention against the Transformer, on the same copy task, as the source grows.
 //!
 //! ```text
-//! cargo run --release -p transformer-solution --example length_sweep
+//! cargo run --release -p transformer --example length_sweep
 //! ```
 //!
 //! The task is to **copy** a random string of digits: source `3 1 4 1 5`, target
@@ -77,7 +77,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
-use transformer_solution::{
+use transformer::{
     Adam, BOS, Batch, ChaCha8Rng, Config, EOS, Linear, NormPosition, TrainConfig,
     Transformer, clip_global_norm, cross_entropy_loss, greedy_decode_cached, next_token,
     seeded_rng, standard_normal, train_step, xavier_uniform,
@@ -867,7 +867,6 @@ fn report_run(length: usize, name: &str, run: &Run) {
 
 fn main() {
     let options = Options::parse();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     check_rnn_gradients();
 
     let rnn_params = RnnSeq2Seq::new(1, options.rnn_init).parameter_count();
@@ -995,14 +994,13 @@ fn main() {
         &rnn_cells,
         &transformer_cells,
     );
-    let experiments = root.join("target/experiments");
-    std::fs::create_dir_all(&experiments).expect("create target/experiments");
+    let experiments = course_common::output::experiments_dir();
     let name = match options.variant() {
         None => "length_sweep.json".to_owned(),
         Some(variant) => format!("length_sweep-{variant}.json"),
     };
     std::fs::write(experiments.join(&name), json).expect("write the JSON summary");
-    println!("wrote target/experiments/{name}");
+    println!("wrote {}", experiments.join(&name).display());
     if options.variant().is_none() {
         write_figure(
             "06-full-model-length-sweep.svg",

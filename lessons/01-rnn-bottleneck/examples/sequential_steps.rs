@@ -3,7 +3,7 @@
 //! each does; and how long one forward pass of each takes on this machine.
 //!
 //! ```text
-//! cargo run --release -p rnn-solution --example sequential_steps
+//! cargo run --release -p rnn --example sequential_steps
 //! ```
 //!
 //! prints the tables the chapter quotes and writes
@@ -20,7 +20,7 @@ use common::{
 };
 
 use course_common::{Float, Matrix, Vector};
-use rnn_solution::{Rnn, orthogonal};
+use rnn::{Rnn, orthogonal};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

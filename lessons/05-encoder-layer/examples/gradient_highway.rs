@@ -3,7 +3,7 @@
 //! without them.
 //!
 //! ```text
-//! cargo run --release -p encoder-layer-solution --example gradient_highway
+//! cargo run --release -p encoder-layer --example gradient_highway
 //! ```
 //!
 //! prints the table the chapter quotes and writes
@@ -30,7 +30,7 @@
 
 use course_common::ndarray::Axis;
 use course_common::{Float, Matrix, Vector};
-use encoder_layer_solution::{
+use encoder_layer::{
     EncoderLayer, EncoderLayerForward, FeedForward, LayerNorm, Linear,
     MultiHeadAttention, NormPosition,
 };
@@ -115,9 +115,9 @@ enum Stack {
 
 /// The saved forward pass of one layer without residual connections.
 struct Plain {
-    attention: encoder_layer_solution::MultiHeadForward,
+    attention: encoder_layer::MultiHeadForward,
     h: Matrix,
-    ffn: encoder_layer_solution::FeedForwardForward,
+    ffn: encoder_layer::FeedForwardForward,
 }
 
 /// `LayerNorm_1(SA(x))`, then `LayerNorm_2(FFN(h))`: the layer with its skips removed.
@@ -279,12 +279,10 @@ fn main() {
         );
     }
     let svg = figure(&stacks);
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../book/src/figures/05-encoder-layer-gradient-highway.svg"
-    );
-    std::fs::write(path, svg).expect("the book's figures folder exists");
-    println!("wrote book/src/figures/05-encoder-layer-gradient-highway.svg");
+    let path = course_common::output::figures_dir()
+        .join("05-encoder-layer-gradient-highway.svg");
+    std::fs::write(&path, svg).expect("the figures folder exists");
+    println!("wrote {}", path.display());
 }
 
 /// Values below this are drawn on the plot's floor.

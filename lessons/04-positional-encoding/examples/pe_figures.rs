@@ -1,7 +1,7 @@
 //! The figures and tables of chapter 04, computed from the solution.
 //!
 //! ```text
-//! cargo run --release -p positional-encoding-solution --example pe_figures
+//! cargo run --release -p positional-encoding --example pe_figures
 //! ```
 //!
 //! writes `book/src/figures/04-positional-encoding-heatmap.svg` (the table, 64 positions
@@ -14,7 +14,7 @@
 use attention::{Linear, SelfAttentionHead};
 use course_common::ndarray::array;
 use course_common::{Float, Matrix, Vector};
-use positional_encoding_solution::{
+use positional_encoding::{
     Embedding, embed_with_positions, embedding_to_encoding_ratio, frequencies,
     sinusoidal_table,
 };
@@ -22,8 +22,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 fn main() {
-    let figures =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../book/src/figures");
+    let figures = course_common::output::figures_dir();
     let heatmap = figures.join("04-positional-encoding-heatmap.svg");
     std::fs::write(&heatmap, heatmap_svg(64, 32)).expect("write the heatmap");
     let curves = figures.join("04-positional-encoding-curves.svg");

@@ -3,7 +3,7 @@
 //! largest singular value is 0.5, 1.0 or 2.0.
 //!
 //! ```text
-//! cargo run --release -p rnn-solution --example gradient_norms
+//! cargo run --release -p rnn --example gradient_norms
 //! ```
 //!
 //! prints the tables the chapter quotes and writes
@@ -22,7 +22,7 @@ use common::{
     sci, svg, write_figure,
 };
 use course_common::{Float, Matrix, Vector};
-use rnn_solution::{Rnn, orthogonal, spectral_norm};
+use rnn::{Rnn, orthogonal, spectral_norm};
 
 const D_IN: usize = 16;
 const D_HIDDEN: usize = 64;

@@ -28,11 +28,9 @@ pub fn hash_matrix(rows: usize, cols: usize, stream: u64, scale: Float) -> Matri
     })
 }
 
-/// Where the book's figures live, from this crate's folder.
+/// Where a figure is written (see `course_common::output`).
 pub fn figure_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../book/src/figures")
-        .join(name)
+    course_common::output::figures_dir().join(name)
 }
 
 /// Writes a figure and says where.
@@ -40,7 +38,7 @@ pub fn write_figure(name: &str, svg: &str) {
     let path = figure_path(name);
     std::fs::write(&path, svg)
         .unwrap_or_else(|err| panic!("could not write {}: {err}", path.display()));
-    println!("wrote book/src/figures/{name}");
+    println!("wrote {}", path.display());
 }
 
 /// A number in the compact scientific form the tables use: `1.23e-4`, `0.512`, `597`.

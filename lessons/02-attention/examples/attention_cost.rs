@@ -4,7 +4,7 @@
 //! tables this prints.
 //!
 //! ```text
-//! cargo run --release -p attention-solution --example attention_cost
+//! cargo run --release -p attention --example attention_cost
 //! ```
 //!
 //! For n = 64, 128, …, 2048 and d_k = d_v = 64 it times, on one thread (ndarray without
@@ -23,11 +23,11 @@
 //! figure byte for byte. The inputs are deterministic fills (no random generator).
 //!
 //! To time your own attention instead, once lesson 02 passes: copy this file into
-//! `lessons/02-attention/examples/`, change `attention_solution` to `attention` in the
+//! `lessons/02-attention/examples/`, change `attention` to `attention` in the
 //! `use` line below, and change the figure's file name in `main`, so that the book's
 //! figure stays the reference one.
 
-use attention_solution::{Linear, scaled_dot_product_attention, softmax_rows};
+use attention::{Linear, scaled_dot_product_attention, softmax_rows};
 use course_common::ndarray::{Array1, Array2};
 use course_common::{Float, Matrix, Vector};
 use std::fmt::Write as _;
@@ -257,11 +257,10 @@ fn main() {
         &table,
     );
 
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../book/src/figures/cost-of-attention.svg");
+    let path = course_common::output::figures_dir().join("cost-of-attention.svg");
     std::fs::write(&path, figure(&rows))
         .unwrap_or_else(|err| panic!("could not write {}: {err}", path.display()));
-    println!("\nwrote book/src/figures/cost-of-attention.svg");
+    println!("\nwrote {}", path.display());
 }
 
 // The figure: two log-log panels, drawn by hand as SVG text.

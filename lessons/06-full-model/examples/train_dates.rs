@@ -2,7 +2,7 @@
 //! measure what it learned.
 //!
 //! ```text
-//! cargo run --release -p transformer-solution --example train_dates
+//! cargo run --release -p transformer --example train_dates
 //! ```
 //!
 //! trains the reference model (d_model 32, 2 heads, d_ff 64, one encoder and one decoder
@@ -41,7 +41,7 @@ use course_common::{Float, Matrix};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use transformer_solution::{
+use transformer::{
     Adam, BOS, Batch, Config, Date, DateFormat, DateTask, Example, NormPosition, Split,
     TrainConfig, Transformer, greedy_decode, greedy_decode_cached, next_token,
     seeded_rng, train_step,
@@ -122,7 +122,6 @@ impl Options {
 
 fn main() {
     let options = Options::parse();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let task = if options.narrow {
         let heldout = [1953, 1962, 1968, 1977, 1984, 1991, 2006, 2015, 2031, 2047];
         DateTask::with_years(1950..=2049, &heldout)
@@ -289,8 +288,7 @@ fn main() {
         &curve,
         &decoding,
     );
-    let experiments = root.join("target/experiments");
-    std::fs::create_dir_all(&experiments).expect("create target/experiments");
+    let experiments = course_common::output::experiments_dir();
     let name = match options.variant() {
         None => "date_translation.json".to_owned(),
         Some(variant) => format!("date_translation-{variant}.json"),
@@ -299,7 +297,7 @@ fn main() {
     std::fs::write(&json_path, json).expect("write the JSON summary");
     println!("\nwrote {}", json_path.display());
     if options.variant().is_none() {
-        let figures = root.join("book/src/figures");
+        let figures = course_common::output::figures_dir();
         let training = figures.join("06-full-model-training.svg");
         std::fs::write(&training, training_svg(&losses, &curve))
             .expect("write the curve");
