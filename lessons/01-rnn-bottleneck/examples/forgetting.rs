@@ -28,7 +28,14 @@ const D_HIDDEN: usize = 64;
 const LEN: usize = 100;
 const SIGMAS: [Float; 4] = [0.5, 0.9, 1.0, 2.0];
 
+/// Measurement 2 of chapter 01: two sentences that differ only in their first token, read
+/// by the same encoder. How far apart are their context vectors (last states) as the
+/// sentences grow?
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     // The same encoder inputs as the gradient measurement (gain 0.3).
     let xs = hash_matrix(LEN, D_IN, 1, 1.0);
     let w_xh = hash_matrix(D_HIDDEN, D_IN, 2, 1.0) * (3.0 / D_IN as Float).sqrt() * 0.3;

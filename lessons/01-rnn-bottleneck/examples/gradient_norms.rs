@@ -74,7 +74,14 @@ fn measure(sigma: Float, w_xh: &Matrix, b: &Vector, xs: &Matrix) -> Run {
     }
 }
 
+/// Measurement 1 of chapter 01: how much of the gradient of the last state reaches each
+/// earlier input, against the distance between them, for a recurrent matrix W_hh whose
+/// largest singular value is 0.5, 1.0 or 2.0.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     // Inputs in [-1, 1]; with gain 1, x W_xhᵀ has entries of standard deviation ≈ 0.58.
     let xs = hash_matrix(LEN, D_IN, 1, 1.0);
     let w_xh_unit = hash_matrix(D_HIDDEN, D_IN, 2, 1.0) * (3.0 / D_IN as Float).sqrt();

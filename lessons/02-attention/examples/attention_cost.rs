@@ -196,7 +196,14 @@ fn print_table(header: &[&str], rows: &[Vec<String>]) {
     }
 }
 
+/// The cost of attention, measured: how long one call of scaled_dot_product_attention takes
+/// as the sequence grows, and how large its (n, n) weight matrix is. The book's chapter
+/// "The cost of attention" quotes the tables this prints.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     println!(
         "Scaled dot-product attention, n queries and n keys, d_k = d_v = {D_K}, f64, one \
          thread, best of at least 5 runs.\n"

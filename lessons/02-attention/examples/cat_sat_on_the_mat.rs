@@ -8,7 +8,12 @@
 use attention::softmax_rows;
 use course_common::ndarray::Array2;
 
+/// "The cat sat on the mat": where the seed's illustrative weights for "sat" come from.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     let words = ["The", "cat", "sat", "on", "the", "mat"];
     let seed_weights = [0.05, 0.6, 0.02, 0.02, 0.01, 0.3];
     let scores =

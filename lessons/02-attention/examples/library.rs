@@ -6,7 +6,13 @@ use attention::scaled_dot_product_attention;
 use course_common::ndarray::array;
 use course_harness::check::show;
 
+/// The library analogy of chapter 02: a query, book labels as keys, book contents as
+/// values.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     // Three features a label or a request can have: machine learning, cooking, gardening.
     let books = ["Deep Learning", "The Cook's Atlas", "Roses in Winter"];
     let labels = array![[0.9, 0.0, 0.1], [0.0, 1.0, 0.2], [0.1, 0.1, 1.0]]; // keys

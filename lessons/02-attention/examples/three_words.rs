@@ -7,7 +7,12 @@ use course_common::Float;
 use course_common::ndarray::array;
 use course_harness::check::show;
 
+/// The three-word walk-through of chapter 02, step by step.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     // Each word asks a question (its query), offers a label (its key) and carries
     // information (its value). Here the queries and keys are the same vectors.
     let q = array![[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];

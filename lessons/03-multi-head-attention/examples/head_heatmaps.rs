@@ -1,5 +1,5 @@
 //! The figure of chapter 03 "What the heads look like": each head's attention weights
-//! for a short sentence, drawn as heatmaps, computed with the solution.
+//! for a short sentence, drawn as heatmaps, computed with your lesson code.
 //!
 //! ```text
 //! cargo run --release -p multi-head-attention --example head_heatmaps
@@ -99,7 +99,13 @@ fn panel(svg: &mut String, x0: f64, y0: f64, title: &str, weights: &Matrix) {
     }
 }
 
+/// The figure of chapter 03 "What the heads look like": each head's attention weights for a
+/// short sentence, drawn as heatmaps, computed with your lesson code.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     let mha = MultiHeadAttention::new(
         N_HEADS,
         projection(100, 0.9),

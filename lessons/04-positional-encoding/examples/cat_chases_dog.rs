@@ -15,7 +15,13 @@ use course_common::ndarray::array;
 use course_common::{Matrix, Vector};
 use positional_encoding::{Embedding, embed_with_positions, sinusoidal_table};
 
+/// 猫追狗 ("the cat chases the dog") and 狗追猫 ("the dog chases the cat") through one
+/// self-attention head, without and with positional encoding.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     // 猫 0, 追 1, 狗 2; d_model = 4, so forward multiplies every row by √4 = 2.
     let embedding = Embedding::new(array![
         [0.6, -0.2, 0.5, 0.1],

@@ -1,4 +1,4 @@
-//! The figures and tables of chapter 04, computed from the solution.
+//! The figures and tables of chapter 04, computed from your lesson code.
 //!
 //! ```text
 //! cargo run --release -p positional-encoding --example pe_figures
@@ -21,7 +21,12 @@ use positional_encoding::{
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+/// The figures and tables of chapter 04, computed from your lesson code.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     let figures = course_common::output::figures_dir();
     let heatmap = figures.join("04-positional-encoding-heatmap.svg");
     std::fs::write(&heatmap, heatmap_svg(64, 32)).expect("write the heatmap");

@@ -32,7 +32,12 @@ fn best_ms(reps: usize, mut f: impl FnMut()) -> Float {
         .fold(Float::INFINITY, Float::min)
 }
 
+/// Where the time of one training step goes, and what stacking the batch would buy.
+#[derive(clap::Parser)]
+struct Args {}
+
 fn main() {
+    <Args as clap::Parser>::parse();
     let task = DateTask::new();
     let mut model = Transformer::new(Config::dates(), 1);
     let batch = task.batch(&mut seeded_rng(7), 64, Split::Train);

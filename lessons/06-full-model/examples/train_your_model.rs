@@ -17,19 +17,20 @@ use transformer::{
     train,
 };
 
+/// Trains the Transformer you wrote on the date task, with your gradients, your Adam and
+/// your schedule, then decodes 1000 dates of years it never saw.
+#[derive(clap::Parser)]
+struct Args {
+    /// Train for N steps (default: the date task's 3000).
+    #[arg(long, value_name = "N")]
+    steps: Option<usize>,
+}
+
 fn main() {
+    let args = <Args as clap::Parser>::parse();
     let mut settings = TrainConfig::dates();
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--steps" => {
-                settings.steps = args
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .expect("--steps needs a number")
-            }
-            other => panic!("unknown option {other}: the only one is --steps N"),
-        }
+    if let Some(steps) = args.steps {
+        settings.steps = steps;
     }
     let task = DateTask::new();
     let mut model = Transformer::new(Config::dates(), 1);
