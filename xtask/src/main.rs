@@ -8,6 +8,7 @@ mod course_copy;
 mod figures;
 mod latency;
 mod mistakes;
+mod walk;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -50,6 +51,9 @@ enum Task {
         /// Only the lessons whose id starts with this (e.g. 02).
         lesson: Option<String>,
     },
+    /// Export the student edition, finish its lessons with the solutions, and run every
+    /// `cargo` command its README and book show a learner (long ones with --help).
+    Walk,
     /// Measure how long re-grading one edited lesson takes next to `cargo test -p <lesson>`
     /// for the same edit, warm, and how long re-grading the whole course takes.
     Latency {
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
                 .args(["run", "--release", "--quiet", "-p", "course-common"])
                 .args(["--example", "matmul_throughput"]),
         ),
+        Task::Walk => walk::run(&workspace_root()),
         Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
         Task::Latency { rounds, lesson } => {
             latency::run(&workspace_root(), rounds, &lesson)
