@@ -81,6 +81,9 @@ impl Default for Options {
 
 /// What grading reports while it works, for a progress display.
 pub enum Event {
+    /// The grader is preparing: its judge and the course's dependencies (built once, so
+    /// this takes long only on a first run).
+    Preparing,
     /// The build of the submission started.
     Building,
     /// The tests started: this many in all.
@@ -153,6 +156,7 @@ fn grade_lessons(
         }
         warn_unsandboxed(&sandbox);
     }
+    progress(Event::Preparing);
     let toolchain = Toolchain::locate()?;
     let target_dir = course.scratch_dir().join("build");
     let judge = if course.has_references() {

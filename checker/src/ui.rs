@@ -31,6 +31,17 @@ pub fn grade_with_progress(
         ProgressBar::hidden()
     };
     let on_event = |event: Event| match event {
+        Event::Preparing => {
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+                    .expect("valid template"),
+            );
+            bar.set_message(
+                "Preparing the grader (the first run compiles the course's dependencies, \
+                 a minute or two)",
+            );
+            bar.enable_steady_tick(Duration::from_millis(100));
+        }
         Event::Building => {
             bar.set_style(
                 ProgressStyle::with_template("{spinner} {msg} {elapsed}")

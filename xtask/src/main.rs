@@ -6,6 +6,7 @@
 mod class_bench;
 mod course_copy;
 mod figures;
+mod first_run;
 mod latency;
 mod mistakes;
 mod walk;
@@ -51,6 +52,9 @@ enum Task {
         /// Only the lessons whose id starts with this (e.g. 02).
         lesson: Option<String>,
     },
+    /// Time a learner's first `cargo run -p checker` from an empty build folder, in the
+    /// student edition and in a fresh clone.
+    FirstRun,
     /// Export the student edition, finish its lessons with the solutions, and run every
     /// `cargo` command its README and book show a learner (long ones with --help).
     Walk,
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
                 .args(["--example", "matmul_throughput"]),
         ),
         Task::Walk => walk::run(&workspace_root()),
+        Task::FirstRun => first_run::run(&workspace_root()),
         Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
         Task::Latency { rounds, lesson } => {
             latency::run(&workspace_root(), rounds, &lesson)
