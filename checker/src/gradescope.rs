@@ -10,17 +10,25 @@
 //! Every lesson is worth 10 points, shared equally among its tests. Graded tests are
 //! visible to students at once; held-out tests after the grades are published.
 
-use crate::course::{Course, Tier};
+use crate::course::Tier;
 use crate::report::CourseReport;
-use anyhow::{Context, Result, bail};
 use serde::Serialize;
-use std::io::Write as _;
-use std::path::Path;
+// Writing the bundle is for instructors only (see the `instructor` feature).
+#[cfg(feature = "instructor")]
+use {
+    crate::course::Course,
+    anyhow::{Context, Result, bail},
+    std::io::Write as _,
+    std::path::Path,
+};
 
+#[cfg(feature = "instructor")]
 const SETUP: &str = include_str!("gradescope/setup.sh");
+#[cfg(feature = "instructor")]
 const RUN_AUTOGRADER: &str = include_str!("gradescope/run_autograder");
 
 /// Folders and files of the course the bundle carries (no build output, no book).
+#[cfg(feature = "instructor")]
 const COURSE_PARTS: &[&str] = &[
     "Cargo.toml",
     "Cargo.lock",
@@ -95,6 +103,7 @@ pub fn results(report: &CourseReport) -> String {
 
 /// Writes the autograder bundle into `out` (which must not exist or be empty): its files,
 /// and `autograder.zip` holding them, ready to upload.
+#[cfg(feature = "instructor")]
 pub fn write_bundle(course: &Course, out: &Path) -> Result<()> {
     if out.exists() && std::fs::read_dir(out)?.next().is_some() {
         bail!(
@@ -139,6 +148,7 @@ pub fn write_bundle(course: &Course, out: &Path) -> Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "instructor")]
 fn write_executable(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text)?;
     #[cfg(unix)]

@@ -6,6 +6,7 @@
 //! found problems, 2 on bad input or any other error, with a message that says what to do.
 
 mod cascade;
+#[cfg(feature = "instructor")]
 mod class;
 mod classroom;
 mod cli;
@@ -14,6 +15,7 @@ mod course;
 mod explain;
 mod export;
 mod grade;
+#[cfg(feature = "instructor")]
 mod gradebook;
 mod gradescope;
 mod hint;
@@ -82,25 +84,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
             out,
             limits,
-        }) => {
-            let options = crate::grade::Options {
-                instructor: true,
-                ..limits.options()?
-            };
-            let book = ui::grade_class_with_progress(&course, &dir, &options)?;
-            let text = match format {
-                ClassFormat::Csv => gradebook::csv(&book)?,
-                ClassFormat::Json => gradebook::json(&book),
-                ClassFormat::Junit => gradebook::junit(&book),
-            };
-            match out {
-                Some(path) => std::fs::write(&path, text).with_context(|| {
-                    format!("could not write the gradebook to {}", path.display())
-                })?,
-                None => print!("{text}"),
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        }) => grade_class(&course, &dir, format, out.as_deref(), &limits),
         Some(Command::ExportStudent { out }) => {
             export::export_student(&course, &out)?;
             println!(
@@ -110,15 +94,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Gradescope { out }) => {
-            gradescope::write_bundle(&course, &out)?;
-            println!(
-                "Wrote the Gradescope autograder to {0}; upload {0}/autograder.zip. Try it \
-                 locally with {0}/run_autograder (its header says how).",
-                out.display()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Gradescope { out }) => write_gradescope_bundle(&course, &out),
         Some(Command::Verify { limits }) => {
             let problems = verify::verify(&course, &limits.options()?)?;
             if problems.is_empty() {
@@ -136,6 +112,69 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
     }
 }
+
+/// `class`: grade every submission in `dir` and write the gradebook.
+#[cfg(feature = "instructor")]
+fn grade_class(
+    course: &Course,
+    dir: &std::path::Path,
+    format: ClassFormat,
+    out: Option<&std::path::Path>,
+    limits: &cli::LimitArgs,
+) -> Result<ExitCode> {
+    let options = crate::grade::Options {
+        instructor: true,
+        ..limits.options()?
+    };
+    let book = ui::grade_class_with_progress(course, dir, &options)?;
+    let text = match format {
+        ClassFormat::Csv => gradebook::csv(&book)?,
+        ClassFormat::Json => gradebook::json(&book),
+        ClassFormat::Junit => gradebook::junit(&book),
+    };
+    match out {
+        Some(path) => std::fs::write(path, text).with_context(|| {
+            format!("could not write the gradebook to {}", path.display())
+        })?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gradescope`: write the autograder bundle.
+#[cfg(feature = "instructor")]
+fn write_gradescope_bundle(course: &Course, out: &std::path::Path) -> Result<ExitCode> {
+    gradescope::write_bundle(course, out)?;
+    println!(
+        "Wrote the Gradescope autograder to {0}; upload {0}/autograder.zip. Try it \
+         locally with {0}/run_autograder (its header says how).",
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Without the instructor feature (the student edition's checker), the instructor's
+/// commands say where to run them.
+#[cfg(not(feature = "instructor"))]
+fn grade_class(
+    _: &Course,
+    _: &std::path::Path,
+    _: ClassFormat,
+    _: Option<&std::path::Path>,
+    _: &cli::LimitArgs,
+) -> Result<ExitCode> {
+    anyhow::bail!(INSTRUCTORS_ONLY)
+}
+
+#[cfg(not(feature = "instructor"))]
+fn write_gradescope_bundle(_: &Course, _: &std::path::Path) -> Result<ExitCode> {
+    anyhow::bail!(INSTRUCTORS_ONLY)
+}
+
+#[cfg(not(feature = "instructor"))]
+const INSTRUCTORS_ONLY: &str = "this checker is the student edition's, built without the \
+    instructor's commands: grade a class or write the Gradescope bundle from the course's \
+    full repository";
 
 /// No command: grade everything and show the progress table.
 fn show_progress(

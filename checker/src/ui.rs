@@ -73,8 +73,10 @@ pub fn grade_with_progress(
 }
 
 /// A progress bar over the students of a class, on standard error when it is a terminal.
+#[cfg(feature = "instructor")]
 struct ClassBar(ProgressBar);
 
+#[cfg(feature = "instructor")]
 impl crate::class::ClassProgress for ClassBar {
     fn start(&self, students: usize) {
         self.0.set_length(students as u64);
@@ -87,6 +89,7 @@ impl crate::class::ClassProgress for ClassBar {
 }
 
 /// Grades a class, showing a bar over its students.
+#[cfg(feature = "instructor")]
 pub fn grade_class_with_progress(
     course: &Course,
     dir: &std::path::Path,
