@@ -331,6 +331,7 @@ fn step_backward_matches_numerical_gradients() {
         let d_z = &upstream * &h_next.mapv(|v| 1.0 - v * v);
         let d_z_at_z = &upstream * &z.mapv(|v| 1.0 - v * v);
         let d_z_at_h = &upstream * &h.mapv(|v| 1.0 - v * v);
+        let d_z_one_minus_h = &upstream * &h_next.mapv(|v| 1.0 - v);
         let tanh_mistakes = |grad: &dyn Fn(&Matrix) -> Matrix| {
             vec![
                 Misconception {
@@ -347,6 +348,11 @@ fn step_backward_matches_numerical_gradients() {
                     cause: "the tanh was skipped in the backward pass: multiply the \
                             upstream gradient by tanh' = 1 − h'² first",
                     result: grad(&upstream),
+                },
+                Misconception {
+                    cause: "tanh' was computed as 1 − h' instead of 1 − h'² (squared): \
+                            tanh'(z) = 1 − tanh(z)², and tanh(z) is the step's output h'",
+                    result: grad(&d_z_one_minus_h),
                 },
             ]
         };
@@ -553,6 +559,10 @@ fn an_empty_sequence_has_no_states_and_its_context_is_h0() {
     });
 }
 
+const OWN_OUTPUT_AS_PREVIOUS: &str = "step t was handed its own output states[t] as its \
+    previous state, so dW_hh = dzᵀ h used the wrong h: the previous state of step t is h0 \
+    at t = 0 and states[t − 1] after it";
+
 /// A sequence of one token is one step: its single state is `step(x_0, h0)`, its
 /// context is that state, and its gradients are those of `step_backward`.
 #[test]
@@ -574,20 +584,27 @@ fn a_one_token_sequence_is_one_step() {
         let upstream = array![[0.3, -1.0, 0.6, 0.25]];
         let step = step_backward(&cell, &x0, &as_row(&h0), &h_1, &upstream);
         let bptt = backward(&cell, &x0, &h0, &states, &upstream);
-        let pairs = [
-            ("d_xs", &bptt.d_xs, &step.d_x),
-            ("d_h0", &as_matrix(&bptt.d_h0), &step.d_h),
-            ("d_w_xh", &bptt.d_w_xh, &step.d_w_xh),
-            ("d_w_hh", &bptt.d_w_hh, &step.d_w_hh),
-            ("d_b", &as_matrix(&bptt.d_b), &as_matrix(&step.d_b)),
+        // dW_hh with the step's own output in place of the state before it (h0 here).
+        let h_1_exact = pre_activation(&cell, &x0, &as_row(&h0)).mapv(Float::tanh);
+        let d_z = &upstream * &h_1_exact.mapv(|v| 1.0 - v * v);
+        let own_output = [Misconception {
+            cause: OWN_OUTPUT_AS_PREVIOUS,
+            result: d_z.t().dot(&h_1_exact),
+        }];
+        let pairs: [(&str, &Matrix, &Matrix, &[Misconception<'_>]); 5] = [
+            ("d_xs", &bptt.d_xs, &step.d_x, &[]),
+            ("d_h0", &as_matrix(&bptt.d_h0), &step.d_h, &[]),
+            ("d_w_xh", &bptt.d_w_xh, &step.d_w_xh, &[]),
+            ("d_w_hh", &bptt.d_w_hh, &step.d_w_hh, &own_output),
+            ("d_b", &as_matrix(&bptt.d_b), &as_matrix(&step.d_b), &[]),
         ];
-        for (name, got, expected) in pairs {
+        for (name, got, expected, mistakes) in pairs {
             assert_matrix_close(
                 &format!("backward of one token: {name} (should equal step_backward's)"),
                 got,
                 expected,
                 Tol::TIGHT,
-                &[],
+                mistakes,
             );
         }
     });
@@ -644,6 +661,8 @@ enum Slip {
     Overwritten,
     /// Only the last step's parameter gradients were kept.
     LastStepOnly,
+    /// Each step was handed its own output as its previous state.
+    OwnOutputAsPrevious,
 }
 
 /// Backpropagation through time written out in the test, with one slip, for the wrong
@@ -676,7 +695,9 @@ fn bptt_with(
             Slip::CarryDropped => d_h = own,
             _ => d_h += &own,
         }
-        let h_prev = if t == 0 {
+        let h_prev = if slip == Slip::OwnOutputAsPrevious {
+            states[t].clone()
+        } else if t == 0 {
             as_row(h0)
         } else {
             states[t - 1].clone()
@@ -803,6 +824,7 @@ fn bptt_gradients_of_the_weights_are_summed_over_the_steps() {
             ),
             (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY),
             (Slip::CarryDropped, CARRY_DROPPED),
+            (Slip::OwnOutputAsPrevious, OWN_OUTPUT_AS_PREVIOUS),
         ];
         let mistakes = |index: usize| -> Vec<Misconception<'static>> {
             slips

@@ -10,24 +10,42 @@
 //! Every call into the lesson goes through `observe` (or `object`, for the forward pass a
 //! backward pass is given), so that the checker's judge can replay it (see harness::tape).
 
-use attention::{causal_mask, padding_mask, scaled_dot_product_attention};
+use attention::{
+    causal_mask, padding_mask, scaled_dot_product_attention,
+    scaled_dot_product_attention_backward,
+};
 use course_common::ndarray::{Array2, Axis, array, concatenate, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
+use course_harness::tape::{TAPE_ENDED, TAPE_MISMATCH, panic_message};
 use course_harness::{
-    Held, Misconception, Tol, assert_gradient_close, assert_matrix_close,
-    assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient, object, observe, relative_error,
+    Held, Misconception, Tol, assert_gradient_close, assert_gradient_close_named,
+    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, graded, linspace,
+    linspace_matrix, numerical_gradient, object, observe, relative_error,
 };
 use multi_head_attention::{
     Linear, LinearGrads, Mask, MultiHeadAttention, MultiHeadForward, merge_heads,
     split_heads,
 };
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 const INTERLEAVED: &str = "the heads took interleaved columns (head i got columns i, \
     i + n_heads, i + 2·n_heads, ...), as a reshape to (n, d_k, n_heads) gives; head i owns \
     the contiguous block of columns i·d_k .. (i+1)·d_k, as a reshape to (n, n_heads, d_k) \
     gives, in the paper and in PyTorch";
+
+const PLAIN_RESHAPE: &str = "the heads were cut by a plain reshape of the row-major \
+    numbers (the (n, d_model) matrix read as (n_heads, n, d_k)), which puts several tokens' \
+    features in one row of a head; head i is columns i·d_k .. (i+1)·d_k of every row, a \
+    slice of the columns, and the rows (the tokens) stay as they are";
+
+const MASK_NOT_PASSED: &str = "the mask was not passed to the heads' attention: each head's \
+    scaled_dot_product_attention must get the mask, so that the masked keys get weight 0 in \
+    every head";
+
+const KV_FROM_QUERY: &str = "the keys and values were projected from the query input: K and \
+    V come from key_value_input (the encoder's output, in cross-attention), Q from \
+    query_input";
 
 const ONE_PER_HEAD: &str = "split Q, K and V into n_heads heads of d_k columns and run \
     lesson 02's attention once per head; forward returns one weight matrix per head";
@@ -203,10 +221,14 @@ fn output_mistakes(
     ];
     if mask.is_none() && query_input != key_value_input {
         mistakes.push(Misconception {
-            cause: "the keys and values were projected from the query input: K and V come \
-                    from key_value_input (the encoder's output, in cross-attention), Q from \
-                    query_input",
+            cause: KV_FROM_QUERY,
             result: reference(mha, query_input, query_input, None).output,
+        });
+    }
+    if mask.is_some() {
+        mistakes.push(Misconception {
+            cause: MASK_NOT_PASSED,
+            result: reference(mha, query_input, key_value_input, None).output,
         });
     }
     mistakes
@@ -241,11 +263,46 @@ fn forward_pass(
     key_value_input: &Matrix,
     mask: Option<&Mask>,
 ) -> Forward {
-    let (output, weights) = observe("MultiHeadAttention::forward", || {
-        let forward = mha.forward(query_input, key_value_input, mask);
-        (forward.output, forward.weights)
-    });
-    Forward { output, weights }
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        observe("MultiHeadAttention::forward", || {
+            let forward = mha.forward(query_input, key_value_input, mask);
+            (forward.output, forward.weights)
+        })
+    }));
+    match outcome {
+        Ok((output, weights)) => Forward { output, weights },
+        Err(payload) => {
+            explain_cross_attention_panic(payload, query_input, key_value_input)
+        }
+    }
+}
+
+/// Passes on a panic of the forward pass; when the queries and the keys differ in number
+/// (cross-attention), a shape mismatch there most often means the keys or the values were
+/// computed from the query input, so the message says so. A `todo!()` and the tape's own
+/// panics are passed on as they are.
+fn explain_cross_attention_panic(
+    payload: Box<dyn std::any::Any + Send>,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+) -> ! {
+    let text = panic_message(payload.as_ref());
+    if query_input.nrows() == key_value_input.nrows()
+        || text.starts_with("not yet implemented")
+        || text.starts_with(TAPE_ENDED)
+        || text.starts_with(TAPE_MISMATCH)
+    {
+        resume_unwind(payload);
+    }
+    panic!(
+        "MultiHeadAttention::forward panicked on cross-attention of {} queries over {} keys \
+         and values: {text}\nLikely cause: if a shape does not fit, {KV_FROM_QUERY}; the \
+         scores of each head are (n_q, n_k) = ({}, {}), like the mask.",
+        query_input.nrows(),
+        key_value_input.nrows(),
+        query_input.nrows(),
+        key_value_input.nrows(),
+    );
 }
 
 /// `mha.forward(query_input, key_value_input, mask)` kept whole, to give to the backward
@@ -326,6 +383,22 @@ fn backward_pass(
 // Split and merge
 // ---------------------------------------------------------------------------------------
 
+/// What a plain reshape of the row-major numbers gives as the heads: head i is numbers
+/// i·n·d_k .. (i+1)·n·d_k of `x`, read as (n, d_k). Used only to name that mistake.
+fn plain_reshape(x: &Matrix, n_heads: usize) -> Vec<Matrix> {
+    let (n, d_k) = (x.nrows(), x.ncols() / n_heads);
+    let flat: Vec<Float> = x.iter().copied().collect();
+    (0..n_heads)
+        .map(|head| {
+            Matrix::from_shape_vec(
+                (n, d_k),
+                flat[head * n * d_k..(head + 1) * n * d_k].to_vec(),
+            )
+            .expect("n · d_k numbers")
+        })
+        .collect()
+}
+
 /// split_heads gives head i the contiguous columns i·d_k .. (i+1)·d_k, checked by hand on
 /// a (3, 6) matrix whose entry (r, c) is 10r + c.
 #[test]
@@ -344,11 +417,18 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
             array![[2.0, 3.0], [12.0, 13.0], [22.0, 23.0]],
             array![[4.0, 5.0], [14.0, 15.0], [24.0, 25.0]],
         ];
+        let reshaped = plain_reshape(&x, 3);
         for (head, (got, expected)) in heads.iter().zip(&expected).enumerate() {
-            let wrong = Misconception {
-                cause: INTERLEAVED,
-                result: x.select(Axis(1), &interleaved(head, 2, 3)),
-            };
+            let wrong = [
+                Misconception {
+                    cause: INTERLEAVED,
+                    result: x.select(Axis(1), &interleaved(head, 2, 3)),
+                },
+                Misconception {
+                    cause: PLAIN_RESHAPE,
+                    result: reshaped[head].clone(),
+                },
+            ];
             assert_matrix_close(
                 &format!(
                     "split_heads(x, 3): head {head} (one row per token, d_k = 2 columns)"
@@ -356,7 +436,7 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
                 got,
                 expected,
                 tight(),
-                &[wrong],
+                &wrong,
             );
         }
         // The sequence length never changes, even when it differs from d_model.
@@ -386,20 +466,31 @@ fn merge_heads_puts_the_heads_side_by_side() {
             [1.0, 2.0, 5.0, 6.0, 9.0, 10.0],
             [3.0, 4.0, 7.0, 8.0, 11.0, 12.0]
         ];
-        let wrong = Misconception {
-            cause: INTERLEAVED,
-            result: array![
-                [1.0, 5.0, 9.0, 2.0, 6.0, 10.0],
-                [3.0, 7.0, 11.0, 4.0, 8.0, 12.0]
-            ],
-        };
+        let wrong = [
+            Misconception {
+                cause: INTERLEAVED,
+                result: array![
+                    [1.0, 5.0, 9.0, 2.0, 6.0, 10.0],
+                    [3.0, 7.0, 11.0, 4.0, 8.0, 12.0]
+                ],
+            },
+            Misconception {
+                cause: "the heads were merged in reverse order (the last head first): head \
+                        i goes back to columns i·d_k .. (i+1)·d_k, head 0 on the left, \
+                        where split_heads took it from",
+                result: array![
+                    [9.0, 10.0, 5.0, 6.0, 1.0, 2.0],
+                    [11.0, 12.0, 7.0, 8.0, 3.0, 4.0]
+                ],
+            },
+        ];
         assert_matrix_close(
             "merge_heads of three (2, 2) heads (the heads must sit side by side, not \
              stacked: the tokens stay the rows)",
             &merge(&heads),
             &expected,
             tight(),
-            &[wrong],
+            &wrong,
         );
     });
 }
@@ -456,12 +547,16 @@ fn one_head_with_identity_projections_is_lesson_02_attention() {
             "one head should give one weight matrix, got {}. Likely cause: {ONE_PER_HEAD}",
             forward.weights.len()
         );
+        let unmasked = Misconception {
+            cause: MASK_NOT_PASSED,
+            result: scaled_dot_product_attention(&x_q, &x_kv, &x_kv, None).weights,
+        };
         assert_matrix_close(
             "the weights of the only head",
             &forward.weights[0],
             &lesson02.weights,
             tight(),
-            &[],
+            &[unmasked],
         );
         assert_matrix_close(
             "one-head attention with identity projections (should be lesson 02's attention)",
@@ -504,6 +599,7 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
                  {}. Likely cause: {ONE_PER_HEAD}",
                 forward.weights.len()
             );
+            let unmasked = reference(&mha, &x_q, &x_kv, None).weights;
             for (head, (got, want)) in
                 forward.weights.iter().zip(&expected.weights).enumerate()
             {
@@ -512,7 +608,10 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
                     got,
                     want,
                     tight(),
-                    &[],
+                    &[Misconception {
+                        cause: MASK_NOT_PASSED,
+                        result: unmasked[head].clone(),
+                    }],
                 );
             }
         }
@@ -980,6 +1079,78 @@ fn cross_fixture() -> (MultiHeadAttention, Matrix, Matrix, Mask, Matrix) {
     (mha, x_q, x_kv, mask, upstream)
 }
 
+/// The gradients of both inputs written out in the test (contiguous heads, lesson 02's
+/// reference attention backward), with the intermediate ones, to build the wrong answers
+/// that common slips give. `through_w_o` false models the slip of handing the heads
+/// `d_output` itself instead of `d_output W_o`.
+struct InputGradients {
+    /// Every head's d_q merged side by side, before W_q.
+    d_q: Matrix,
+    /// dK W_k, the key path of d_key_value_input.
+    key_path: Matrix,
+    /// dV W_v, the value path of d_key_value_input.
+    value_path: Matrix,
+    d_query_input: Matrix,
+    d_key_value_input: Matrix,
+}
+
+fn input_gradients(
+    mha: &MultiHeadAttention,
+    x_q: &Matrix,
+    x_kv: &Matrix,
+    mask: &Mask,
+    d_output: &Matrix,
+    through_w_o: bool,
+) -> InputGradients {
+    let d_model = mha.w_q.weight.ncols();
+    let d_k = d_model / mha.n_heads;
+    let (q, k, v) = (
+        mha.w_q.forward(x_q),
+        mha.w_k.forward(x_kv),
+        mha.w_v.forward(x_kv),
+    );
+    let d_concat = if through_w_o {
+        d_output.dot(&mha.w_o.weight)
+    } else {
+        d_output.clone()
+    };
+    let mut d_q = Matrix::zeros(q.dim());
+    let mut d_keys = Matrix::zeros(k.dim());
+    let mut d_values = Matrix::zeros(v.dim());
+    for head in 0..mha.n_heads {
+        let columns = s![.., head * d_k..(head + 1) * d_k];
+        let (q_h, k_h, v_h) = (
+            q.slice(columns).to_owned(),
+            k.slice(columns).to_owned(),
+            v.slice(columns).to_owned(),
+        );
+        let weights = scaled_dot_product_attention(&q_h, &k_h, &v_h, Some(mask)).weights;
+        let grads = scaled_dot_product_attention_backward(
+            &q_h,
+            &k_h,
+            &v_h,
+            &weights,
+            &d_concat.slice(columns).to_owned(),
+        );
+        d_q.slice_mut(columns).assign(&grads.d_q);
+        d_keys.slice_mut(columns).assign(&grads.d_k);
+        d_values.slice_mut(columns).assign(&grads.d_v);
+    }
+    let key_path = d_keys.dot(&mha.w_k.weight);
+    let value_path = d_values.dot(&mha.w_v.weight);
+    InputGradients {
+        d_query_input: d_q.dot(&mha.w_q.weight),
+        d_key_value_input: &key_path + &value_path,
+        d_q,
+        key_path,
+        value_path,
+    }
+}
+
+const NOT_THROUGH_W_O: &str = "the heads' upstream gradient was not sent back through W_o: \
+    head i's d_output is its slice of dConcat = d_output W_o (W_o's backward d_x), not a \
+    slice of d_output itself";
+
 /// The backward pass agrees with central differences for the query input and the
 /// key/value input of cross-attention (3 heads, a mask).
 #[test]
@@ -992,7 +1163,9 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
             numerical_gradient(|x| loss(&mha, x, &x_kv, &mask, &upstream), &x_q, STEP);
         let d_x_kv =
             numerical_gradient(|x| loss(&mha, &x_q, x, &mask, &upstream), &x_kv, STEP);
-        assert_gradient_close(
+        let right = input_gradients(&mha, &x_q, &x_kv, &mask, &upstream, true);
+        let skipped_w_o = input_gradients(&mha, &x_q, &x_kv, &mask, &upstream, false);
+        assert_gradient_close_named(
             "d_query_input",
             &grads.d_query_input,
             &d_x_q,
@@ -1001,6 +1174,18 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
              head's d_q merged side by side (and each head's upstream gradient is its own \
              slice of d_output W_o)",
             ),
+            &[
+                Misconception {
+                    cause: NOT_THROUGH_W_O,
+                    result: skipped_w_o.d_query_input,
+                },
+                Misconception {
+                    cause: "d_query_input is dQ itself, not sent back through W_q: the \
+                            forward computed Q = query_input W_qᵀ + b_q, so the backward \
+                            gives d_query_input = dQ W_q (W_q's backward d_x)",
+                    result: right.d_q.clone(),
+                },
+            ],
         );
         let value_only = &grads.w_v.d_x;
         let hint = if relative_error(value_only, &d_x_kv) < 1e-3 {
@@ -1016,11 +1201,27 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
              W_v, with dK and dV every head's gradients merged side by side"
                 .to_owned()
         };
-        assert_gradient_close(
+        assert_gradient_close_named(
             "d_key_value_input",
             &grads.d_key_value_input,
             &d_x_kv,
             &gradient_hint(&hint),
+            &[
+                Misconception {
+                    cause: "your d_key_value_input is the value path alone (dV W_v): the \
+                            key/value input also feeds W_k, so add dK W_k",
+                    result: right.value_path.clone(),
+                },
+                Misconception {
+                    cause: "your d_key_value_input is the key path alone (dK W_k): the \
+                            key/value input also feeds W_v, so add dV W_v",
+                    result: right.key_path.clone(),
+                },
+                Misconception {
+                    cause: NOT_THROUGH_W_O,
+                    result: skipped_w_o.d_key_value_input,
+                },
+            ],
         );
     });
 }

@@ -410,6 +410,32 @@ fn layer_norm_mistakes(
             result: affine(by_columns),
         });
     }
+    mistakes.push(Misconception {
+        cause: "γ and β were swapped: γ (gamma) multiplies x̂ and β (beta) is added, \
+                y = γ ⊙ x̂ + β",
+        result: layer_norm_by_hand(x, eps) * beta + gamma,
+    });
+    mistakes
+}
+
+/// The misconceptions ordered by how close each is to `got`, the closest first. On a row
+/// like [1, 0, 0, 0] some wrong formulas agree to 1e-9 (the unbiased variance with ε inside
+/// the root, and the unbiased std with ε added to it), closer than the 1e-6 within which a
+/// misconception is recognised: the closest one is the mistake made.
+fn nearest_first<'a>(
+    got: &Matrix,
+    mut mistakes: Vec<Misconception<'a>>,
+) -> Vec<Misconception<'a>> {
+    let distance = |m: &Misconception<'_>| {
+        if m.result.dim() == got.dim() {
+            (&m.result - got)
+                .iter()
+                .fold(0.0 as Float, |worst, d| worst.max(d.abs()))
+        } else {
+            Float::INFINITY
+        }
+    };
+    mistakes.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
     mistakes
 }
 
@@ -431,7 +457,15 @@ fn normalise_rows_standardises_with_the_biased_variance() {
             &got.x_hat,
             &expected,
             Tol::TIGHT,
-            &layer_norm_mistakes(&x, &Vector::ones(4), &Vector::zeros(4), LAYER_NORM_EPS),
+            &nearest_first(
+                &got.x_hat,
+                layer_norm_mistakes(
+                    &x,
+                    &Vector::ones(4),
+                    &Vector::zeros(4),
+                    LAYER_NORM_EPS,
+                ),
+            ),
         );
         assert!(
             got.inv_std.len() == 1 && Tol::TIGHT.accepts(got.inv_std[0], inv_std),
@@ -451,12 +485,13 @@ fn layer_norm_of_1_0_0_0_matches_pytorch_not_the_annotated_transformer() {
     graded(|| {
         let x = array![[1.0, 0.0, 0.0, 0.0]];
         let ln = LayerNorm::new(4);
+        let got = observe("LayerNorm::forward", || ln.forward(&x));
         assert_matrix_close(
             "LayerNorm::new(4).forward([[1, 0, 0, 0]]) (PyTorch's nn.LayerNorm(4))",
-            &observe("LayerNorm::forward", || ln.forward(&x)),
+            &got,
             &pytorch_layer_norm_1_0_0_0(),
             Tol::TIGHT,
-            &layer_norm_mistakes(&x, &ln.gamma, &ln.beta, ln.eps),
+            &nearest_first(&got, layer_norm_mistakes(&x, &ln.gamma, &ln.beta, ln.eps)),
         );
     });
 }
@@ -839,6 +874,50 @@ fn layer_norm_backward_matches_numerical_gradients() {
 // The position-wise feed-forward network
 // ---------------------------------------------------------------------------------------
 
+/// GELU by its tanh approximation (BERT's, GPT-2's): what a learner who reaches for the
+/// newer activation computes instead of the paper's ReLU.
+fn gelu_tanh(v: Float) -> Float {
+    let c: Float = (2.0 / std::f64::consts::PI).sqrt();
+    0.5 * v * (1.0 + (c * (v + 0.044715 * v * v * v)).tanh())
+}
+
+/// The exact GELU, x·Φ(x) = x·(1 + erf(x/√2))/2, with erf from Numerical Recipes' erfc
+/// (fractional error below 1.2e-7, well inside the tolerance used to name a mistake).
+fn gelu_erf(v: Float) -> Float {
+    let x = v / std::f64::consts::SQRT_2;
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.26551223
+        + t * (1.00002368
+            + t * (0.37409196
+                + t * (0.09678418
+                    + t * (-0.18628806
+                        + t * (0.27886807
+                            + t * (-1.13520398
+                                + t * (1.48851587
+                                    + t * (-0.82215223 + t * 0.17087277))))))));
+    let erfc = t * poly.exp();
+    let erf = if x >= 0.0 { 1.0 - erfc } else { erfc - 1.0 };
+    0.5 * v * (1.0 + erf)
+}
+
+/// What the FFN's hidden layer and output are with `activation` in place of the ReLU.
+fn ffn_with_activation(
+    ffn: &FeedForward,
+    x: &Matrix,
+    activation: fn(Float) -> Float,
+) -> (Matrix, Matrix) {
+    let hidden = ffn.w_1.forward(x).mapv(activation);
+    let output = ffn.w_2.forward(&hidden);
+    (hidden, output)
+}
+
+const GELU_TANH: &str = "the activation is GELU (tanh approximation, as in BERT and GPT-2); \
+    the paper's FFN, and the course's, uses the ReLU: max(0, x W_1ᵀ + b_1)";
+
+const GELU_ERF: &str = "the activation is GELU (x·Φ(x)); the paper's FFN, and the course's, \
+    uses the ReLU: max(0, x W_1ᵀ + b_1)";
+
 /// FFN(x) = linear2(relu(linear1(x))) matches PyTorch with the reference script's linear1
 /// (10, 6) and linear2 (6, 10); the hidden layer is relu(x W_1ᵀ + b_1).
 #[test]
@@ -855,16 +934,30 @@ fn feed_forward_matches_pytorch() {
         let forward = observe_parts("FeedForward::forward", || ffn.forward(&x));
         let pre_activation = ffn.w_1.forward(&x);
         let hidden = pre_activation.mapv(|v| v.max(0.0));
+        let (gelu_tanh_hidden, gelu_tanh_output) =
+            ffn_with_activation(&ffn, &x, gelu_tanh);
+        let (gelu_erf_hidden, gelu_erf_output) = ffn_with_activation(&ffn, &x, gelu_erf);
         assert_matrix_close(
             "FeedForward: hidden (max(0, x W_1ᵀ + b_1))",
             &forward.hidden,
             &hidden,
             Tol::TIGHT,
-            &[Misconception {
-                cause: "`hidden` holds the pre-activation; it is the ReLU's output, \
-                        max(0, x W_1ᵀ + b_1), which is also what w_2 takes as input",
-                result: pre_activation,
-            }],
+            &[
+                Misconception {
+                    cause: "the ReLU is missing, or `hidden` holds the pre-activation; it is \
+                            the ReLU's output, max(0, x W_1ᵀ + b_1), which is also what w_2 \
+                            takes as input",
+                    result: pre_activation,
+                },
+                Misconception {
+                    cause: GELU_TANH,
+                    result: gelu_tanh_hidden,
+                },
+                Misconception {
+                    cause: GELU_ERF,
+                    result: gelu_erf_hidden,
+                },
+            ],
         );
         let expected = pytorch_ffn();
         assert_matrix_close(
@@ -881,6 +974,14 @@ fn feed_forward_matches_pytorch() {
                     cause: "a ReLU was applied to the output too; only the hidden layer has \
                             one, so the FFN's output can be negative",
                     result: expected.mapv(|v| v.max(0.0)),
+                },
+                Misconception {
+                    cause: GELU_TANH,
+                    result: gelu_tanh_output,
+                },
+                Misconception {
+                    cause: GELU_ERF,
+                    result: gelu_erf_output,
                 },
             ],
         );
@@ -1023,32 +1124,268 @@ const NO_RELU: &str = "the FFN has no ReLU (check FeedForward::forward)";
 const RESIDUAL_FROM_NORM: &str = "the residual added the normalised input: pre-LN is \
     x + SA(norm_1(x)), with the raw x on the residual path, not norm_1(x) + SA(norm_1(x))";
 
+// ---------------------------------------------------------------------------------------
+// The layers written out, with a switch per classic mistake, to name one when a result
+// matches. They use lesson 02's Linear and lesson 03's MultiHeadAttention (whose reference
+// solutions grading supplies) and the by-hand LayerNorm above, never lesson 05's code.
+// ---------------------------------------------------------------------------------------
+
+/// What a block adds back around its sublayer F: the block's input (right), the
+/// normalised input (pre-LN only: a mistake) or nothing (a mistake).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    Input,
+    Normalised,
+    Nothing,
+}
+
+/// `γ ⊙ x̂ + β`, by hand.
+fn norm_by_hand(norm: &LayerNorm, x: &Matrix) -> Matrix {
+    layer_norm_by_hand(x, LAYER_NORM_EPS) * &norm.gamma + &norm.beta
+}
+
+/// `max(0, x W_1ᵀ + b_1) W_2ᵀ + b_2`, by hand.
+fn ffn_by_hand(ffn: &FeedForward, x: &Matrix) -> Matrix {
+    ffn.w_2.forward(&ffn.w_1.forward(x).mapv(|v| v.max(0.0)))
+}
+
+/// One residual block: post-LN `norm(skip + F(input))`, pre-LN `skip + F(norm(input))`.
+fn block_by_hand(
+    position: NormPosition,
+    input: &Matrix,
+    norm: &LayerNorm,
+    skip: Skip,
+    sublayer: impl Fn(&Matrix) -> Matrix,
+) -> Matrix {
+    let added = |normalised: &Matrix, f: Matrix| match skip {
+        Skip::Input => input + &f,
+        Skip::Normalised => normalised + &f,
+        Skip::Nothing => f,
+    };
+    match position {
+        NormPosition::Post => norm_by_hand(norm, &added(input, sublayer(input))),
+        NormPosition::Pre => {
+            let a = norm_by_hand(norm, input);
+            let f = sublayer(&a);
+            added(&a, f)
+        }
+    }
+}
+
+/// The fixture's encoder layer by hand, with `skips` for its attention and FFN blocks.
+fn encoder_by_hand(
+    position: NormPosition,
+    x: &Matrix,
+    mask: Option<&Mask>,
+    skips: [Skip; 2],
+) -> Matrix {
+    let attention = fixture_self_attention();
+    let ffn = fixture_ffn();
+    let h = block_by_hand(position, x, &fixture_norm(1), skips[0], |a| {
+        attention.forward(a, a, mask).output
+    });
+    block_by_hand(position, &h, &fixture_norm(2), skips[1], |a| {
+        ffn_by_hand(&ffn, a)
+    })
+}
+
+/// The fixture's decoder layer by hand on `decoder_inputs()`, with `skips` for its three
+/// blocks; `queries_from_input` gives the cross-attention the layer's input x as its
+/// queries instead of the first block's output.
+fn decoder_by_hand(
+    position: NormPosition,
+    skips: [Skip; 3],
+    queries_from_input: bool,
+) -> Matrix {
+    let (x, memory, self_mask, memory_mask) = decoder_inputs();
+    let (self_attention, cross_attention) =
+        (fixture_self_attention(), fixture_cross_attention());
+    let ffn = fixture_ffn();
+    let h_1 = block_by_hand(position, &x, &fixture_norm(1), skips[0], |a| {
+        self_attention.forward(a, a, Some(&self_mask)).output
+    });
+    let h_2 = block_by_hand(position, &h_1, &fixture_norm(2), skips[1], |a| {
+        let queries = if queries_from_input { &x } else { a };
+        cross_attention
+            .forward(queries, &memory, Some(&memory_mask))
+            .output
+    });
+    block_by_hand(position, &h_2, &fixture_norm(3), skips[2], |a| {
+        ffn_by_hand(&ffn, a)
+    })
+}
+
+/// The misconceptions of one residual dropped, or (pre-LN) one residual taken from the
+/// normalised input, for a layer computed by `layer(skips)`. Each block is described by
+/// its sublayer's name, its input's, its LayerNorm's and its sublayer's symbol:
+/// `("FFN", "h", "norm_2", "FFN")`.
+fn residual_mistakes<const N: usize>(
+    position: NormPosition,
+    blocks: [(&str, &str, &str, &str); N],
+    layer: impl Fn([Skip; N]) -> Matrix,
+) -> Vec<(String, Matrix)> {
+    let mut mistakes = Vec::new();
+    for (i, (name, input, norm, f)) in blocks.iter().enumerate() {
+        let mut skips = [Skip::Input; N];
+        skips[i] = Skip::Nothing;
+        let (right, wrong) = match position {
+            NormPosition::Post => (
+                format!("{norm}({input} + {f}({input}))"),
+                format!("{norm}({f}({input}))"),
+            ),
+            NormPosition::Pre => (
+                format!("{input} + {f}({norm}({input}))"),
+                format!("{f}({norm}({input}))"),
+            ),
+        };
+        mistakes.push((
+            format!(
+                "the residual around the {name} is missing: the block is {right}, not \
+                 {wrong}"
+            ),
+            layer(skips),
+        ));
+        if position == NormPosition::Pre {
+            skips[i] = Skip::Normalised;
+            mistakes.push((
+                format!(
+                    "the residual around the {name} added the normalised input: pre-LN is \
+                     {right}, with the raw {input} on the residual path, not \
+                     {norm}({input}) + {f}({norm}({input}))"
+                ),
+                layer(skips),
+            ));
+        }
+    }
+    mistakes
+}
+
+/// `(cause, result)` pairs as the misconceptions `assert_matrix_close` takes.
+fn as_misconceptions(pairs: &[(String, Matrix)]) -> Vec<Misconception<'_>> {
+    pairs
+        .iter()
+        .map(|(cause, result)| Misconception {
+            cause,
+            result: result.clone(),
+        })
+        .collect()
+}
+
+/// LayerNorm's backward pass for d_x, by hand (γ from `norm`).
+fn norm_backward_by_hand(norm: &LayerNorm, x: &Matrix, d_y: &Matrix) -> Matrix {
+    let d = x.ncols() as Float;
+    let mean = (x.sum_axis(Axis(1)) / d).insert_axis(Axis(1));
+    let centred = x - &mean;
+    let variance = (centred.mapv(|v| v * v).sum_axis(Axis(1)) / d).insert_axis(Axis(1));
+    let r = variance.mapv(|v| 1.0 / (v + LAYER_NORM_EPS).sqrt());
+    let x_hat = &centred * &r;
+    let g = d_y * &norm.gamma;
+    let mean_g = g.sum_axis(Axis(1)).insert_axis(Axis(1)) / d;
+    let mean_gx = (&g * &x_hat).sum_axis(Axis(1)).insert_axis(Axis(1)) / d;
+    (g - &mean_g - &x_hat * &mean_gx) * &r
+}
+
+/// The FFN's backward pass for d_x, by hand.
+fn ffn_backward_by_hand(ffn: &FeedForward, x: &Matrix, d_output: &Matrix) -> Matrix {
+    let hidden = ffn.w_1.forward(x).mapv(|v| v.max(0.0));
+    let d_hidden = ffn.w_2.backward(&hidden, d_output).d_x;
+    let open = hidden.mapv(|h| if h > 0.0 { 1.0 } else { 0.0 });
+    ffn.w_1.backward(x, &(d_hidden * &open)).d_x
+}
+
+/// The fixture's encoder layer's d_x by hand, without mask; `key_value_gradient: false`
+/// leaves the self-attention's d_key_value_input out of the gradient of its input (a
+/// mistake: that input fed the keys and values too).
+fn encoder_d_x_by_hand(
+    position: NormPosition,
+    x: &Matrix,
+    d_output: &Matrix,
+    key_value_gradient: bool,
+) -> Matrix {
+    let attention = fixture_self_attention();
+    let ffn = fixture_ffn();
+    let (norm_1, norm_2) = (fixture_norm(1), fixture_norm(2));
+    let through_attention = |a: &Matrix, d: &Matrix| {
+        let forward = attention.forward(a, a, None);
+        let grads = attention.backward(a, a, &forward, d);
+        if key_value_gradient {
+            grads.d_query_input + &grads.d_key_value_input
+        } else {
+            grads.d_query_input
+        }
+    };
+    match position {
+        NormPosition::Post => {
+            let norm_1_input = x + &attention.forward(x, x, None).output;
+            let h = norm_by_hand(&norm_1, &norm_1_input);
+            let norm_2_input = &h + &ffn_by_hand(&ffn, &h);
+            let d_n2 = norm_backward_by_hand(&norm_2, &norm_2_input, d_output);
+            let d_h = &d_n2 + &ffn_backward_by_hand(&ffn, &h, &d_n2);
+            let d_n1 = norm_backward_by_hand(&norm_1, &norm_1_input, &d_h);
+            &d_n1 + &through_attention(x, &d_n1)
+        }
+        NormPosition::Pre => {
+            let a = norm_by_hand(&norm_1, x);
+            let h = x + &attention.forward(&a, &a, None).output;
+            let b = norm_by_hand(&norm_2, &h);
+            let d_b = ffn_backward_by_hand(&ffn, &b, d_output);
+            let d_h = d_output + &norm_backward_by_hand(&norm_2, &h, &d_b);
+            let d_a = through_attention(&a, &d_h);
+            &d_h + &norm_backward_by_hand(&norm_1, x, &d_a)
+        }
+    }
+}
+
+/// The encoder layer's blocks, for `residual_mistakes`.
+const ENCODER_BLOCKS: [(&str, &str, &str, &str); 2] = [
+    ("self-attention", "x", "norm_1", "SA"),
+    ("FFN", "h", "norm_2", "FFN"),
+];
+
+/// The decoder layer's blocks, for `residual_mistakes`.
+const DECODER_BLOCKS: [(&str, &str, &str, &str); 3] = [
+    ("self-attention", "x", "norm_1", "SA"),
+    ("cross-attention", "h_1", "norm_2", "CA"),
+    ("FFN", "h_2", "norm_3", "FFN"),
+];
+
+const CROSS_QUERIES_FROM_INPUT: &str = "the cross-attention's queries came from the layer's \
+    input x; they come from the first block's output: \
+    cross_attention.forward(h_1, memory, memory_mask) in post-LN, \
+    cross_attention.forward(norm_2(h_1), memory, memory_mask) in pre-LN";
+
 /// Post-LN (the course's default) matches PyTorch's nn.TransformerEncoderLayer(6, 2, 10,
 /// dropout=0.0, batch_first=True, norm_first=False) in float64.
 #[test]
 fn encoder_layer_post_ln_matches_pytorch() {
     graded(|| {
         let layer = fixture_encoder(NormPosition::Post);
-        let output = encoder_output(&layer, &encoder_x(), None);
+        let x = encoder_x();
+        let output = encoder_output(&layer, &x, None);
+        let residuals = residual_mistakes(NormPosition::Post, ENCODER_BLOCKS, |skips| {
+            encoder_by_hand(NormPosition::Post, &x, None, skips)
+        });
+        let mut misconceptions = vec![
+            Misconception {
+                cause: POST_NOT_PRE,
+                result: pytorch_encoder_pre(),
+            },
+            Misconception {
+                cause: NO_RESIDUAL,
+                result: mistake_encoder_post_no_residual(),
+            },
+            Misconception {
+                cause: NO_RELU,
+                result: mistake_encoder_post_no_relu(),
+            },
+        ];
+        misconceptions.extend(as_misconceptions(&residuals));
         assert_matrix_close(
             "encoder layer, post-LN (PyTorch's nn.TransformerEncoderLayer, norm_first=False)",
             &output,
             &pytorch_encoder_post(),
             Tol::TIGHT,
-            &[
-                Misconception {
-                    cause: POST_NOT_PRE,
-                    result: pytorch_encoder_pre(),
-                },
-                Misconception {
-                    cause: NO_RESIDUAL,
-                    result: mistake_encoder_post_no_residual(),
-                },
-                Misconception {
-                    cause: NO_RELU,
-                    result: mistake_encoder_post_no_relu(),
-                },
-            ],
+            &misconceptions,
         );
     });
 }
@@ -1058,30 +1395,36 @@ fn encoder_layer_post_ln_matches_pytorch() {
 fn encoder_layer_pre_ln_matches_pytorch() {
     graded(|| {
         let layer = fixture_encoder(NormPosition::Pre);
-        let output = encoder_output(&layer, &encoder_x(), None);
+        let x = encoder_x();
+        let output = encoder_output(&layer, &x, None);
+        let residuals = residual_mistakes(NormPosition::Pre, ENCODER_BLOCKS, |skips| {
+            encoder_by_hand(NormPosition::Pre, &x, None, skips)
+        });
+        let mut misconceptions = vec![
+            Misconception {
+                cause: PRE_NOT_POST,
+                result: pytorch_encoder_post(),
+            },
+            Misconception {
+                cause: RESIDUAL_FROM_NORM,
+                result: mistake_encoder_pre_residual_from_norm(),
+            },
+            Misconception {
+                cause: NO_RESIDUAL,
+                result: mistake_encoder_pre_no_residual(),
+            },
+            Misconception {
+                cause: NO_RELU,
+                result: mistake_encoder_pre_no_relu(),
+            },
+        ];
+        misconceptions.extend(as_misconceptions(&residuals));
         assert_matrix_close(
             "encoder layer, pre-LN (PyTorch's nn.TransformerEncoderLayer, norm_first=True)",
             &output,
             &pytorch_encoder_pre(),
             Tol::TIGHT,
-            &[
-                Misconception {
-                    cause: PRE_NOT_POST,
-                    result: pytorch_encoder_post(),
-                },
-                Misconception {
-                    cause: RESIDUAL_FROM_NORM,
-                    result: mistake_encoder_pre_residual_from_norm(),
-                },
-                Misconception {
-                    cause: NO_RESIDUAL,
-                    result: mistake_encoder_pre_no_residual(),
-                },
-                Misconception {
-                    cause: NO_RELU,
-                    result: mistake_encoder_pre_no_relu(),
-                },
-            ],
+            &misconceptions,
         );
     });
 }
@@ -1290,17 +1633,23 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
                 "encoder layer ({position:?}) backward, against PyTorch's autograd"
             );
             let hint = "(the gradient checks below say which part is wrong)";
-            for (name, got, want) in [
-                ("d_x", grads.d_x.clone(), d_x),
-                ("norm_1 d_gamma", row(&grads.norm_1.d_gamma), d_gamma_1),
-                ("ffn.w_1 d_bias", row(&grads.ffn.w_1.d_bias), d_b_1),
+            let no_key_value = [Misconception {
+                cause: "d_key_value_input was left out of d_x: the self-attention's one \
+                        input fed its queries, its keys and its values, so the gradient that \
+                        comes back to it is d_query_input + d_key_value_input",
+                result: encoder_d_x_by_hand(position, &x, &upstream, false),
+            }];
+            for (name, got, want, misconceptions) in [
+                ("d_x", grads.d_x.clone(), d_x, &no_key_value[..]),
+                ("norm_1 d_gamma", row(&grads.norm_1.d_gamma), d_gamma_1, &[]),
+                ("ffn.w_1 d_bias", row(&grads.ffn.w_1.d_bias), d_b_1, &[]),
             ] {
                 assert_matrix_close(
                     &format!("{what}: {name} {hint}"),
                     &got,
                     &want,
                     Tol::TIGHT,
-                    &[],
+                    misconceptions,
                 );
             }
         }
@@ -1610,33 +1959,42 @@ fn decoder_layer_post_ln_matches_pytorch() {
         let (x, memory, self_mask, memory_mask) = decoder_inputs();
         let output =
             decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
+        let residuals = residual_mistakes(NormPosition::Post, DECODER_BLOCKS, |skips| {
+            decoder_by_hand(NormPosition::Post, skips, false)
+        });
+        let mut misconceptions = vec![
+            Misconception {
+                cause: POST_NOT_PRE,
+                result: pytorch_decoder_pre(),
+            },
+            Misconception {
+                cause: NO_CAUSAL_MASK,
+                result: mistake_decoder_post_no_causal_mask(),
+            },
+            Misconception {
+                cause: NO_MEMORY_MASK,
+                result: mistake_decoder_post_no_memory_mask(),
+            },
+            Misconception {
+                cause: CROSS_OVER_SELF,
+                result: mistake_decoder_post_cross_over_self(),
+            },
+            Misconception {
+                cause: NO_RESIDUAL,
+                result: mistake_decoder_post_no_residual(),
+            },
+            Misconception {
+                cause: CROSS_QUERIES_FROM_INPUT,
+                result: decoder_by_hand(NormPosition::Post, [Skip::Input; 3], true),
+            },
+        ];
+        misconceptions.extend(as_misconceptions(&residuals));
         assert_matrix_close(
             "decoder layer, post-LN (PyTorch's nn.TransformerDecoderLayer, norm_first=False)",
             &output,
             &pytorch_decoder_post(),
             Tol::TIGHT,
-            &[
-                Misconception {
-                    cause: POST_NOT_PRE,
-                    result: pytorch_decoder_pre(),
-                },
-                Misconception {
-                    cause: NO_CAUSAL_MASK,
-                    result: mistake_decoder_post_no_causal_mask(),
-                },
-                Misconception {
-                    cause: NO_MEMORY_MASK,
-                    result: mistake_decoder_post_no_memory_mask(),
-                },
-                Misconception {
-                    cause: CROSS_OVER_SELF,
-                    result: mistake_decoder_post_cross_over_self(),
-                },
-                Misconception {
-                    cause: NO_RESIDUAL,
-                    result: mistake_decoder_post_no_residual(),
-                },
-            ],
+            &misconceptions,
         );
     });
 }
@@ -1649,37 +2007,46 @@ fn decoder_layer_pre_ln_matches_pytorch() {
         let (x, memory, self_mask, memory_mask) = decoder_inputs();
         let output =
             decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
+        let residuals = residual_mistakes(NormPosition::Pre, DECODER_BLOCKS, |skips| {
+            decoder_by_hand(NormPosition::Pre, skips, false)
+        });
+        let mut misconceptions = vec![
+            Misconception {
+                cause: PRE_NOT_POST,
+                result: pytorch_decoder_post(),
+            },
+            Misconception {
+                cause: NO_CAUSAL_MASK,
+                result: mistake_decoder_pre_no_causal_mask(),
+            },
+            Misconception {
+                cause: NO_MEMORY_MASK,
+                result: mistake_decoder_pre_no_memory_mask(),
+            },
+            Misconception {
+                cause: CROSS_OVER_SELF,
+                result: mistake_decoder_pre_cross_over_self(),
+            },
+            Misconception {
+                cause: RESIDUAL_FROM_NORM,
+                result: mistake_decoder_pre_residual_from_norm(),
+            },
+            Misconception {
+                cause: NO_RESIDUAL,
+                result: mistake_decoder_pre_no_residual(),
+            },
+            Misconception {
+                cause: CROSS_QUERIES_FROM_INPUT,
+                result: decoder_by_hand(NormPosition::Pre, [Skip::Input; 3], true),
+            },
+        ];
+        misconceptions.extend(as_misconceptions(&residuals));
         assert_matrix_close(
             "decoder layer, pre-LN (PyTorch's nn.TransformerDecoderLayer, norm_first=True)",
             &output,
             &pytorch_decoder_pre(),
             Tol::TIGHT,
-            &[
-                Misconception {
-                    cause: PRE_NOT_POST,
-                    result: pytorch_decoder_post(),
-                },
-                Misconception {
-                    cause: NO_CAUSAL_MASK,
-                    result: mistake_decoder_pre_no_causal_mask(),
-                },
-                Misconception {
-                    cause: NO_MEMORY_MASK,
-                    result: mistake_decoder_pre_no_memory_mask(),
-                },
-                Misconception {
-                    cause: CROSS_OVER_SELF,
-                    result: mistake_decoder_pre_cross_over_self(),
-                },
-                Misconception {
-                    cause: RESIDUAL_FROM_NORM,
-                    result: mistake_decoder_pre_residual_from_norm(),
-                },
-                Misconception {
-                    cause: NO_RESIDUAL,
-                    result: mistake_decoder_pre_no_residual(),
-                },
-            ],
+            &misconceptions,
         );
     });
 }

@@ -1002,6 +1002,31 @@ fn smoothed_targets_follow_pytorch_s_definition() {
                     PyTorch's definition, (1 − ε)·onehot + ε/V over every class",
             result: annotated_smoothing(),
         };
+        // Spreading ε over the V − 1 wrong classes: what a learner who wants each row to
+        // sum to 1 with the gold class at exactly 1 − ε writes, or the same spread with
+        // the gold class's share added on top.
+        let spread_over_the_others = |gold_share: Float| {
+            let mut q = Matrix::from_elem((4, 5), 0.4 / 4.0);
+            for (r, &target) in [2, 1, PAD, 3].iter().enumerate() {
+                if target == PAD {
+                    q.row_mut(r).fill(0.0);
+                } else {
+                    q[[r, target]] = gold_share;
+                }
+            }
+            q
+        };
+        let over_v_minus_1 = Misconception {
+            cause: "ε was spread as ε/(V − 1) over the other classes with 1 − ε on the gold \
+                    class; the course uses PyTorch's definition, (1 − ε)·onehot + ε/V: every \
+                    class (the gold one too) gets ε/V, and the gold class 1 − ε + ε/V",
+            result: spread_over_the_others(0.6),
+        };
+        let over_v_minus_1_plus = Misconception {
+            cause: "ε was spread as ε/(V − 1) instead of ε/V; the course uses PyTorch's \
+                    definition, (1 − ε)·onehot + ε/V, so each row sums to 1",
+            result: spread_over_the_others(0.6 + 0.1),
+        };
         let pad_row = Misconception {
             cause: "the row whose target is PAD must be all zeros: it is not a prediction",
             result: array![
@@ -1016,7 +1041,7 @@ fn smoothed_targets_follow_pytorch_s_definition() {
             &got,
             &expected,
             Tol::TIGHT,
-            &[annotated, pad_row],
+            &[annotated, pad_row, over_v_minus_1, over_v_minus_1_plus],
         );
     });
 }
@@ -1076,16 +1101,51 @@ fn the_loss_averages_over_real_tokens_and_ignores_padding() {
             loss.tokens
         );
         let expected = torch_loss_gradient();
+        // (p − q)/N by hand, with PyTorch's smoothing, without zeroing the padding row
+        // or dividing by the number of rows: the wrong answers of two classic slips.
+        let p = {
+            let mut p = logits.clone();
+            for mut r in p.rows_mut() {
+                let max = r.fold(Float::NEG_INFINITY, |m, &v| m.max(v));
+                r.mapv_inplace(|v| (v - max).exp());
+                let sum = r.sum();
+                r.mapv_inplace(|v| v / sum);
+            }
+            p
+        };
+        let mut q = Matrix::zeros((4, 5));
+        for (r, &target) in targets.iter().enumerate() {
+            if target != PAD {
+                q.row_mut(r).fill(0.2 / 5.0);
+                q[[r, target]] += 0.8;
+            }
+        }
+        let mut is_token = Matrix::ones((4, 1));
+        is_token[[2, 0]] = 0.0;
         assert_matrix_close(
             "d loss / d logits with a padding row",
             &loss.d_logits,
             &expected,
             Tol::TIGHT,
-            &[Misconception {
-                cause: "the padding row's gradient is not 0 (or the gradient is divided \
-                        by the number of rows instead of the number of tokens)",
-                result: Matrix::zeros((4, 5)),
-            }],
+            &[
+                Misconception {
+                    cause: "the padding row's gradient is not 0: it kept p/N; a row whose \
+                            target is PAD adds nothing to the loss, so its gradient is 0 \
+                            (multiply p by the rows' is-token mask before subtracting q)",
+                    result: (&p - &q) / 3.0,
+                },
+                Misconception {
+                    cause: "the gradient was divided by the number of rows (4) instead of \
+                            the number of tokens that are not padding (3)",
+                    result: (&p * &is_token - &q) / 4.0,
+                },
+                Misconception {
+                    cause: "the padding row's gradient is not 0 and the gradient was \
+                            divided by the number of rows (4) instead of the number of \
+                            tokens (3)",
+                    result: (&p - &q) / 4.0,
+                },
+            ],
         );
     });
 }
@@ -1400,16 +1460,30 @@ fn noam_rate_matches_the_paper_s_numbers() {
         ];
         for ((step, d_model, warmup, factor), expected, what) in cases {
             let got = observe("noam_rate", || noam_rate(step, d_model, warmup, factor));
+            let close = Tol {
+                abs: 1e-15,
+                rel: 1e-9,
+            };
+            // The schedule with `max` in place of `min`, by hand.
+            let with_max = {
+                let s = step.max(1) as Float;
+                factor
+                    * (d_model as Float).powf(-0.5)
+                    * s.powf(-0.5).max(s * (warmup as Float).powf(-1.5))
+            };
             assert!(
-                Tol {
-                    abs: 1e-15,
-                    rel: 1e-9
-                }
-                .accepts(got, expected),
+                close.accepts(got, expected),
                 "noam_rate({step}, {d_model}, {warmup}, {factor}) ({what}): expected \
                  {expected:e}, got {got:e}. Likely cause: {}",
                 if step == 0 && !got.is_finite() {
                     "step 0 gives 0^−0.5 = ∞: use max(step, 1)"
+                } else if step == 0 && got == 0.0 {
+                    "step 0 gives min(0^−0.5, 0 · warmup^−1.5) = min(∞, 0) = 0: treat step 0 \
+                     as step 1, max(step, 1)"
+                } else if close.accepts(got, with_max) {
+                    "the schedule took the max instead of the min of step^−0.5 and \
+                     step · warmup^−1.5 (`max` instead of `min`): the min is what rises \
+                     linearly during the warm-up and decays as 1/√step after it"
                 } else if step < warmup {
                     "the warm-up part is step · warmup^−1.5, a straight line that meets \
                      step^−0.5 at step = warmup"
@@ -1485,6 +1559,36 @@ fn clipping_scales_every_tensor_by_the_same_factor() {
     });
 }
 
+/// Adam (β₁ = 0.9, β₂ = 0.98, ε = 1e-9, bias-corrected) by hand on one tensor, from
+/// `params`, one update per row of `grads`, with ε inside the square root,
+/// m̂ / √(v̂ + ε), instead of outside it: the parameters after each update.
+fn adam_with_eps_inside_the_root(
+    params: &[Float],
+    grads: &[&[Float]],
+    lr: Float,
+) -> Vec<Vec<Float>> {
+    let (beta1, beta2, eps): (Float, Float, Float) = (0.9, 0.98, 1e-9);
+    let mut params = params.to_vec();
+    let mut m = vec![0.0; params.len()];
+    let mut v = vec![0.0; params.len()];
+    let mut after = Vec::new();
+    for (t, g) in grads.iter().enumerate() {
+        let t = t as i32 + 1;
+        for i in 0..params.len() {
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
+            let m_hat = m[i] / (1.0 - beta1.powi(t));
+            let v_hat = v[i] / (1.0 - beta2.powi(t));
+            params[i] -= lr * m_hat / (v_hat + eps).sqrt();
+        }
+        after.push(params.clone());
+    }
+    after
+}
+
+const EPS_INSIDE_THE_ROOT: &str = "ε was put inside the square root, m̂ / √(v̂ + ε); Adam \
+    adds it to the root, θ ← θ − lr · m̂ / (√v̂ + ε)";
+
 /// torch.optim.Adam(lr 0.1, betas (0.9, 0.98), eps 1e-9), three steps.
 #[test]
 fn adam_matches_pytorch_for_three_steps() {
@@ -1505,24 +1609,44 @@ fn adam_matches_pytorch_for_three_steps() {
             [0.8373993134669421, -1.890929361409038, 0.5707106681186562],
             [0.7904523582406545, -1.8999333909218565, 0.5114083439163847],
         ];
+        let eps_inside = adam_with_eps_inside_the_root(
+            &params,
+            &[&grads[0][..], &grads[1][..], &grads[2][..]],
+            0.1,
+        );
         for t in 0..3 {
             let updated = observe("Adam::update", || {
                 adam.update(&mut [&mut params[..]], &[&grads[t][..]], 0.1);
                 params.clone()
             });
+            let mut misconceptions = vec![Misconception {
+                cause: "no bias correction: divide m by 1 − β₁ᵗ and v by 1 − β₂ᵗ \
+                        (t counts from 1)",
+                result: row(&no_correction[t]),
+            }];
+            // ε inside the root moves these parameters by only ~1e-9, less than the
+            // 1e-6 within which a misconception is recognised: name it only when the
+            // result is that one to the last digits.
+            let wrong = row(&eps_inside[t]);
+            let updated_row = row(&updated);
+            if (&updated_row - &wrong).iter().all(|d| d.abs() <= 1e-14) {
+                misconceptions.insert(
+                    0,
+                    Misconception {
+                        cause: EPS_INSIDE_THE_ROOT,
+                        result: wrong,
+                    },
+                );
+            }
             assert_matrix_close(
                 &format!("the parameters after Adam step {}", t + 1),
-                &row(&updated),
+                &updated_row,
                 &row(&expected[t]),
                 Tol {
                     abs: 1e-12,
                     rel: 1e-12,
                 },
-                &[Misconception {
-                    cause: "no bias correction: divide m by 1 − β₁ᵗ and v by 1 − β₂ᵗ \
-                            (t counts from 1)",
-                    result: row(&no_correction[t]),
-                }],
+                &misconceptions,
             );
         }
         let step = observe("Adam::step", || adam.step);
@@ -1549,6 +1673,11 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
             );
             params.clone()
         });
+        let eps_inside = adam_with_eps_inside_the_root(
+            &[0.0, 0.0, 0.0, 0.0],
+            &[&[1000.0, -1e-3, 5.0, 0.0][..]],
+            0.01,
+        );
         assert_matrix_close(
             "the parameters after one Adam step with gradients [1000, −0.001, 5, 0]",
             &row(&updated),
@@ -1557,7 +1686,10 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
                 abs: 1e-8,
                 rel: 0.0,
             },
-            &[],
+            &[Misconception {
+                cause: EPS_INSIDE_THE_ROOT,
+                result: row(&eps_inside[0]),
+            }],
         );
     });
 }
@@ -1858,6 +1990,18 @@ fn decode_step_matches_the_full_forward_pass_for_pre_ln_layers_too() {
     });
 }
 
+/// The token greedy decoding picks from a row of logits, by hand: the first highest score
+/// among every token but PAD and BOS (what `next_token` does).
+fn greedy_pick(logits: &[Float]) -> usize {
+    let mut best = EOS;
+    for (token, &score) in logits.iter().enumerate() {
+        if token != PAD && token != BOS && score > logits[best] {
+            best = token;
+        }
+    }
+    best
+}
+
 /// Greedy decoding with and without the cache generates the same tokens.
 #[test]
 fn greedy_decoding_with_and_without_the_cache_agree() {
@@ -1868,10 +2012,45 @@ fn greedy_decoding_with_and_without_the_cache_agree() {
             let cached = observe("greedy_decode_cached", || {
                 greedy_decode_cached(&model, &src, 6)
             });
+            let hint = if full == cached {
+                String::new()
+            } else {
+                // Which of the two is not greedy decoding from BOS: the forward pass over
+                // [BOS, its tokens] says what each step should have picked.
+                let from_bos = |tokens: &[usize]| {
+                    let tgt_in: Vec<usize> =
+                        std::iter::once(BOS).chain(tokens.iter().copied()).collect();
+                    let tgt_out = vec![EOS; tgt_in.len()];
+                    let logits = logits_of(&model, &one_pair(&src, &tgt_in, &tgt_out));
+                    tokens
+                        .iter()
+                        .enumerate()
+                        .all(|(t, &token)| greedy_pick(&logits.row(t).to_vec()) == token)
+                };
+                let wrong = match (from_bos(&full), from_bos(&cached)) {
+                    (true, false) => {
+                        "greedy_decode_cached's tokens are not what the forward \
+                        pass over [BOS, its tokens] predicts (greedy_decode's are)"
+                    }
+                    (false, true) => {
+                        "greedy_decode's tokens are not what the forward pass \
+                        over [BOS, its tokens] predicts (greedy_decode_cached's are)"
+                    }
+                    _ => {
+                        "neither is what the forward pass over [BOS, its tokens] predicts"
+                    }
+                };
+                format!(
+                    " Likely cause: {wrong}: decoding must start from BOS, never PAD (issue \
+                     #127 of the Annotated Transformer: starting from PAD), feed back the \
+                     token each step picks, keep the keys and values of every earlier \
+                     position in the cache, and stop at EOS or after max_len tokens."
+                )
+            };
             assert!(
                 full == cached,
                 "greedy decoding of {src:?}: {full:?} re-running the decoder, {cached:?} with \
-                 the cache; they must be the same"
+                 the cache; they must be the same.{hint}"
             );
         }
     });
