@@ -18,6 +18,23 @@ const COURSE_PARTS: &[&str] = &[
     "xtask",
 ];
 
+/// Puts every reference solution of the course at `root` in place of the lesson of the
+/// same folder in `course` (a copy of the course, or the student edition): the lessons of
+/// a learner who has finished them all.
+pub fn solve_lessons(root: &Path, course: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(root.join("solutions"))? {
+        let lesson = entry?.file_name();
+        let solution = root.join("solutions").join(&lesson).join("src/lib.rs");
+        if solution.is_file() {
+            std::fs::copy(
+                &solution,
+                course.join("lessons").join(&lesson).join("src/lib.rs"),
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Copies the course at `root` to `to`, replacing what was there.
 pub fn copy_course(root: &Path, to: &Path) -> Result<()> {
     if to.exists() {

@@ -68,16 +68,7 @@ impl Reference {
         let base = root.join("target").join("xtask").join("reference");
         let copy = base.join("course");
         crate::course_copy::copy_course(root, &copy)?;
-        for entry in std::fs::read_dir(root.join("solutions"))? {
-            let lesson = entry?.file_name();
-            let solution = root.join("solutions").join(&lesson).join("src/lib.rs");
-            if solution.is_file() {
-                std::fs::copy(
-                    &solution,
-                    copy.join("lessons").join(&lesson).join("src/lib.rs"),
-                )?;
-            }
-        }
+        crate::course_copy::solve_lessons(root, &copy)?;
         Ok(Self {
             root: root.to_path_buf(),
             copy,

@@ -50,16 +50,7 @@ pub fn run(root: &Path) -> Result<()> {
             .stdout(Stdio::null()),
     )?;
     // A learner who has finished every lesson.
-    for entry in std::fs::read_dir(root.join("solutions"))? {
-        let lesson = entry?.file_name();
-        let solution = root.join("solutions").join(&lesson).join("src/lib.rs");
-        if solution.is_file() {
-            std::fs::copy(
-                &solution,
-                student.join("lessons").join(&lesson).join("src/lib.rs"),
-            )?;
-        }
-    }
+    crate::course_copy::solve_lessons(root, &student)?;
 
     let commands = commands(&student)?;
     println!(
