@@ -56,7 +56,15 @@ pub fn explain(
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
-    let fingerprint = |lesson: &Lesson| sources_fingerprint(course, submission, lesson);
+    // Each lesson's sources are read once, however many later lessons ask about it.
+    let fingerprints = std::cell::RefCell::new(BTreeMap::<String, String>::new());
+    let fingerprint = |lesson: &Lesson| {
+        fingerprints
+            .borrow_mut()
+            .entry(lesson.id.clone())
+            .or_insert_with(|| sources_fingerprint(course, submission, lesson))
+            .clone()
+    };
     for graded in &report.lessons {
         if let Ok(lesson) = course.manifest.lesson(&graded.id) {
             known.insert(lesson.id.clone(), Standing::of(graded, fingerprint(lesson)));

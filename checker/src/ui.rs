@@ -31,23 +31,17 @@ pub fn grade_with_progress(
         ProgressBar::hidden()
     };
     let on_event = |event: Event| match event {
-        Event::Preparing => {
+        Event::Preparing | Event::Building => {
             bar.set_style(
                 ProgressStyle::with_template("{spinner} {msg} {elapsed}")
                     .expect("valid template"),
             );
-            bar.set_message(
+            bar.set_message(if matches!(event, Event::Preparing) {
                 "Preparing the grader (the first run compiles the course's dependencies, \
-                 a minute or two)",
-            );
-            bar.enable_steady_tick(Duration::from_millis(100));
-        }
-        Event::Building => {
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {msg} {elapsed}")
-                    .expect("valid template"),
-            );
-            bar.set_message("Compiling your lessons");
+                 a minute or two)"
+            } else {
+                "Compiling your lessons"
+            });
             bar.enable_steady_tick(Duration::from_millis(100));
         }
         Event::Testing(total) => {

@@ -1,8 +1,45 @@
-//! A copy of the course to experiment on, with the files a build needs: the latency and
-//! mistakes tasks edit lessons in it without touching the workspace.
+//! A copy of the course to experiment on, with the files a build needs and a build folder
+//! of its own: the latency, mistakes and figures tasks edit lessons in it without touching
+//! the workspace (nor are they helped by its builds).
 
 use anyhow::Result;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A copy of the course under `base/course`, built into `base/target`.
+pub struct CourseCopy {
+    /// The copy's root.
+    pub course: PathBuf,
+    /// Its build folder.
+    pub target: PathBuf,
+}
+
+impl CourseCopy {
+    /// Copies the course at `root` into `base/course`, replacing what was there.
+    pub fn create(root: &Path, base: &Path) -> Result<Self> {
+        let copy = Self {
+            course: base.join("course"),
+            target: base.join("target"),
+        };
+        copy_course(root, &copy.course)?;
+        Ok(copy)
+    }
+
+    /// `cargo <args>` run in the copy, into its build folder.
+    pub fn cargo(&self, args: &[&str]) -> Command {
+        let mut command = Command::new("cargo");
+        command
+            .current_dir(&self.course)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .args(args);
+        command
+    }
+
+    /// The copy's checker, once `cargo build -p checker` has built it.
+    pub fn checker(&self) -> PathBuf {
+        self.target.join("debug").join("checker")
+    }
+}
 
 /// Folders and files of the course that a build needs.
 const COURSE_PARTS: &[&str] = &[
@@ -17,6 +54,17 @@ const COURSE_PARTS: &[&str] = &[
     "checker",
     "xtask",
 ];
+
+/// Writes the student edition of the course at `root` into `out` (`checker export-student`).
+pub fn export_student(root: &Path, out: &Path) -> Result<()> {
+    crate::run_command(
+        Command::new("cargo")
+            .current_dir(root)
+            .args(["run", "--quiet", "-p", "checker", "--", "export-student"])
+            .arg(out)
+            .stdout(std::process::Stdio::null()),
+    )
+}
 
 /// Puts every reference solution of the course at `root` in place of the lesson of the
 /// same folder in `course` (a copy of the course, or the student edition): the lessons of
@@ -36,7 +84,7 @@ pub fn solve_lessons(root: &Path, course: &Path) -> Result<()> {
 }
 
 /// Copies the course at `root` to `to`, replacing what was there.
-pub fn copy_course(root: &Path, to: &Path) -> Result<()> {
+fn copy_course(root: &Path, to: &Path) -> Result<()> {
     if to.exists() {
         std::fs::remove_dir_all(to)?;
     }

@@ -14,11 +14,12 @@
 //! every figure and experiment example in release mode and gathers the JSON summaries
 //! they write into `target/experiments/summary.json`.
 
+use crate::course_copy::CourseCopy;
 use crate::run_command;
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// One example to run: the lesson package and the example's name.
 struct Example {
@@ -59,42 +60,38 @@ fn examples(root: &Path, key: &str) -> Result<Vec<Example>> {
 /// examples draw the book's figures.
 struct Reference {
     root: std::path::PathBuf,
-    copy: std::path::PathBuf,
-    target: std::path::PathBuf,
+    copy: CourseCopy,
 }
 
 impl Reference {
     fn prepare(root: &Path) -> Result<Self> {
-        let base = root.join("target").join("xtask").join("reference");
-        let copy = base.join("course");
-        crate::course_copy::copy_course(root, &copy)?;
-        crate::course_copy::solve_lessons(root, &copy)?;
+        let copy = CourseCopy::create(
+            root,
+            &root.join("target").join("xtask").join("reference"),
+        )?;
+        crate::course_copy::solve_lessons(root, &copy.course)?;
         Ok(Self {
             root: root.to_path_buf(),
             copy,
-            target: base.join("target"),
         })
     }
 
     fn run(&self, example: &Example, quiet: bool) -> Result<()> {
-        let mut command = Command::new("cargo");
+        let mut command = self.copy.cargo(&[
+            "run",
+            "--release",
+            "--quiet",
+            "-p",
+            &example.package,
+            "--example",
+            &example.name,
+        ]);
         command
-            .current_dir(&self.copy)
-            .env("CARGO_TARGET_DIR", &self.target)
             .env("COURSE_FIGURES_DIR", self.root.join("book/src/figures"))
             .env(
                 "COURSE_EXPERIMENTS_DIR",
                 self.root.join("target/experiments"),
-            )
-            .args([
-                "run",
-                "--release",
-                "--quiet",
-                "-p",
-                &example.package,
-                "--example",
-                &example.name,
-            ]);
+            );
         if quiet {
             command.stdout(Stdio::null());
         }

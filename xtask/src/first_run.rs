@@ -22,13 +22,8 @@ pub fn run(root: &Path) -> Result<()> {
     std::fs::create_dir_all(&base)?;
     let student = base.join("student");
     let clone = base.join("clone");
-    checked(
-        Command::new("cargo")
-            .current_dir(root)
-            .args(["run", "--quiet", "-p", "checker", "--", "export-student"])
-            .arg(&student),
-    )?;
-    checked(
+    crate::course_copy::export_student(root, &student)?;
+    crate::run_command(
         Command::new("git")
             .args(["clone", "--quiet"])
             .arg(root)
@@ -78,14 +73,6 @@ fn time(command: &mut Command) -> Result<Duration> {
         bail!("{command:?} failed with {status}");
     }
     Ok(start.elapsed())
-}
-
-fn checked(command: &mut Command) -> Result<()> {
-    let status = command.stdout(Stdio::null()).status()?;
-    if !status.success() {
-        bail!("{command:?} failed with {status}");
-    }
-    Ok(())
 }
 
 /// The CPU and the number of cores, as Linux reports them.

@@ -10,6 +10,7 @@
 //! The copy lives under `target/xtask/latency/` with its own target directory, so the
 //! timings do not disturb (and are not helped by) the workspace's own builds.
 
+use crate::course_copy::CourseCopy;
 use crate::run_command;
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -17,12 +18,15 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn run(root: &Path, rounds: usize, lesson: &str) -> Result<()> {
-    let base = root.join("target").join("xtask").join("latency");
-    let copy = base.join("course");
-    let target = base.join("target");
-    crate::course_copy::copy_course(root, &copy)?;
+    let copy =
+        CourseCopy::create(root, &root.join("target").join("xtask").join("latency"))?;
     // The lesson, solved: the visible and graded tests all run to the end.
-    let lesson_src = copy.join("lessons").join(lesson).join("src").join("lib.rs");
+    let lesson_src = copy
+        .course
+        .join("lessons")
+        .join(lesson)
+        .join("src")
+        .join("lib.rs");
     std::fs::copy(
         root.join("solutions")
             .join(lesson)
@@ -32,27 +36,19 @@ pub fn run(root: &Path, rounds: usize, lesson: &str) -> Result<()> {
     )
     .with_context(|| format!("no solution for lesson {lesson}"))?;
     let manifest: toml::Table = toml::from_str(&std::fs::read_to_string(
-        copy.join("lessons").join(lesson).join("Cargo.toml"),
+        copy.course.join("lessons").join(lesson).join("Cargo.toml"),
     )?)?;
     let crate_name = manifest["package"]["name"]
         .as_str()
         .context("the lesson has a package name")?
         .to_owned();
 
-    let cargo = |args: &[&str]| {
-        let mut command = Command::new("cargo");
-        command
-            .current_dir(&copy)
-            .env("CARGO_TARGET_DIR", &target)
-            .args(args);
-        command
-    };
-    let checker_binary = target.join("debug").join("checker");
+    let cargo = |args: &[&str]| copy.cargo(args);
     let checker = |args: &[&str]| {
-        let mut command = Command::new(&checker_binary);
+        let mut command = Command::new(copy.checker());
         command
-            .current_dir(&copy)
-            .env("CARGO_TARGET_DIR", &target)
+            .current_dir(&copy.course)
+            .env("CARGO_TARGET_DIR", &copy.target)
             .args(args);
         command
     };

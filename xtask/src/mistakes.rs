@@ -11,6 +11,7 @@
 //! It prints a table per lesson and the share of mistakes named, and writes every
 //! message to `target/xtask/mistakes/<selection>/summary.json` to read why one was not.
 
+use crate::course_copy::CourseCopy;
 use crate::run_command;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
@@ -44,24 +45,16 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         .join("xtask")
         .join("mistakes")
         .join(only.unwrap_or("all"));
-    let copy = base.join("course");
-    let target = base.join("target");
+    let copy = CourseCopy::create(root, &base)?;
     let submission = base.join("submission");
-    crate::course_copy::copy_course(root, &copy)?;
     let manifest: toml::Table =
         toml::from_str(&std::fs::read_to_string(root.join("course.toml"))?)?;
 
-    let cargo = |args: &[&str]| {
-        let mut command = Command::new("cargo");
-        command
-            .current_dir(&copy)
-            .env("CARGO_TARGET_DIR", &target)
-            .args(args);
-        command
-    };
     eprintln!("Building the checker in the copy...");
-    run_command(cargo(&["build", "-q", "-p", "checker"]).stdout(Stdio::null()))?;
-    let checker = target.join("debug").join("checker");
+    run_command(
+        copy.cargo(&["build", "-q", "-p", "checker"])
+            .stdout(Stdio::null()),
+    )?;
 
     let mut summary = Vec::new();
     let mut shares = Vec::new();
@@ -70,7 +63,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         let solution = std::fs::read_to_string(
             root.join("solutions").join(lesson).join("src/lib.rs"),
         )?;
-        let stub_path = copy.join("lessons").join(lesson).join("src/lib.rs");
+        let stub_path = copy.course.join("lessons").join(lesson).join("src/lib.rs");
         let stub = std::fs::read_to_string(&stub_path)?;
         println!("\n{lesson} ({} mistakes)\n", mistakes.len());
         println!("  {:<72} {:<9} {:<9}", "mistake", "visible", "checker");
@@ -79,8 +72,6 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
             let patched = apply(&solution, mistake)
                 .with_context(|| format!("{lesson}: mistake `{}`", mistake.name))?;
             let outcome = try_mistake(
-                &cargo,
-                &checker,
                 &copy,
                 &submission,
                 lesson,
@@ -135,11 +126,8 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
 }
 
 /// Grades one mistake both ways.
-#[allow(clippy::too_many_arguments)]
 fn try_mistake(
-    cargo: &dyn Fn(&[&str]) -> Command,
-    checker: &Path,
-    copy: &Path,
+    copy: &CourseCopy,
     submission: &Path,
     lesson: &str,
     crate_name: &str,
@@ -149,7 +137,8 @@ fn try_mistake(
 ) -> Result<Outcome> {
     // The visible tests, on the lesson as a learner's copy holds it.
     std::fs::write(stub_path, patched)?;
-    let visible = cargo(&["test", "-q", "-p", crate_name, "--test", "visible"])
+    let visible = copy
+        .cargo(&["test", "-q", "-p", crate_name, "--test", "visible"])
         .stdin(Stdio::null())
         .output()?;
     let visible_output = format!(
@@ -162,8 +151,8 @@ fn try_mistake(
     let lesson_dir = submission.join(lesson).join("src");
     std::fs::create_dir_all(&lesson_dir)?;
     std::fs::write(lesson_dir.join("lib.rs"), patched)?;
-    let graded = Command::new(checker)
-        .current_dir(copy)
+    let graded = Command::new(copy.checker())
+        .current_dir(&copy.course)
         .args(["grade", lesson, "--format", "json", "--lessons-dir"])
         .arg(submission)
         .stdin(Stdio::null())

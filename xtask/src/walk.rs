@@ -17,7 +17,6 @@
 //! skipped; the instructors' chapter is for the full repository and is not walked. The
 //! task fails, listing them, if any command fails.
 
-use crate::run_command;
 use anyhow::{Result, bail};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -42,13 +41,7 @@ pub fn run(root: &Path) -> Result<()> {
         std::fs::remove_dir_all(&student)?;
     }
     std::fs::create_dir_all(&base)?;
-    run_command(
-        Command::new("cargo")
-            .current_dir(root)
-            .args(["run", "--quiet", "-p", "checker", "--", "export-student"])
-            .arg(&student)
-            .stdout(Stdio::null()),
-    )?;
+    crate::course_copy::export_student(root, &student)?;
     // A learner who has finished every lesson.
     crate::course_copy::solve_lessons(root, &student)?;
 
