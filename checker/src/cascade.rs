@@ -29,6 +29,9 @@ struct Standing {
     /// The first failing test, and the function it points at, when it does not.
     test: Option<String>,
     function: Option<String>,
+    /// Whether it is still the untouched stub.
+    #[serde(default)]
+    not_started: bool,
 }
 
 impl Standing {
@@ -39,6 +42,7 @@ impl Standing {
             passes: lesson.status == LessonStatus::Graded && first.is_none(),
             test: first.map(|t| t.name.clone()),
             function: first.and_then(|t| t.function.clone()),
+            not_started: lesson.status == LessonStatus::NotStarted,
         }
     }
 }
@@ -74,7 +78,9 @@ pub fn explain(
     // The earlier lessons the failing lessons build on, whose standing is not known for
     // their current sources.
     let mut missing: Vec<&Lesson> = Vec::new();
-    for graded in report.lessons.iter().filter(|l| l.score < 1.0) {
+    // (A lesson not started needs no note: nothing of it ran.)
+    let noted = |l: &LessonReport| l.score < 1.0 && l.status != LessonStatus::NotStarted;
+    for graded in report.lessons.iter().filter(|l| noted(l)) {
         let Ok(lesson) = course.manifest.lesson(&graded.id) else {
             continue;
         };
@@ -101,7 +107,7 @@ pub fn explain(
         }
     }
 
-    for graded in &mut report.lessons {
+    for graded in report.lessons.iter_mut().filter(|l| noted(l)) {
         let Ok(lesson) = course.manifest.lesson(&graded.id) else {
             continue;
         };
@@ -137,6 +143,18 @@ pub fn explain(
 
 /// The first line of a failing test of a lesson built on `id`, which does not pass.
 fn note(id: &str, standing: &Standing) -> String {
+    if standing.not_started {
+        let start = standing
+            .function
+            .as_deref()
+            .map(|f| format!(", starting with `{f}`"))
+            .unwrap_or_default();
+        return format!(
+            "This lesson runs on your lesson {id}, which you have not started: its \
+             functions are still todo!()s. Write them first{start}; this failure may be \
+             their consequence."
+        );
+    }
     let what = match (&standing.function, &standing.test) {
         (Some(function), _) => format!("first fix `{function}` there"),
         (None, Some(test)) => format!("first fix what its test `{test}` reports"),

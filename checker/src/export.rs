@@ -16,7 +16,8 @@ use std::path::Path;
 const ROOT_FILES: &[&str] = &["Cargo.lock", "course.toml", "rustfmt.toml", ".gitignore"];
 
 /// Folders the student edition copies whole.
-const WHOLE_FOLDERS: &[&str] = &["common", "harness", "lessons", "checker/src"];
+const WHOLE_FOLDERS: &[&str] =
+    &["common", "harness", "manifest", "lessons", "checker/src"];
 
 /// The student edition's README.
 const STUDENT_README: &str = include_str!("export/README.md");

@@ -156,26 +156,26 @@ fn grade_lessons(
         }
         warn_unsandboxed(&sandbox);
     }
-    progress(Event::Preparing);
-    let toolchain = Toolchain::locate()?;
-    let target_dir = course.scratch_dir().join("build");
-    let judge = if course.has_references() {
-        Some(judge(
-            course,
-            &toolchain,
-            options.judge_on,
-            options.build_timeout,
-        )?)
-    } else {
-        None
-    };
-    warm(course, &toolchain, &target_dir)?;
-
     let (scratch, states) =
         Scratch::prepare(course, lessons, &submission, options.whole_stack)?;
+    // Untouched stubs are not built, so a first run of an untouched course builds nothing
+    // (and needs no judge).
+    let mut judge_build = None;
     let build = if scratch.members.is_empty() {
         compile::Build::default()
     } else {
+        progress(Event::Preparing);
+        let toolchain = Toolchain::locate()?;
+        let target_dir = course.scratch_dir().join("build");
+        if course.has_references() {
+            judge_build = Some(judge(
+                course,
+                &toolchain,
+                options.judge_on,
+                options.build_timeout,
+            )?);
+        }
+        warm(course, &toolchain, &target_dir)?;
         progress(Event::Building);
         compile::build_lessons(
             course,
@@ -217,13 +217,19 @@ fn grade_lessons(
                 format!("There is no {}/src/lib.rs in the submission.", lesson.id),
             ),
             SourceState::Unusable(why) => unbuilt(LessonStatus::Missing, why.clone()),
+            SourceState::Stub => Some(LessonReport::untouched(
+                &lesson.id,
+                &lesson.title,
+                lesson.first_function(),
+                names,
+            )),
             SourceState::Copied if built(&build, &dir) => {
                 for (test, expected_test) in names.iter().enumerate() {
                     let key = (dir.clone(), expected_test.tier.stem().to_owned());
                     let binary = build.executables.get(&key).cloned();
                     // The judge: the course's build of the suite, or (in an edition
                     // without reference solutions) the learner's own.
-                    let judge = match &judge {
+                    let judge = match &judge_build {
                         Some(judge) => judge
                             .executable(lesson, expected_test)
                             .map(Path::to_path_buf)

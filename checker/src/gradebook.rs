@@ -111,6 +111,7 @@ fn notes(student: &StudentResult) -> String {
     for lesson in student.report.iter().flat_map(|r| &r.lessons) {
         match lesson.status {
             LessonStatus::Missing => notes.push(format!("{}: missing", lesson.id)),
+            LessonStatus::NotStarted => notes.push(format!("{}: not started", lesson.id)),
             LessonStatus::DoesNotCompile => {
                 notes.push(format!("{}: does not compile", lesson.id))
             }

@@ -36,6 +36,7 @@ const COURSE_PARTS: &[&str] = &[
     "rustfmt.toml",
     "common",
     "harness",
+    "manifest",
     "lessons",
     "solutions",
     "checker/Cargo.toml",

@@ -118,7 +118,7 @@ fn target<'a>(
                     .to_owned(),
             );
         }
-        LessonStatus::Missing | LessonStatus::BuildFailed => {
+        LessonStatus::Missing | LessonStatus::BuildFailed | LessonStatus::NotStarted => {
             return Target::Function(first_open(), String::new());
         }
     }

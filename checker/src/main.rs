@@ -20,7 +20,8 @@ mod gradebook;
 mod gradescope;
 mod hint;
 mod judge;
-mod manifest;
+// The typed course.toml, shared with the xtask.
+use course_manifest as manifest;
 mod process;
 mod render;
 mod report;

@@ -85,6 +85,7 @@ fn lesson_state(lesson: &LessonReport) -> &'static str {
         LessonStatus::DoesNotCompile => "does not compile",
         LessonStatus::BuildFailed => "build failed",
         LessonStatus::Graded if lesson.passed == lesson.total => "done",
+        LessonStatus::NotStarted => "not started",
         LessonStatus::Graded if lesson.not_started() => "not started",
         LessonStatus::Graded => "in progress",
     }
@@ -155,7 +156,9 @@ pub fn next_step(
         .unwrap_or_default();
     let file = format!("{lessons}/{}/src/lib.rs", lesson.id);
     let detail = match (lesson.status, lesson.first_failure()) {
-        (LessonStatus::Graded, Some(test)) if test.status == TestStatus::NotStarted => {
+        (LessonStatus::Graded | LessonStatus::NotStarted, Some(test))
+            if test.status == TestStatus::NotStarted =>
+        {
             format!("Open {file}: {}", gist(&test.message))
         }
         (LessonStatus::Graded, Some(test)) => format!(

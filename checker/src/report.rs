@@ -51,6 +51,9 @@ pub struct TestResult {
 pub enum LessonStatus {
     /// It compiled and its tests ran.
     Graded,
+    /// Its source is the lesson's stub exactly as the course ships it: every test counts
+    /// as not started, without a build (`checker verify` proves every stub scores nothing).
+    NotStarted,
     /// Its code did not compile.
     DoesNotCompile,
     /// The submission has no folder (or no `src/lib.rs`) for it.
@@ -113,6 +116,35 @@ impl LessonReport {
         Self::from_tests(id, title, status, Some(message), tests)
     }
 
+    /// A lesson whose source is its untouched stub, in which `first` (the first function
+    /// of its file) is where to start.
+    pub fn untouched(
+        id: &str,
+        title: &str,
+        first: &str,
+        expected: &[ExpectedTest],
+    ) -> Self {
+        let todo = format!(
+            "`{first}` is still a todo!(): implement it following its /// contract."
+        );
+        let tests = expected
+            .iter()
+            .map(|test| TestResult {
+                name: test.name.clone(),
+                tier: test.tier,
+                passed: false,
+                status: TestStatus::NotStarted,
+                message: todo.clone(),
+                function: Some(first.to_owned()),
+            })
+            .collect();
+        let message = format!(
+            "Not started: the lesson is still its stub, every function a todo!(). Start \
+             with `{first}`, following its /// contract."
+        );
+        Self::from_tests(id, title, LessonStatus::NotStarted, Some(message), tests)
+    }
+
     /// A lesson from its tests' results.
     pub fn from_tests(
         id: &str,
@@ -155,11 +187,12 @@ impl LessonReport {
 
     /// Whether the learner has not begun: nothing passes and everything hit a `todo!()`.
     pub fn not_started(&self) -> bool {
-        self.passed == 0
-            && self
-                .tests
-                .iter()
-                .all(|t| t.status == TestStatus::NotStarted)
+        self.status == LessonStatus::NotStarted
+            || self.passed == 0
+                && self
+                    .tests
+                    .iter()
+                    .all(|t| t.status == TestStatus::NotStarted)
     }
 }
 

@@ -87,6 +87,10 @@ pub enum SourceState {
     MissingLib,
     /// The source could not be copied (too large, unreadable).
     Unusable(String),
+    /// `src/` is the lesson's stub exactly as the course ships it (course.toml records its
+    /// fingerprint): not started, and not built, since `checker verify` proves that every
+    /// stub scores nothing.
+    Stub,
 }
 
 impl Scratch {
@@ -273,6 +277,15 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
             match sync_tree(&src, &member.join("src")) {
                 Ok(()) => {}
                 Err(error) => return Ok(SourceState::Unusable(format!("{error:#}"))),
+            }
+            // The fingerprint of what was copied: exactly the files a build would see.
+            if tested
+                && lesson.stub.as_deref().is_some_and(|stub| {
+                    course_manifest::stub_fingerprint(&member.join("src"))
+                        .is_ok_and(|copied| copied == stub)
+                })
+            {
+                return Ok(SourceState::Stub);
             }
             "src/lib.rs".to_owned()
         }

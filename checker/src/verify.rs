@@ -12,6 +12,7 @@
 
 use crate::course::{Course, expected_tests};
 use crate::grade::{self, Options};
+use crate::manifest::Lesson;
 use crate::report::CourseReport;
 use anyhow::{Context, Result};
 use std::collections::BTreeSet;
@@ -211,6 +212,26 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
                  `todo!(\"{name}\")`"
             ));
         }
+        let mut in_file_order: Vec<&String> = Vec::new();
+        for name in &todos {
+            if hinted.contains(name) && !in_file_order.contains(&name) {
+                in_file_order.push(name);
+            }
+        }
+        let hinted_order: Vec<&String> =
+            hinted.iter().filter(|name| todos.contains(name)).collect();
+        if in_file_order != hinted_order {
+            problems.push(format!(
+                "course.toml lists the hints of {id} in another order than the functions \
+                 of {lesson_dir}/src/lib.rs: list them as the file does ({})",
+                in_file_order
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        problems.extend(stale_stub(root, lesson));
         let visible = root.join(&lesson_dir).join("tests");
         if !has_test(&visible) {
             problems.push(format!("{lesson_dir}/tests/ has no visible #[test]"));
@@ -279,6 +300,21 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
 }
 
 /// The names the stub's `todo!("name")` calls give, in order, outside comments.
+/// What is wrong with course.toml's fingerprint of `lesson`'s stub, if anything: the
+/// checker recognises an untouched stub by it, so it must be the current one.
+fn stale_stub(root: &Path, lesson: &Lesson) -> Option<String> {
+    let src = root.join("lessons").join(&lesson.id).join("src");
+    match course_manifest::stub_fingerprint(&src) {
+        Ok(current) if lesson.stub.as_deref() == Some(current.as_str()) => None,
+        Ok(_) => Some(format!(
+            "course.toml's `stub` fingerprint of {} is not that of lessons/{}/src/: run \
+             `cargo xtask stubs` to record it",
+            lesson.id, lesson.id
+        )),
+        Err(error) => Some(format!("lessons/{}/src/: {error:#}", lesson.id)),
+    }
+}
+
 fn stub_todos(stub: &str) -> Vec<String> {
     stub.lines()
         .filter(|line| !line.trim_start().starts_with("//"))
@@ -316,6 +352,35 @@ fn has_test(dir: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stub_fingerprint_that_is_not_the_stub_s_is_a_problem() {
+        let root = tempfile::tempdir().unwrap();
+        let src = root.path().join("lessons/02-attention/src");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(src.join("lib.rs"), "pub fn a() { todo!(\"a\") }\n").unwrap();
+        let lesson = |stub: &str| -> Lesson {
+            let manifest = format!(
+                "format_version = 1\n[[lessons]]\nid = \"02-attention\"\ntitle = \"A\"\n\
+                 crate = \"attention\"\nchapter = \"02-attention.md\"\n{stub}\n\
+                 [[lessons.hints]]\nfunction = \"a\"\ntext = [\"h\"]\n"
+            );
+            std::fs::write(root.path().join("course.toml"), manifest).unwrap();
+            let manifest =
+                crate::manifest::Manifest::load(&root.path().join("course.toml"))
+                    .unwrap();
+            manifest.lessons[0].clone()
+        };
+        let current = course_manifest::stub_fingerprint(&src).unwrap();
+        assert_eq!(
+            stale_stub(root.path(), &lesson(&format!("stub = \"{current}\""))),
+            None
+        );
+        for stale in ["", "stub = \"sha256:00\""] {
+            let problem = stale_stub(root.path(), &lesson(stale)).unwrap();
+            assert!(problem.contains("cargo xtask stubs"), "{problem}");
+        }
+    }
 
     #[test]
     fn the_stub_s_todos_are_read_outside_comments() {

@@ -52,7 +52,7 @@ fn the_json_report_has_the_stable_shape() {
 
 #[test]
 fn grading_the_same_submission_twice_prints_the_same_bytes() {
-    let submission = Submission::stub();
+    let submission = Submission::started();
     let first = submission.grade().output.stdout;
     let second = submission.grade().output.stdout;
     assert!(first == second, "two gradings of one submission differ");
@@ -78,6 +78,35 @@ fn the_progress_table_points_at_the_first_todo() {
     assert!(
         next.contains("/src/lib.rs: `") && next.contains("` is still a todo!()"),
         "the next step names the file and the function: {stdout}"
+    );
+}
+
+#[test]
+fn an_untouched_stub_is_not_started_without_a_build_and_an_edited_one_is_graded() {
+    // course.toml records the stub's fingerprint: the untouched stub is known to score
+    // nothing (`checker verify` runs it), so it is reported without being built.
+    let untouched = Submission::stub().grade();
+    let lesson = &untouched.json["lessons"][0];
+    assert_eq!(lesson["status"], "not_started", "{lesson}");
+    assert_eq!(lesson["passed"], 0);
+    for test in lesson["tests"].as_array().unwrap() {
+        assert_eq!(test["status"], "not_started", "{test}");
+        assert_eq!(test["function"], "softmax_rows", "{test}");
+    }
+    // One more line, and it is the learner's code: built and run, its tests reaching the
+    // todo!()s one by one.
+    let graded = Submission::started().grade();
+    let lesson = &graded.json["lessons"][0];
+    assert_eq!(lesson["status"], "graded", "{lesson}");
+    let functions: std::collections::BTreeSet<&str> = lesson["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["function"].as_str())
+        .collect();
+    assert!(
+        functions.contains("Linear::forward") && functions.contains("softmax_rows"),
+        "each test reached its own first todo!(): {functions:?}"
     );
 }
 

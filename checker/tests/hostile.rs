@@ -193,7 +193,7 @@ fn a_compile_error_fails_the_lesson_and_shows_the_error() {
 
 #[test]
 fn edited_visible_tests_and_an_added_test_file_change_nothing() {
-    let submission = Submission::stub();
+    let submission = Submission::started();
     let always_pass = "#[test]\nfn everything_is_fine() {}\n";
     submission.write("02-attention/tests/visible.rs", always_pass);
     submission.write("02-attention/tests/graded.rs", always_pass);
@@ -223,7 +223,7 @@ fn a_build_script_never_runs() {
 
 #[test]
 fn a_cargo_config_with_a_runner_is_ignored() {
-    let submission = Submission::stub();
+    let submission = Submission::started();
     let config = "[target.'cfg(all())']\nrunner = \"true\"\n[build]\nrustflags = [\"--cfg\", \"forged\"]\n";
     submission.write(".cargo/config.toml", config);
     submission.write("02-attention/.cargo/config.toml", config);
@@ -260,7 +260,7 @@ fn a_missing_lesson_folder_scores_zero_with_a_clear_message() {
 #[test]
 fn two_submissions_graded_at_once_do_not_mix() {
     // Both share the checker's build cache; each must be graded on its own code.
-    let (solved, stub) = (Submission::solved(), Submission::stub());
+    let (solved, stub) = (Submission::solved(), Submission::started());
     let (solved, stub) = std::thread::scope(|scope| {
         let solved = scope.spawn(|| solved.grade());
         let stub = scope.spawn(|| stub.grade());

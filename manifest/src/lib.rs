@@ -1,10 +1,13 @@
-//! `course.toml`: the one manifest that lists the course's lessons.
+//! `course.toml`: the one manifest that lists the course's lessons, typed.
 //!
-//! Every other part of the course (the checker, the xtask, the book's checks) reads the
-//! lessons from here; nothing else repeats the list.
+//! The checker and the xtask read the lessons from here; nothing else repeats the list.
+//! It also records each lesson's stub by a fingerprint ([`stub_fingerprint`]), so that a
+//! lesson still exactly as the course ships it is known to be not started without being
+//! built: `checker verify` runs every stub and proves that it scores nothing.
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// The manifest format this checker understands.
@@ -51,6 +54,11 @@ pub struct Lesson {
     pub experiments: Vec<String>,
     /// Hints for each function the learner writes, in the order of the lesson's file.
     pub hints: Vec<FunctionHints>,
+    /// The [`stub_fingerprint`] of the lesson's `src/` as the course ships it, written by
+    /// `cargo xtask stubs`. A submission whose `src/` has this fingerprint is the untouched
+    /// stub: the checker reports it as not started without building it.
+    #[serde(default)]
+    pub stub: Option<String>,
 }
 
 /// The progressive hints for one function of a lesson, from a nudge to nearly the answer.
@@ -67,6 +75,12 @@ impl Lesson {
     /// The package name of the lesson's solution crate.
     pub fn solution_crate(&self) -> String {
         format!("{}-solution", self.crate_name)
+    }
+
+    /// The first function the learner writes: the first of its file, where its hints
+    /// start (a valid manifest has hints).
+    pub fn first_function(&self) -> &str {
+        self.hints.first().map_or("", |h| h.function.as_str())
     }
 }
 
@@ -195,6 +209,41 @@ impl Manifest {
     }
 }
 
+/// The fingerprint of a lesson's source folder `src`: `sha256:` and the SHA-256, in hex, of
+/// every regular file under it in the order of their paths, each as its path relative to
+/// `src` (with `/`), a NUL byte, its length in decimal, a NUL byte and its bytes.
+///
+/// Symbolic links and other non-files are left out, as the checker's copy of a submission
+/// leaves them out; any other change (an edit, a new or renamed file, line endings) gives
+/// another fingerprint.
+pub fn stub_fingerprint(src: &Path) -> Result<String> {
+    let mut hasher = Sha256::new();
+    let walk = walkdir::WalkDir::new(src)
+        .follow_links(false)
+        .sort_by_file_name();
+    for entry in walk {
+        let entry = entry.with_context(|| format!("could not read {}", src.display()))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(src)?;
+        let name: Vec<String> = relative
+            .components()
+            .map(|part| part.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let bytes = std::fs::read(entry.path())
+            .with_context(|| format!("could not read {}", entry.path().display()))?;
+        hasher.update(name.join("/").as_bytes());
+        hasher.update(b"\0");
+        hasher.update(bytes.len().to_string().as_bytes());
+        hasher.update(b"\0");
+        hasher.update(&bytes);
+    }
+    let digest = hasher.finalize();
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    Ok(format!("sha256:{hex}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +265,28 @@ mod tests {
         function = "softmax_rows"
         text = ["start with softmax"]
     "#;
+
+    /// The expected digest was computed independently, with Python's hashlib, from the
+    /// bytes the format above describes.
+    #[test]
+    fn the_stub_fingerprint_follows_its_documented_format() {
+        let dir = std::env::temp_dir().join(format!("stub-fp-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("nested")).unwrap();
+        std::fs::write(dir.join("lib.rs"), "fn a() {}\n").unwrap();
+        std::fs::write(dir.join("nested/m.rs"), "x").unwrap();
+        let fingerprint = stub_fingerprint(&dir);
+        std::fs::write(dir.join("lib.rs"), "fn a() {}\r\n").unwrap();
+        let changed = stub_fingerprint(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            fingerprint.unwrap(),
+            "sha256:e41bc7778c15c9a1a32aa5000109629b9a96f45b99320067125e58056042acd1"
+        );
+        assert_ne!(
+            changed.unwrap(),
+            "sha256:e41bc7778c15c9a1a32aa5000109629b9a96f45b99320067125e58056042acd1"
+        );
+    }
 
     #[test]
     fn a_valid_manifest_parses() {

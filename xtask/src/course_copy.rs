@@ -49,6 +49,7 @@ const COURSE_PARTS: &[&str] = &[
     ".cargo",
     "common",
     "harness",
+    "manifest",
     "lessons",
     "solutions",
     "checker",

@@ -9,6 +9,7 @@ mod figures;
 mod first_run;
 mod latency;
 mod mistakes;
+mod stubs;
 mod walk;
 
 use anyhow::{Context, Result, bail};
@@ -52,6 +53,14 @@ enum Task {
         /// Only the lessons whose id starts with this (e.g. 02).
         lesson: Option<String>,
     },
+    /// Record each lesson's stub fingerprint in course.toml (the checker reports an
+    /// untouched stub as not started without building it); with --check, fail if one is
+    /// stale.
+    Stubs {
+        /// Fail if a fingerprint is stale, instead of writing it.
+        #[arg(long)]
+        check: bool,
+    },
     /// Time a learner's first `cargo run -p checker` from an empty build folder, in the
     /// student edition and in a fresh clone.
     FirstRun,
@@ -83,6 +92,7 @@ fn main() -> ExitCode {
                 .args(["--example", "matmul_throughput"]),
         ),
         Task::Walk => walk::run(&workspace_root()),
+        Task::Stubs { check } => stubs::run(&workspace_root(), check),
         Task::FirstRun => first_run::run(&workspace_root()),
         Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
         Task::Latency { rounds, lesson } => {
