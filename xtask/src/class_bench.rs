@@ -143,14 +143,8 @@ pub fn run(root: &Path, students: usize) -> Result<()> {
 }
 
 fn lesson_ids(root: &Path) -> Result<Vec<String>> {
-    let manifest: toml::Table =
-        toml::from_str(&std::fs::read_to_string(root.join("course.toml"))?)?;
-    Ok(manifest["lessons"]
-        .as_array()
-        .context("course.toml lists lessons")?
-        .iter()
-        .filter_map(|l| l.get("id")?.as_str().map(str::to_owned))
-        .collect())
+    let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
+    Ok(manifest.lessons.into_iter().map(|l| l.id).collect())
 }
 
 /// Writes one student's submission of `kind` under `class`.

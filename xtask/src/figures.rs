@@ -27,28 +27,25 @@ struct Example {
     name: String,
 }
 
-/// The examples `course.toml` lists under `key` (`figures` or `experiments`).
-fn examples(root: &Path, key: &str) -> Result<Vec<Example>> {
-    let manifest: toml::Table =
-        toml::from_str(&std::fs::read_to_string(root.join("course.toml"))?)?;
+/// Which of a lesson's example lists: those that draw figures, or those that measure.
+#[derive(Clone, Copy)]
+enum Kind {
+    Figures,
+    Experiments,
+}
+
+/// The examples `course.toml` lists of `kind`.
+fn examples(root: &Path, kind: Kind) -> Result<Vec<Example>> {
+    let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
     let mut found = Vec::new();
-    for lesson in manifest["lessons"]
-        .as_array()
-        .context("course.toml lists lessons")?
-    {
-        let package = lesson["crate"].as_str().context("a crate name")?.to_owned();
-        for name in lesson
-            .get(key)
-            .and_then(|v| v.as_array())
-            .into_iter()
-            .flatten()
-        {
-            let name = name
-                .as_str()
-                .context("example names are strings")?
-                .to_owned();
+    for lesson in manifest.lessons {
+        let names = match kind {
+            Kind::Figures => lesson.figures,
+            Kind::Experiments => lesson.experiments,
+        };
+        for name in names {
             found.push(Example {
-                package: package.clone(),
+                package: lesson.crate_name.clone(),
                 name,
             });
         }
@@ -115,7 +112,7 @@ fn snapshot(figures: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
 pub fn figures(root: &Path, check: bool) -> Result<()> {
     let folder = root.join("book/src/figures");
     let before = snapshot(&folder)?;
-    let examples = examples(root, "figures")?;
+    let examples = examples(root, Kind::Figures)?;
     let reference = Reference::prepare(root)?;
     for example in &examples {
         reference.run(example, true)?;
@@ -148,9 +145,9 @@ pub fn experiments(root: &Path) -> Result<()> {
     std::fs::create_dir_all(&output)?;
     let reference = Reference::prepare(root)?;
     let mut seen = Vec::new();
-    for example in examples(root, "figures")?
+    for example in examples(root, Kind::Figures)?
         .into_iter()
-        .chain(examples(root, "experiments")?)
+        .chain(examples(root, Kind::Experiments)?)
     {
         let key = format!("{}/{}", example.package, example.name);
         if seen.contains(&key) {

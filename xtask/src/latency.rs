@@ -35,13 +35,8 @@ pub fn run(root: &Path, rounds: usize, lesson: &str) -> Result<()> {
         &lesson_src,
     )
     .with_context(|| format!("no solution for lesson {lesson}"))?;
-    let manifest: toml::Table = toml::from_str(&std::fs::read_to_string(
-        copy.course.join("lessons").join(lesson).join("Cargo.toml"),
-    )?)?;
-    let crate_name = manifest["package"]["name"]
-        .as_str()
-        .context("the lesson has a package name")?
-        .to_owned();
+    let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
+    let crate_name = manifest.lesson(lesson)?.crate_name.clone();
 
     let cargo = |args: &[&str]| copy.cargo(args);
     let checker = |args: &[&str]| {

@@ -47,8 +47,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         .join(only.unwrap_or("all"));
     let copy = CourseCopy::create(root, &base)?;
     let submission = base.join("submission");
-    let manifest: toml::Table =
-        toml::from_str(&std::fs::read_to_string(root.join("course.toml"))?)?;
+    let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
 
     eprintln!("Building the checker in the copy...");
     run_command(
@@ -59,7 +58,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
     let mut summary = Vec::new();
     let mut shares = Vec::new();
     for (lesson, mistakes) in &lists {
-        let crate_name = crate_of(&manifest, lesson)?;
+        let crate_name = manifest.lesson(lesson)?.crate_name.clone();
         let solution = std::fs::read_to_string(
             root.join("solutions").join(lesson).join("src/lib.rs"),
         )?;
@@ -260,14 +259,3 @@ fn lists(root: &Path, only: Option<&str>) -> Result<Vec<(String, Vec<Mistake>)>>
     Ok(lists)
 }
 
-/// The crate name `course.toml` gives the lesson.
-fn crate_of(manifest: &toml::Table, lesson: &str) -> Result<String> {
-    manifest["lessons"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|l| l["id"].as_str() == Some(lesson))
-        .and_then(|l| l["crate"].as_str())
-        .map(str::to_owned)
-        .with_context(|| format!("course.toml has no lesson {lesson}"))
-}
