@@ -258,4 +258,3 @@ fn lists(root: &Path, only: Option<&str>) -> Result<Vec<(String, Vec<Mistake>)>>
     }
     Ok(lists)
 }
-
