@@ -53,11 +53,11 @@ enum Task {
         /// Only the lessons whose id starts with this (e.g. 02).
         lesson: Option<String>,
     },
-    /// Record each lesson's stub fingerprint in course.toml (the checker reports an
-    /// untouched stub as not started without building it); with --check, fail if one is
-    /// stale.
+    /// Write every lesson's stub (lessons/NN/src/) from its solution, the one source
+    /// (markers say what the learner gets), and record each stub's fingerprint in
+    /// course.toml; with --check, write nothing and fail if a stub is stale.
     Stubs {
-        /// Fail if a fingerprint is stale, instead of writing it.
+        /// Fail if a stub or its fingerprint is stale, instead of writing it.
         #[arg(long)]
         check: bool,
     },

@@ -1,18 +1,151 @@
-//! `cargo xtask stubs`: keeps course.toml's record of each lesson's stub current.
+//! `cargo xtask stubs`: writes every lesson's stub from its solution, the one source.
 //!
-//! The checker recognises a lesson a learner has not touched by the fingerprint of its
-//! `src/` (`course_manifest::stub_fingerprint`), recorded as `stub` in course.toml, and
-//! reports it as not started without building it. This task writes those fingerprints
-//! after a stub changed; with `--check` it only says which are stale (`checker verify`
-//! fails on a stale one too).
+//! A learner's `lessons/NN/src/` is generated from `solutions/NN/src/`: each file is
+//! copied line by line, except inside two kinds of marked regions (each marker alone on
+//! its line, at any indentation):
+//!
+//! ```text
+//! // BEGIN SOLUTION: todo!("softmax_rows")     the solution's code, left out of the stub;
+//! ...                                          the text after `: ` (if any) takes its
+//! // END SOLUTION                              place, at the marker's indentation
+//!
+//! // BEGIN STUB                                lines only the stub has, written in the
+//! // //! # How to work on this lesson          solution as comments: the stub gets each
+//! // END STUB                                  without the `// ` after the indentation
+//! ```
+//!
+//! Everything else (signatures, `///` contracts, `// TODO:` guidance, given code, the
+//! book's `// ANCHOR:` lines) is shared, so it is written once. The task then records each
+//! stub's fingerprint in course.toml: the checker reports a lesson still equal to its stub
+//! as not started, without building it. With `--check` it writes nothing and fails if a
+//! committed stub or fingerprint is not what the solutions generate (`.ci/run` runs that).
 
 use anyhow::{Context, Result, bail};
 use course_manifest::{Manifest, stub_fingerprint};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub fn run(root: &Path, check: bool) -> Result<()> {
     let path = root.join("course.toml");
     let manifest = Manifest::load(&path)?;
+    let mut stale = Vec::new();
+    for lesson in &manifest.lessons {
+        let from = root.join("solutions").join(&lesson.id).join("src");
+        let to = root.join("lessons").join(&lesson.id).join("src");
+        for (relative, stub) in generate(&from)? {
+            let target = to.join(&relative);
+            if std::fs::read_to_string(&target).ok().as_deref() != Some(stub.as_str()) {
+                stale.push(format!("lessons/{}/src/{}", lesson.id, relative.display()));
+                if !check {
+                    std::fs::create_dir_all(target.parent().context("a parent folder")?)?;
+                    std::fs::write(&target, stub)?;
+                }
+            }
+        }
+    }
+    if check && !stale.is_empty() {
+        bail!(
+            "these stubs are not what their solutions generate: {}. Edit the solution (the \
+             one source of a lesson) and run `cargo xtask stubs`",
+            stale.join(", ")
+        );
+    }
+    for file in &stale {
+        println!("Wrote {file}.");
+    }
+    record_fingerprints(root, &manifest, check)
+}
+
+/// Every `.rs` file under a solution's `src/`, with the stub generated from it, by path
+/// relative to `src/`.
+fn generate(src: &Path) -> Result<Vec<(PathBuf, String)>> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(src).sort_by_file_name() {
+        let entry = entry?;
+        let is_rust = entry.path().extension().is_some_and(|ext| ext == "rs");
+        if !entry.file_type().is_file() || !is_rust {
+            continue;
+        }
+        let solution = std::fs::read_to_string(entry.path())
+            .with_context(|| format!("could not read {}", entry.path().display()))?;
+        let stub = stub_of(&solution)
+            .with_context(|| format!("in {}", entry.path().display()))?;
+        files.push((entry.path().strip_prefix(src)?.to_path_buf(), stub));
+    }
+    Ok(files)
+}
+
+/// Where a line of a solution is, between the markers.
+enum Region {
+    Shared,
+    Solution { from: usize },
+    Stub { from: usize, indent: String },
+}
+
+/// The stub of one solution file (see the module docs for the markers).
+pub fn stub_of(solution: &str) -> Result<String> {
+    let mut stub = String::with_capacity(solution.len());
+    let mut region = Region::Shared;
+    for (index, line) in solution.split_inclusive('\n').enumerate() {
+        let number = index + 1;
+        let text = line.trim_end_matches('\n');
+        let trimmed = text.trim_start();
+        let indent = &text[..text.len() - trimmed.len()];
+        let begin_solution =
+            trimmed == "// BEGIN SOLUTION" || trimmed.starts_with("// BEGIN SOLUTION: ");
+        match (&region, trimmed) {
+            (Region::Shared, _) if begin_solution => {
+                if let Some(replacement) = trimmed.strip_prefix("// BEGIN SOLUTION: ") {
+                    stub.push_str(indent);
+                    stub.push_str(replacement);
+                    stub.push('\n');
+                }
+                region = Region::Solution { from: number };
+            }
+            (Region::Shared, "// BEGIN STUB") => {
+                region = Region::Stub {
+                    from: number,
+                    indent: indent.to_owned(),
+                };
+            }
+            (Region::Solution { .. }, "// END SOLUTION")
+            | (Region::Stub { .. }, "// END STUB") => region = Region::Shared,
+            (Region::Shared, "// END SOLUTION" | "// END STUB") => {
+                bail!("line {number}: `{trimmed}` closes no region")
+            }
+            (Region::Solution { from } | Region::Stub { from, .. }, _)
+                if begin_solution || trimmed == "// BEGIN STUB" =>
+            {
+                bail!("line {number}: a region opened on line {from} is still open")
+            }
+            (Region::Shared, _) => stub.push_str(line),
+            (Region::Solution { .. }, _) => {}
+            (Region::Stub { indent: marker, .. }, _) => {
+                let uncommented = if text == format!("{marker}//") {
+                    String::new()
+                } else if let Some(rest) = text.strip_prefix(&format!("{marker}// ")) {
+                    format!("{marker}{rest}")
+                } else {
+                    bail!(
+                        "line {number}: a line of a `// BEGIN STUB` region must be a \
+                         comment, `{marker}// ` and the stub's line"
+                    )
+                };
+                stub.push_str(&uncommented);
+                stub.push('\n');
+            }
+        }
+    }
+    match region {
+        Region::Shared => Ok(stub),
+        Region::Solution { from } | Region::Stub { from, .. } => {
+            bail!("the region opened on line {from} is never closed")
+        }
+    }
+}
+
+/// Writes (or with `check`, checks) each lesson's stub fingerprint in course.toml.
+fn record_fingerprints(root: &Path, manifest: &Manifest, check: bool) -> Result<()> {
+    let path = root.join("course.toml");
     let text = std::fs::read_to_string(&path)?;
     let mut document: toml_edit::DocumentMut =
         text.parse().context("course.toml is not valid TOML")?;
@@ -29,7 +162,9 @@ pub fn run(root: &Path, check: bool) -> Result<()> {
         }
     }
     if stale.is_empty() {
-        println!("Every lesson's stub fingerprint in course.toml is current.");
+        println!(
+            "Every stub is what its solution generates, and its fingerprint is current."
+        );
         return Ok(());
     }
     if check {
@@ -41,4 +176,94 @@ pub fn run(root: &Path, check: bool) -> Result<()> {
     std::fs::write(&path, document.to_string())?;
     println!("Recorded the stub fingerprint of {}.", stale.join(", "));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stub_of;
+
+    const SOLUTION: &str = "\
+// BEGIN SOLUTION
+//! Lesson 09, solved.
+// END SOLUTION
+// BEGIN STUB
+// //! Lesson 09.
+//
+// //! Work top to bottom.
+// END STUB
+
+/// The contract.
+pub fn f(x: f64) -> f64 {
+    // TODO: twice x.
+    // BEGIN SOLUTION: todo!(\"f\")
+    let twice = 2.0 * x;
+    twice
+    // END SOLUTION
+}
+";
+
+    #[test]
+    fn the_stub_keeps_the_shared_lines_and_replaces_the_solution() {
+        assert_eq!(
+            stub_of(SOLUTION).unwrap(),
+            "//! Lesson 09.\n\n//! Work top to bottom.\n\n/// The contract.\n\
+             pub fn f(x: f64) -> f64 {\n    // TODO: twice x.\n    todo!(\"f\")\n}\n"
+        );
+    }
+
+    #[test]
+    fn check_fails_when_a_solution_s_contract_changed_and_its_stub_was_not_regenerated() {
+        let root =
+            std::env::temp_dir().join(format!("xtask-stubs-{}", std::process::id()));
+        let solution = root.join("solutions/09-demo/src/lib.rs");
+        std::fs::create_dir_all(solution.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(root.join("lessons/09-demo/src")).unwrap();
+        std::fs::write(
+            root.join("course.toml"),
+            "format_version = 1\n[[lessons]]\nid = \"09-demo\"\ntitle = \"Demo\"\n\
+             crate = \"demo\"\nchapter = \"09-demo.md\"\n[[lessons.hints]]\n\
+             function = \"f\"\ntext = [\"twice\"]\n",
+        )
+        .unwrap();
+        std::fs::write(&solution, SOLUTION).unwrap();
+        super::run(&root, false).unwrap();
+        let stub = root.join("lessons/09-demo/src/lib.rs");
+        assert_eq!(
+            std::fs::read_to_string(&stub).unwrap(),
+            stub_of(SOLUTION).unwrap()
+        );
+        super::run(&root, true).expect("a fresh stub and fingerprint pass the check");
+
+        std::fs::write(&solution, SOLUTION.replace("The contract.", "Twice `x`."))
+            .unwrap();
+        let error = format!("{:#}", super::run(&root, true).unwrap_err());
+        let unchanged = std::fs::read_to_string(&stub).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+        assert!(
+            error.contains("lessons/09-demo/src/lib.rs")
+                && error.contains("cargo xtask stubs"),
+            "{error}"
+        );
+        assert_eq!(
+            unchanged,
+            stub_of(SOLUTION).unwrap(),
+            "--check writes nothing"
+        );
+    }
+
+    #[test]
+    fn unbalanced_or_malformed_regions_are_errors_that_say_where() {
+        for (solution, needle) in [
+            ("// BEGIN SOLUTION\nx\n", "never closed"),
+            ("x\n// END SOLUTION\n", "line 2"),
+            ("// BEGIN STUB\n// BEGIN SOLUTION\n", "still open"),
+            (
+                "// BEGIN STUB\nlet x = 1;\n// END STUB\n",
+                "must be a comment",
+            ),
+        ] {
+            let error = format!("{:#}", stub_of(solution).unwrap_err());
+            assert!(error.contains(needle), "{solution:?}: {error}");
+        }
+    }
 }

@@ -1,4 +1,9 @@
+// BEGIN STUB
+// //! Lesson 01: the RNN bottleneck.
+// END STUB
+// BEGIN SOLUTION
 //! Lesson 01: the RNN bottleneck, solved.
+// END SOLUTION
 //!
 //! An Elman recurrent network reads a sequence one token at a time and carries
 //! everything it has read in one hidden state of fixed size:
@@ -19,6 +24,38 @@
 //! The encoder's last state is the context vector: the only thing a seq2seq decoder
 //! without attention learns about the source sentence. The book explains every step
 //! in chapter 01, "The RNN bottleneck".
+// BEGIN STUB
+// //!
+// //! # How every lesson of this course works
+// //!
+// //! This is your first lesson, so here are the conventions, once for all of them.
+// //!
+// //! - **Each `todo!()` is yours to replace.** A function you write has the body
+// //!   `todo!("name")`: it compiles, and panics when it runs, so the tests report
+// //!   "`name` is still a todo!()" until you write it. Everything else in the file
+// //!   (types, constructors, helpers such as [`row`] and [`orthogonal`]) is complete.
+// //! - **The `///` comment above a function is its contract**: what goes in, what
+// //!   comes out, every matrix's shape as `(rows, columns)`, the formula, and the
+// //!   section of the book that explains it. The tests check what it promises.
+// //! - **A `// TODO:` comment** says in a line or two what the body has to do. Delete
+// //!   it when you are done, if you like.
+// //! - **Work from top to bottom**: each function builds on the ones above it.
+// //! - **Don't change the signatures, and don't edit the tests.** Grading uses only
+// //!   this `src/` folder, with the course's own copy of everything else: edited
+// //!   tests, manifests or cargo settings change nothing in your grade.
+// //!
+// //! Check yourself with
+// //!
+// //! ```text
+// //! cargo test -p rnn                # the visible tests in tests/visible.rs
+// //! cargo run -p checker -- watch    # the graded tests, re-run on every save
+// //! ```
+// //!
+// //! The visible tests show what "done" looks like. The graded tests check much more,
+// //! and when one fails it says what it expected, what came back, and the likely
+// //! cause. In watch mode, `h` shows a hint, `n` moves to the next lesson and `q`
+// //! quits.
+// END STUB
 
 use course_common::ndarray::{Axis, s};
 use course_common::{Float, Matrix, Vector};
@@ -101,6 +138,7 @@ impl Rnn {
         self.w_hh.nrows()
     }
 
+    // ANCHOR: step
     /// One step, `h' = tanh(x W_xhᵀ + h W_hhᵀ + b)`, for `n` rows at once.
     ///
     /// - `x`: `(n, d_in)`, the tokens read at this step, one row per sequence;
@@ -110,10 +148,16 @@ impl Rnn {
     ///
     /// Book: chapter 01, "The Elman RNN".
     pub fn step(&self, x: &Matrix, h: &Matrix) -> Matrix {
+        // TODO: z = x W_xhᵀ + h W_hhᵀ + b (a Vector added to a Matrix is added
+        //       to every row), then tanh of every entry (`mapv(Float::tanh)`).
+        // BEGIN SOLUTION: todo!("Rnn::step")
         let z = x.dot(&self.w_xh.t()) + h.dot(&self.w_hh.t()) + &self.b; // (n, d_hidden)
         z.mapv(Float::tanh) // (n, d_hidden)
+        // END SOLUTION
     }
+    // ANCHOR_END: step
 
+    // ANCHOR: step_backward
     /// The backward pass of [`Rnn::step`].
     ///
     /// Given the step's inputs `x` `(n, d_in)` and `h` `(n, d_hidden)`, its output
@@ -134,6 +178,9 @@ impl Rnn {
         h_next: &Matrix,
         d_h_next: &Matrix,
     ) -> StepGrads {
+        // TODO: dz = dh' ⊙ (1 − h'²) (`*` of two matrices multiplies entry by
+        //       entry), then the five lines of the formula above.
+        // BEGIN SOLUTION: todo!("Rnn::step_backward")
         let d_z = d_h_next * &h_next.mapv(|v| 1.0 - v * v); // (n, d_hidden)
         StepGrads {
             d_x: d_z.dot(&self.w_xh),   // (n, d_in)
@@ -142,8 +189,11 @@ impl Rnn {
             d_w_hh: d_z.t().dot(h),     // (d_hidden, d_hidden)
             d_b: d_z.sum_axis(Axis(0)), // (d_hidden,)
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: step_backward
 
+    // ANCHOR: forward
     /// Runs the cell over a whole sequence and keeps every state.
     ///
     /// `xs` is `(T, d_in)`, one row per token; `h0` `(d_hidden,)` is the state
@@ -153,6 +203,10 @@ impl Rnn {
     ///
     /// Book: chapter 01, "Reading a sentence".
     pub fn forward(&self, xs: &Matrix, h0: &Vector) -> Matrix {
+        // TODO: start from h0 as a (1, d_hidden) row (`as_row`); for each t,
+        //       step with token t (`row(xs, t)`) and the state so far, and
+        //       store the new state as row t of a (T, d_hidden) matrix.
+        // BEGIN SOLUTION: todo!("Rnn::forward")
         let mut states = Matrix::zeros((xs.nrows(), self.d_hidden())); // (T, d_hidden)
         let mut h = as_row(h0); // (1, d_hidden)
         for t in 0..xs.nrows() {
@@ -160,8 +214,11 @@ impl Rnn {
             states.row_mut(t).assign(&h.row(0));
         }
         states
+        // END SOLUTION
     }
+    // ANCHOR_END: forward
 
+    // ANCHOR: backward
     /// Backpropagation through time: the backward pass of [`Rnn::forward`].
     ///
     /// Given the forward's inputs `xs` `(T, d_in)` and `h0`, its `states`
@@ -179,6 +236,11 @@ impl Rnn {
         states: &Matrix,
         d_states: &Matrix,
     ) -> RnnGrads {
+        // TODO: d_h = zeros (1, d_hidden); for t from T − 1 down to 0: add
+        //       row t of d_states to d_h, run step_backward for step t (its
+        //       previous state is h0 when t = 0), keep its d_x as row t of
+        //       d_xs, add (+=) its weight gradients, and carry its d_h back.
+        // BEGIN SOLUTION: todo!("Rnn::backward")
         let (len, d_hidden) = (xs.nrows(), self.d_hidden());
         let mut grads = RnnGrads {
             d_xs: Matrix::zeros(xs.dim()),          // (T, d_in)
@@ -205,8 +267,11 @@ impl Rnn {
         }
         grads.d_h0 = d_h.row(0).to_owned();
         grads
+        // END SOLUTION
     }
+    // ANCHOR_END: backward
 
+    // ANCHOR: encode
     /// The encoder's context vector: the last state after reading all of `xs`.
     ///
     /// `xs` is `(T, d_in)`; returns `h_T`, `(d_hidden,)`. Everything a decoder
@@ -215,12 +280,16 @@ impl Rnn {
     ///
     /// Book: chapter 01, "The context vector".
     pub fn encode(&self, xs: &Matrix, h0: &Vector) -> Vector {
+        // TODO: the last row of `forward`'s states, or h0 if there is none.
+        // BEGIN SOLUTION: todo!("Rnn::encode")
         let states = self.forward(xs, h0); // (T, d_hidden)
         match states.nrows() {
             0 => h0.clone(),
             len => states.row(len - 1).to_owned(),
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: encode
 }
 
 /// Row `t` of `m` as a `(1, cols)` matrix, to feed one token to [`Rnn::step`].

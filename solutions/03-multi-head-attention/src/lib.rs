@@ -1,4 +1,9 @@
+// BEGIN STUB
+// //! Lesson 03: multi-head attention.
+// END STUB
+// BEGIN SOLUTION
 //! Lesson 03: multi-head attention, solved.
+// END SOLUTION
 //!
 //! ```text
 //! MultiHead(X_q, X_kv) = Concat(head_0, ..., head_{h-1}) W_oᵀ + b_o
@@ -25,6 +30,23 @@
 //! paper and in PyTorch. Everything here works on one sequence (one example); a batch
 //! is a loop over its examples, which lesson 06 writes.
 //! The book explains every step in chapter 03, "Multi-head attention".
+// BEGIN STUB
+// //!
+// //! # How to work on this lesson
+// //!
+// //! Every `todo!()` below is yours to replace; the `///` comment above it is the
+// //! contract (shapes, formula, where the book explains it). Work top to bottom: each
+// //! function uses the ones before it, and lesson 02's attention (your own: this crate
+// //! depends on `lessons/02-attention`). Check yourself with
+// //!
+// //! ```text
+// //! cargo test -p multi-head-attention   # the visible tests in tests/visible.rs
+// //! cargo run -p checker -- watch        # the graded tests, re-run on every save
+// //! ```
+// //!
+// //! Don't change the signatures or the tests: grading uses only this `src/` folder,
+// //! with the course's own copy of everything else, lesson 02's solution included.
+// END STUB
 
 pub use attention::{Linear, LinearGrads, Mask};
 
@@ -32,6 +54,7 @@ use attention::{scaled_dot_product_attention, scaled_dot_product_attention_backw
 use course_common::Matrix;
 use course_common::ndarray::{Axis, concatenate, s};
 
+// ANCHOR: split_heads
 /// Splits a full-width matrix into one matrix per head.
 ///
 /// `x` is `(n, d_model)`; the result is `n_heads` matrices of `(n, d_k)`, where
@@ -42,6 +65,9 @@ use course_common::ndarray::{Axis, concatenate, s};
 /// A pure reshape: no number changes, none is lost. Panics if `n_heads` is 0 or
 /// does not divide `d_model`. Book: chapter 03, "Split and merge".
 pub fn split_heads(x: &Matrix, n_heads: usize) -> Vec<Matrix> {
+    // TODO: head i is the column block `x.slice(s![.., i * d_k..(i + 1) * d_k])`
+    //       as an owned matrix; collect one per head, head 0 first.
+    // BEGIN SOLUTION: todo!("split_heads")
     assert!(
         n_heads > 0 && x.ncols().is_multiple_of(n_heads),
         "n_heads ({n_heads}) must be positive and divide d_model ({})",
@@ -51,8 +77,11 @@ pub fn split_heads(x: &Matrix, n_heads: usize) -> Vec<Matrix> {
     (0..n_heads)
         .map(|head| x.slice(s![.., head * d_k..(head + 1) * d_k]).to_owned()) // (n, d_k)
         .collect()
+    // END SOLUTION
 }
+// ANCHOR_END: split_heads
 
+// ANCHOR: merge_heads
 /// Puts the heads' matrices back side by side: the inverse of [`split_heads`], and
 /// the paper's `Concat(head_1, ..., head_h)`.
 ///
@@ -62,6 +91,9 @@ pub fn split_heads(x: &Matrix, n_heads: usize) -> Vec<Matrix> {
 /// Panics if there are no heads or if their shapes differ. Book: chapter 03, "Split
 /// and merge".
 pub fn merge_heads(heads: &[Matrix]) -> Matrix {
+    // TODO: join the heads along the columns, head 0 first:
+    //       `concatenate(Axis(1), &views)` with one `.view()` per head.
+    // BEGIN SOLUTION: todo!("merge_heads")
     let shape = heads.first().map(Matrix::dim);
     assert!(
         shape.is_some() && heads.iter().all(|head| Some(head.dim()) == shape),
@@ -69,8 +101,11 @@ pub fn merge_heads(heads: &[Matrix]) -> Matrix {
     );
     let views: Vec<_> = heads.iter().map(|head| head.view()).collect();
     concatenate(Axis(1), &views).expect("the shapes were checked") // (n, n_heads · d_k)
+    // END SOLUTION
 }
+// ANCHOR_END: merge_heads
 
+// ANCHOR: multi_head_attention
 /// Multi-head attention: `n_heads` scaled dot-product attentions side by side, each
 /// on its own `d_k = d_model / n_heads` features, mixed by an output projection.
 ///
@@ -92,7 +127,9 @@ pub struct MultiHeadAttention {
     /// The output projection `W_o`, `(d_model, d_model)`: mixes the heads.
     pub w_o: Linear,
 }
+// ANCHOR_END: multi_head_attention
 
+// ANCHOR: multi_head_forward
 /// The forward pass of [`MultiHeadAttention`]: its output, each head's weights, and
 /// what the backward pass needs.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +148,9 @@ pub struct MultiHeadForward {
     /// The heads' outputs side by side, the input of `w_o`: `(n_q, d_model)`.
     pub concat: Matrix,
 }
+// ANCHOR_END: multi_head_forward
 
+// ANCHOR: multi_head_grads
 /// Gradients of a loss through [`MultiHeadAttention`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct MultiHeadGrads {
@@ -132,6 +171,7 @@ pub struct MultiHeadGrads {
     /// Gradients of the output projection.
     pub w_o: LinearGrads,
 }
+// ANCHOR_END: multi_head_grads
 
 impl MultiHeadAttention {
     /// Multi-head attention from its number of heads and four `(d_model, d_model)`
@@ -178,6 +218,7 @@ impl MultiHeadAttention {
         self.d_model() / self.n_heads
     }
 
+    // ANCHOR: mha_forward
     /// Multi-head attention of `query_input` `(n_q, d_model)` over
     /// `key_value_input` `(n_k, d_model)`; `mask`, if given, is `(n_q, n_k)` and
     /// applies to every head.
@@ -195,6 +236,11 @@ impl MultiHeadAttention {
         key_value_input: &Matrix,
         mask: Option<&Mask>,
     ) -> MultiHeadForward {
+        // TODO: project (w_q on query_input; w_k, w_v on key_value_input),
+        //       split each into heads, run lesson 02's attention head by head
+        //       with the same mask, merge the heads' outputs and apply w_o.
+        //       Keep what the backward pass needs in the MultiHeadForward.
+        // BEGIN SOLUTION: todo!("MultiHeadAttention::forward")
         let q = self.w_q.forward(query_input); // (n_q, d_model)
         let k = self.w_k.forward(key_value_input); // (n_k, d_model)
         let v = self.w_v.forward(key_value_input); // (n_k, d_model)
@@ -219,18 +265,26 @@ impl MultiHeadAttention {
             v,
             concat,
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: mha_forward
 
+    // ANCHOR: parameter_count
     /// The number of learned numbers: every weight and every bias of the four
     /// projections. That is `4·d_model² + 4·d_model`, whatever `n_heads` is.
     /// Book: chapter 03, "What it costs".
     pub fn parameter_count(&self) -> usize {
+        // TODO: add up `weight.len() + bias.len()` over the four projections.
+        // BEGIN SOLUTION: todo!("MultiHeadAttention::parameter_count")
         [&self.w_q, &self.w_k, &self.w_v, &self.w_o]
             .iter()
             .map(|layer| layer.weight.len() + layer.bias.len())
             .sum()
+        // END SOLUTION
     }
+    // ANCHOR_END: parameter_count
 
+    // ANCHOR: mha_backward
     /// The backward pass, from the forward's two inputs, its saved `forward`, and
     /// the upstream gradient `d_output` `(n_q, d_model)`:
     ///
@@ -251,6 +305,9 @@ impl MultiHeadAttention {
         forward: &MultiHeadForward,
         d_output: &Matrix,
     ) -> MultiHeadGrads {
+        // TODO: follow the table above, from w_o back to the input projections;
+        //       key_value_input feeds w_k and w_v: its gradient sums both paths.
+        // BEGIN SOLUTION: todo!("MultiHeadAttention::backward")
         let w_o = self.w_o.backward(&forward.concat, d_output);
         let d_heads = split_heads(&w_o.d_x, self.n_heads); // n_heads × (n_q, d_k)
         let mut d_q = Vec::with_capacity(self.n_heads);
@@ -281,5 +338,7 @@ impl MultiHeadAttention {
             w_v,
             w_o,
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: mha_backward
 }

@@ -1,4 +1,9 @@
+// BEGIN STUB
+// //! Lesson 04: positional encoding.
+// END STUB
+// BEGIN SOLUTION
 //! Lesson 04: positional encoding, solved.
+// END SOLUTION
 //!
 //! ```text
 //! PE(pos, 2i)     = sin(pos · ω_i)        ω_i = 1 / 10000^(2i / d_model)
@@ -18,6 +23,22 @@
 //! rows are permuted the same way. Adding `PE(pos)` to row `pos` is what tells the
 //! model where each token stands. The book explains every step in chapter 04,
 //! "Positional encoding".
+// BEGIN STUB
+// //!
+// //! # How to work on this lesson
+// //!
+// //! Every `todo!()` below is yours to replace; the `///` comment above it is the
+// //! contract (shapes, formula, where the book explains it). Work top to bottom: each
+// //! function uses the ones before it. Check yourself with
+// //!
+// //! ```text
+// //! cargo test -p positional-encoding     # the visible tests in tests/visible.rs
+// //! cargo run -p checker -- watch         # the graded tests, re-run on every save
+// //! ```
+// //!
+// //! Don't change the signatures or the tests: grading uses only this `src/` folder,
+// //! with the course's own copy of everything else.
+// END STUB
 
 use course_common::ndarray::s;
 use course_common::{Float, Matrix, Vector};
@@ -26,6 +47,7 @@ use course_common::{Float, Matrix, Vector};
 /// just under `PE_BASE · 2π` (the paper's 10000).
 pub const PE_BASE: Float = 10_000.0;
 
+// ANCHOR: frequencies
 /// The angular frequencies of the sinusoidal encoding, one per (sin, cos) pair.
 ///
 /// `ω_i = 1 / 10000^(2i / d_model) = 10000^(−2i / d_model)` for
@@ -35,11 +57,17 @@ pub const PE_BASE: Float = 10_000.0;
 /// Panics if `d_model` is odd. Shape `(d_model / 2,)`. Book: chapter 04,
 /// "The formula".
 pub fn frequencies(d_model: usize) -> Vector {
+    // TODO: panic if d_model is odd; then ω_i = PE_BASE^(−2i / d_model) for
+    //       i in 0..d_model / 2. Convert to Float before dividing.
+    // BEGIN SOLUTION: todo!("frequencies")
     assert_even(d_model);
     let d = d_model as Float;
     Vector::from_shape_fn(d_model / 2, |i| PE_BASE.powf(-((2 * i) as Float) / d)) // (d_model/2,)
+    // END SOLUTION
 }
+// ANCHOR_END: frequencies
 
+// ANCHOR: sinusoidal_table
 /// The sinusoidal positional-encoding table of the paper, sines and cosines
 /// interleaved.
 ///
@@ -51,6 +79,9 @@ pub fn frequencies(d_model: usize) -> Vector {
 /// Panics, with a message that says `d_model` must be even, if `d_model` is odd.
 /// Shape `(max_len, d_model)`. Book: chapter 04, "The formula".
 pub fn sinusoidal_table(max_len: usize, d_model: usize) -> Matrix {
+    // TODO: `Matrix::from_shape_fn((max_len, d_model), |(pos, col)| ...)`: the
+    //       angle is pos · ω_{col / 2}; its sine at even columns, cosine at odd.
+    // BEGIN SOLUTION: todo!("sinusoidal_table")
     let omega = frequencies(d_model); // (d_model/2,)
     Matrix::from_shape_fn((max_len, d_model), |(pos, col)| {
         let angle = pos as Float * omega[col / 2];
@@ -60,7 +91,10 @@ pub fn sinusoidal_table(max_len: usize, d_model: usize) -> Matrix {
             angle.cos()
         }
     }) // (max_len, d_model)
+    // END SOLUTION
 }
+// ANCHOR_END: sinusoidal_table
+// BEGIN SOLUTION
 
 fn assert_even(d_model: usize) {
     assert!(
@@ -69,6 +103,7 @@ fn assert_even(d_model: usize) {
          (column 2i) with a cosine (column 2i + 1) at each frequency"
     );
 }
+// END SOLUTION
 
 /// A token embedding: one learned row of `d_model` numbers per token of the
 /// vocabulary, looked up and multiplied by [`Embedding::scale`] (`√d_model`).
@@ -107,6 +142,7 @@ impl Embedding {
         (self.d_model() as Float).sqrt()
     }
 
+    // ANCHOR: embedding_forward
     /// Looks the tokens up: row `t` of the result is `scale() · weight[tokens[t]]`.
     ///
     /// Each row depends only on its own token, never on where the token stands.
@@ -114,6 +150,9 @@ impl Embedding {
     /// `vocab_size()`. Shape `(tokens.len(), d_model)`. Book: chapter 04,
     /// "Embeddings: a lookup table".
     pub fn forward(&self, tokens: &[usize]) -> Matrix {
+        // TODO: check each token against the vocabulary, then copy row `token` of
+        //       the weight times `self.scale()` into row t of the result.
+        // BEGIN SOLUTION: todo!("Embedding::forward")
         let scale = self.scale();
         let mut out = Matrix::zeros((tokens.len(), self.d_model())); // (n, d_model)
         for (mut row, &token) in out.rows_mut().into_iter().zip(tokens) {
@@ -126,8 +165,11 @@ impl Embedding {
             row.assign(&(&self.weight.row(token) * scale));
         }
         out
+        // END SOLUTION
     }
+    // ANCHOR_END: embedding_forward
 
+    // ANCHOR: embedding_backward
     /// The backward pass of [`Embedding::forward`]: the gradient of the weight.
     ///
     /// Row `v` of the result is `scale() · Σ_{t : tokens[t] = v} d_out[t]`: each
@@ -137,6 +179,10 @@ impl Embedding {
     /// `d_out` is `(tokens.len(), d_model)`; the result has the weight's shape
     /// `(vocab, d_model)`. Book: chapter 04, "The backward pass of a lookup".
     pub fn backward(&self, tokens: &[usize], d_out: &Matrix) -> Matrix {
+        // TODO: start from zeros of the weight's shape; for each token and its row
+        //       of d_out, add scale · row into row `token` (`scaled_add`): add,
+        //       don't assign, or a repeated token keeps only its last gradient.
+        // BEGIN SOLUTION: todo!("Embedding::backward")
         assert_eq!(
             d_out.dim(),
             (tokens.len(), self.d_model()),
@@ -148,9 +194,12 @@ impl Embedding {
             d_weight.row_mut(token).scaled_add(scale, &row);
         }
         d_weight
+        // END SOLUTION
     }
+    // ANCHOR_END: embedding_backward
 }
 
+// ANCHOR: add_positional_encoding
 /// Adds the positional encoding to a sequence: row `t` of the result is
 /// `x[t] + table[start + t]`.
 ///
@@ -162,6 +211,10 @@ impl Embedding {
 /// has fewer than `start + n` rows. Shape `(n, d_model)`. Book: chapter 04,
 /// "Adding the encoding".
 pub fn add_positional_encoding(x: &Matrix, table: &Matrix, start: usize) -> Matrix {
+    // TODO: check the widths and that start + n <= table rows (say how many
+    //       rows are needed); then x + the rows start..start + n of the table
+    //       (`table.slice(s![a..b, ..])`).
+    // BEGIN SOLUTION: todo!("add_positional_encoding")
     assert_eq!(
         x.ncols(),
         table.ncols(),
@@ -175,8 +228,11 @@ pub fn add_positional_encoding(x: &Matrix, table: &Matrix, start: usize) -> Matr
         table.nrows()
     );
     x + &table.slice(s![start..end, ..]) // (n, d_model)
+    // END SOLUTION
 }
+// ANCHOR_END: add_positional_encoding
 
+// ANCHOR: embed_with_positions
 /// What the first layer of the Transformer sees: each token's scaled embedding
 /// plus the encoding of its position, counted from 0.
 ///
@@ -189,9 +245,15 @@ pub fn embed_with_positions(
     tokens: &[usize],
     table: &Matrix,
 ) -> Matrix {
+    // TODO: look the tokens up with the embedding, then add the encoding from
+    //       position 0.
+    // BEGIN SOLUTION: todo!("embed_with_positions")
     add_positional_encoding(&embedding.forward(tokens), table, 0) // (n, d_model)
+    // END SOLUTION
 }
+// ANCHOR_END: embed_with_positions
 
+// ANCHOR: embedding_to_encoding_ratio
 /// How large the scaled embeddings are next to the positional encoding: the ratio
 /// of their root-mean-square row norms.
 ///
@@ -205,6 +267,9 @@ pub fn embed_with_positions(
 /// positions are a faint ripple on top of the words. Panics if the widths differ.
 /// Book: chapter 04, "Why multiply by √d_model".
 pub fn embedding_to_encoding_ratio(embedding: &Embedding, table: &Matrix) -> Float {
+    // TODO: the root-mean-square row norm of weight · scale(), divided by that
+    //       of the table: sqrt(sum of squares / number of rows) for each.
+    // BEGIN SOLUTION: todo!("embedding_to_encoding_ratio")
     assert_eq!(
         embedding.d_model(),
         table.ncols(),
@@ -216,4 +281,6 @@ pub fn embedding_to_encoding_ratio(embedding: &Embedding, table: &Matrix) -> Flo
     };
     let scaled = &embedding.weight * embedding.scale(); // (vocab, d_model)
     rms_row_norm(&scaled) / rms_row_norm(table)
+    // END SOLUTION
 }
+// ANCHOR_END: embedding_to_encoding_ratio

@@ -1,4 +1,9 @@
+// BEGIN STUB
+// //! Lesson 05: the encoder layer and the decoder layer.
+// END STUB
+// BEGIN SOLUTION
 //! Lesson 05: the encoder layer and the decoder layer, solved.
+// END SOLUTION
 //!
 //! ```text
 //! post-LN (the paper; the course's default):
@@ -22,6 +27,24 @@
 //! rows (a whole batch of sequences stacked into one matrix, in lesson 06). The
 //! layers that attend take one sequence at a time, like lesson 03's attention.
 //! The book explains every step in chapter 05, "The encoder layer".
+// BEGIN STUB
+// //!
+// //! # How to work on this lesson
+// //!
+// //! Every `todo!()` below is yours to replace; the `///` comment above it is the
+// //! contract (shapes, formula, where the book explains it). Work top to bottom:
+// //! LayerNorm, the feed-forward network, the encoder layer, the decoder layer. The
+// //! crate uses your lessons 02 (`Linear`, the masks) and 03 (`MultiHeadAttention`).
+// //! Check yourself with
+// //!
+// //! ```text
+// //! cargo test -p encoder-layer        # the visible tests in tests/visible.rs
+// //! cargo run -p checker -- watch      # the graded tests, re-run on every save
+// //! ```
+// //!
+// //! Don't change the signatures or the tests: grading uses only this `src/` folder,
+// //! with the course's own copy of everything else (lessons 02 and 03 included).
+// END STUB
 
 pub use attention::{Linear, LinearGrads, Mask, causal_mask, padding_mask};
 pub use multi_head_attention::{MultiHeadAttention, MultiHeadForward, MultiHeadGrads};
@@ -33,6 +56,7 @@ use course_common::{Float, Matrix, Vector};
 /// variance, inside the square root.
 pub const LAYER_NORM_EPS: Float = 1e-5;
 
+// ANCHOR: normalised
 /// Each row of a matrix, standardised: what [`normalise_rows`] returns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Normalised {
@@ -41,7 +65,9 @@ pub struct Normalised {
     /// `1 / √(σ² + ε)` of each row, `(n,)`: the backward pass needs it.
     pub inv_std: Vector,
 }
+// ANCHOR_END: normalised
 
+// ANCHOR: normalise_rows
 /// Standardises each row of `x` over its features: `x̂ = (x − μ) / √(σ² + ε)`.
 ///
 /// `μ` is the row's mean and `σ²` its **biased** variance (divided by `d_model`,
@@ -51,6 +77,10 @@ pub struct Normalised {
 /// Shape: `(n, d_model)` in, `x_hat` `(n, d_model)` and `inv_std` `(n,)` out.
 /// Panics if `x` has no columns. Book: chapter 05, "Layer normalisation".
 pub fn normalise_rows(x: &Matrix, eps: Float) -> Normalised {
+    // TODO: per row: the mean (`sum_axis(Axis(1))` / d_model), the centred rows,
+    //       the biased variance (mean of the squares), inv_std = 1/√(var + eps),
+    //       x_hat = centred × inv_std (`insert_axis(Axis(1))` broadcasts a column).
+    // BEGIN SOLUTION: todo!("normalise_rows")
     assert!(
         x.ncols() > 0,
         "a row needs at least one feature to normalise"
@@ -62,8 +92,11 @@ pub fn normalise_rows(x: &Matrix, eps: Float) -> Normalised {
     let inv_std = variance.mapv(|v| 1.0 / (v + eps).sqrt()); // (n,)
     let x_hat = centred * inv_std.view().insert_axis(Axis(1)); // (n, d_model)
     Normalised { x_hat, inv_std }
+    // END SOLUTION
 }
+// ANCHOR_END: normalise_rows
 
+// ANCHOR: layer_norm
 /// Layer normalisation over the features of each row: `γ ⊙ x̂ + β`.
 ///
 /// As PyTorch's `nn.LayerNorm(d_model)`: `gamma` (its `weight`) starts at 1, `beta`
@@ -77,7 +110,9 @@ pub struct LayerNorm {
     /// `ε`, added to each row's variance before the square root.
     pub eps: Float,
 }
+// ANCHOR_END: layer_norm
 
+// ANCHOR: layer_norm_grads
 /// Gradients of a loss through a [`LayerNorm`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerNormGrads {
@@ -88,6 +123,7 @@ pub struct LayerNormGrads {
     /// `∂L/∂β`, `(d_model,)`.
     pub d_beta: Vector,
 }
+// ANCHOR_END: layer_norm_grads
 
 impl LayerNorm {
     /// A fresh LayerNorm, as `nn.LayerNorm(d_model)` starts: `γ = 1`, `β = 0`,
@@ -122,12 +158,19 @@ impl LayerNorm {
         self.gamma.len() + self.beta.len()
     }
 
+    // ANCHOR: layer_norm_forward
     /// `y = γ ⊙ x̂ + β` with `x̂ = normalise_rows(x, ε).x_hat`: `(n, d_model)` in,
     /// `(n, d_model)` out, for any number of rows `n`.
     pub fn forward(&self, x: &Matrix) -> Matrix {
+        // TODO: normalise with `normalise_rows(x, self.eps)`, then scale by gamma
+        //       and shift by beta (a Vector broadcasts over the rows).
+        // BEGIN SOLUTION: todo!("LayerNorm::forward")
         normalise_rows(x, self.eps).x_hat * &self.gamma + &self.beta // (n, d_model)
+        // END SOLUTION
     }
+    // ANCHOR_END: layer_norm_forward
 
+    // ANCHOR: layer_norm_backward
     /// The backward pass, from the forward's input `x` and the upstream gradient
     /// `d_y`, both `(n, d_model)`. With `g = d_y ⊙ γ` (the gradient of `x̂`) and
     /// `r = 1/√(σ² + ε)` of each row:
@@ -137,6 +180,9 @@ impl LayerNorm {
     /// dx = r · (g − mean_row(g) − x̂ ⊙ mean_row(g ⊙ x̂))
     /// ```
     pub fn backward(&self, x: &Matrix, d_y: &Matrix) -> LayerNormGrads {
+        // TODO: recompute x_hat and inv_std; d_beta and d_gamma are column sums;
+        //       then g = d_y ⊙ gamma and the three-term formula above for d_x.
+        // BEGIN SOLUTION: todo!("LayerNorm::backward")
         let Normalised { x_hat, inv_std } = normalise_rows(x, self.eps);
         let d_beta = d_y.sum_axis(Axis(0)); // (d_model,)
         let d_gamma = (d_y * &x_hat).sum_axis(Axis(0)); // (d_model,)
@@ -150,9 +196,12 @@ impl LayerNorm {
             d_gamma,
             d_beta,
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: layer_norm_backward
 }
 
+// ANCHOR: feed_forward
 /// The position-wise feed-forward network: `max(0, x W_1ᵀ + b_1) W_2ᵀ + b_2`.
 ///
 /// A two-layer MLP, `d_model → d_ff → d_model` with a ReLU between, applied to
@@ -166,7 +215,9 @@ pub struct FeedForward {
     /// The second layer, `(d_model, d_ff)`: PyTorch's `linear2`.
     pub w_2: Linear,
 }
+// ANCHOR_END: feed_forward
 
+// ANCHOR: feed_forward_forward_struct
 /// The forward pass of a [`FeedForward`], kept for its backward pass.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeedForwardForward {
@@ -175,7 +226,9 @@ pub struct FeedForwardForward {
     /// The result, `hidden W_2ᵀ + b_2`, `(n, d_model)`.
     pub output: Matrix,
 }
+// ANCHOR_END: feed_forward_forward_struct
 
+// ANCHOR: feed_forward_grads
 /// Gradients of a loss through a [`FeedForward`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeedForwardGrads {
@@ -186,6 +239,7 @@ pub struct FeedForwardGrads {
     /// Gradients of the second layer.
     pub w_2: LinearGrads,
 }
+// ANCHOR_END: feed_forward_grads
 
 impl FeedForward {
     /// The network from its two layers.
@@ -219,14 +273,20 @@ impl FeedForward {
             .sum()
     }
 
+    // ANCHOR: feed_forward_forward
     /// `hidden = max(0, x W_1ᵀ + b_1)`, `output = hidden W_2ᵀ + b_2`:
     /// `(n, d_model)` in, `(n, d_model)` out, for any number of rows `n`.
     pub fn forward(&self, x: &Matrix) -> FeedForwardForward {
+        // TODO: hidden = ReLU of w_1's output (`mapv(|v| v.max(0.0))`), then w_2.
+        // BEGIN SOLUTION: todo!("FeedForward::forward")
         let hidden = self.w_1.forward(x).mapv(|v| v.max(0.0)); // (n, d_ff)
         let output = self.w_2.forward(&hidden); // (n, d_model)
         FeedForwardForward { hidden, output }
+        // END SOLUTION
     }
+    // ANCHOR_END: feed_forward_forward
 
+    // ANCHOR: feed_forward_backward
     /// The backward pass, from the forward's input `x`, its saved `forward` and
     /// the upstream gradient `d_output` `(n, d_model)`: back through `w_2` (its
     /// input is `hidden`), through the ReLU (the gradient passes where
@@ -238,6 +298,9 @@ impl FeedForward {
         forward: &FeedForwardForward,
         d_output: &Matrix,
     ) -> FeedForwardGrads {
+        // TODO: w_2.backward(hidden, d_output); zero its d_x where hidden <= 0;
+        //       w_1.backward(x, that).
+        // BEGIN SOLUTION: todo!("FeedForward::backward")
         let w_2 = self.w_2.backward(&forward.hidden, d_output);
         let open = forward.hidden.mapv(|h| if h > 0.0 { 1.0 } else { 0.0 }); // (n, d_ff)
         let d_pre_activation = &w_2.d_x * &open; // (n, d_ff)
@@ -247,9 +310,12 @@ impl FeedForward {
             w_1,
             w_2,
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: feed_forward_backward
 }
 
+// ANCHOR: norm_position
 /// Where a layer puts its LayerNorms around each sublayer `F` (attention or FFN).
 ///
 /// The course's default is `Post`, the paper's and PyTorch's (`norm_first=False`).
@@ -265,7 +331,9 @@ pub enum NormPosition {
     /// PyTorch's `norm_first=True`.
     Pre,
 }
+// ANCHOR_END: norm_position
 
+// ANCHOR: encoder_layer
 /// One encoder layer: multi-head self-attention, then the feed-forward network,
 /// each wrapped in a residual connection and a LayerNorm placed as `norm_position`
 /// says.
@@ -285,7 +353,9 @@ pub struct EncoderLayer {
     /// Post-LN or pre-LN.
     pub norm_position: NormPosition,
 }
+// ANCHOR_END: encoder_layer
 
+// ANCHOR: encoder_layer_forward
 /// The forward pass of an [`EncoderLayer`]: its output and what the backward pass
 /// needs. Which matrix each field holds depends on the norm position.
 #[derive(Debug, Clone, PartialEq)]
@@ -306,7 +376,9 @@ pub struct EncoderLayerForward {
     /// What `norm_2` was given: `h + ffn` (post) or `h` (pre).
     pub norm_2_input: Matrix,
 }
+// ANCHOR_END: encoder_layer_forward
 
+// ANCHOR: encoder_layer_grads
 /// Gradients of a loss through an [`EncoderLayer`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct EncoderLayerGrads {
@@ -321,6 +393,7 @@ pub struct EncoderLayerGrads {
     /// Gradients of `norm_2`.
     pub norm_2: LayerNormGrads,
 }
+// ANCHOR_END: encoder_layer_grads
 
 impl EncoderLayer {
     /// An encoder layer from its parts.
@@ -358,15 +431,21 @@ impl EncoderLayer {
         self.self_attention.d_model()
     }
 
+    // ANCHOR: encoder_parameter_count
     /// Every learned number of the layer: the attention's four projections, the
     /// FFN's two layers and the two LayerNorms' `γ` and `β`.
     pub fn parameter_count(&self) -> usize {
+        // TODO: add up the parts' `parameter_count()`.
+        // BEGIN SOLUTION: todo!("EncoderLayer::parameter_count")
         self.self_attention.parameter_count()
             + self.ffn.parameter_count()
             + self.norm_1.parameter_count()
             + self.norm_2.parameter_count()
+        // END SOLUTION
     }
+    // ANCHOR_END: encoder_parameter_count
 
+    // ANCHOR: encoder_forward
     /// The layer on one sequence `x` `(n, d_model)`; `mask`, if given, is `(n, n)`
     /// (`padding_mask(n, &is_token)` for a padded sequence).
     ///
@@ -377,6 +456,9 @@ impl EncoderLayer {
     ///
     /// where `SA(a)` is `self_attention.forward(a, a, mask)`'s output.
     pub fn forward(&self, x: &Matrix, mask: Option<&Mask>) -> EncoderLayerForward {
+        // TODO: `match self.norm_position` and write each formula above, keeping
+        //       every intermediate the backward pass needs (EncoderLayerForward).
+        // BEGIN SOLUTION: todo!("EncoderLayer::forward")
         match self.norm_position {
             NormPosition::Post => {
                 let self_attention = self.self_attention.forward(x, x, mask);
@@ -411,8 +493,11 @@ impl EncoderLayer {
                 }
             }
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: encoder_forward
 
+    // ANCHOR: encoder_backward
     /// The backward pass, from the forward's input `x`, its saved `forward` and
     /// the upstream gradient `d_output` `(n, d_model)`: the two blocks in reverse
     /// order. At each residual connection the gradient splits and adds back up:
@@ -423,6 +508,11 @@ impl EncoderLayer {
         forward: &EncoderLayerForward,
         d_output: &Matrix,
     ) -> EncoderLayerGrads {
+        // TODO: undo the forward from the output back. Each LayerNorm's backward
+        //       takes its saved input; self-attention's input gradient is
+        //       d_query_input + d_key_value_input; at each residual connection,
+        //       add the skip path's gradient.
+        // BEGIN SOLUTION: todo!("EncoderLayer::backward")
         let attention_input = &forward.self_attention_input;
         match self.norm_position {
             NormPosition::Post => {
@@ -474,9 +564,12 @@ impl EncoderLayer {
                 }
             }
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: encoder_backward
 }
 
+// ANCHOR: decoder_layer
 /// One decoder layer: masked self-attention, cross-attention over the encoder's
 /// output (`memory`), then the feed-forward network, each wrapped in a residual
 /// connection and a LayerNorm placed as `norm_position` says.
@@ -502,7 +595,9 @@ pub struct DecoderLayer {
     /// Post-LN or pre-LN.
     pub norm_position: NormPosition,
 }
+// ANCHOR_END: decoder_layer
 
+// ANCHOR: decoder_layer_forward
 /// The forward pass of a [`DecoderLayer`]: its output and what the backward pass
 /// needs. Which matrix each field holds depends on the norm position.
 #[derive(Debug, Clone, PartialEq)]
@@ -530,7 +625,9 @@ pub struct DecoderLayerForward {
     /// What `norm_3` was given: `h_2 + ffn` (post) or `h_2` (pre).
     pub norm_3_input: Matrix,
 }
+// ANCHOR_END: decoder_layer_forward
 
+// ANCHOR: decoder_layer_grads
 /// Gradients of a loss through a [`DecoderLayer`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecoderLayerGrads {
@@ -552,6 +649,7 @@ pub struct DecoderLayerGrads {
     /// Gradients of `norm_3`.
     pub norm_3: LayerNormGrads,
 }
+// ANCHOR_END: decoder_layer_grads
 
 impl DecoderLayer {
     /// A decoder layer from its parts.
@@ -595,17 +693,23 @@ impl DecoderLayer {
         self.self_attention.d_model()
     }
 
+    // ANCHOR: decoder_parameter_count
     /// Every learned number of the layer: two attentions, the FFN and three
     /// LayerNorms.
     pub fn parameter_count(&self) -> usize {
+        // TODO: add up the parts' `parameter_count()`: two attentions this time.
+        // BEGIN SOLUTION: todo!("DecoderLayer::parameter_count")
         self.self_attention.parameter_count()
             + self.cross_attention.parameter_count()
             + self.ffn.parameter_count()
             + self.norm_1.parameter_count()
             + self.norm_2.parameter_count()
             + self.norm_3.parameter_count()
+        // END SOLUTION
     }
+    // ANCHOR_END: decoder_parameter_count
 
+    // ANCHOR: decoder_forward
     /// The layer on one target sequence `x` `(n_tgt, d_model)` and the encoder's
     /// output `memory` `(n_src, d_model)`.
     ///
@@ -629,6 +733,10 @@ impl DecoderLayer {
         self_mask: Option<&Mask>,
         memory_mask: Option<&Mask>,
     ) -> DecoderLayerForward {
+        // TODO: as the encoder, with a third block in the middle: the
+        //       cross-attention, queries from the decoder's stream, keys and values
+        //       from `memory`.
+        // BEGIN SOLUTION: todo!("DecoderLayer::forward")
         match self.norm_position {
             NormPosition::Post => {
                 let self_attention = self.self_attention.forward(x, x, self_mask);
@@ -677,8 +785,11 @@ impl DecoderLayer {
                 }
             }
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: decoder_forward
 
+    // ANCHOR: decoder_backward
     /// The backward pass, from the forward's inputs `x` and `memory`, its saved
     /// `forward` and the upstream gradient `d_output` `(n_tgt, d_model)`: the three
     /// blocks in reverse order, as in the encoder. `d_memory` is the
@@ -690,6 +801,10 @@ impl DecoderLayer {
         forward: &DecoderLayerForward,
         d_output: &Matrix,
     ) -> DecoderLayerGrads {
+        // TODO: as the encoder's backward, three blocks; the cross-attention's
+        //       d_query_input goes back into the decoder, and its
+        //       d_key_value_input is d_memory.
+        // BEGIN SOLUTION: todo!("DecoderLayer::backward")
         let sa_input = &forward.self_attention_input;
         match self.norm_position {
             NormPosition::Post => {
@@ -765,5 +880,7 @@ impl DecoderLayer {
                 }
             }
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: decoder_backward
 }

@@ -1,4 +1,9 @@
+// BEGIN STUB
+// //! Lesson 06: the full Transformer, trained on your CPU.
+// END STUB
+// BEGIN SOLUTION
 //! Lesson 06: the full Transformer, trained on your CPU, solved.
+// END SOLUTION
 //!
 //! ```text
 //!   source tokens                         target tokens (BOS y_1 … y_n)
@@ -25,6 +30,29 @@
 //! backward), the loss, the optimiser (the schedule, clipping, Adam), training (the step
 //! and the loop), and generating (greedy decoding, with and without the key/value
 //! cache). The book explains every step in chapter 06, "The full model".
+// BEGIN STUB
+// //!
+// //! # How to work on this lesson
+// //!
+// //! Every `todo!()` below is yours to replace; the `///` comment above it is the contract
+// //! (shapes, formula, where the book explains it). Work top to bottom: the data, the
+// //! masks and the initialisation, the forward pass, the loss, the backward pass, the
+// //! optimiser, the training step, and decoding. Check yourself with
+// //!
+// //! ```text
+// //! cargo test -p transformer        # the visible tests in tests/visible.rs
+// //! cargo run -p checker -- watch    # the graded tests, re-run on every save
+// //! ```
+// //!
+// //! and, once everything passes, train the model you wrote:
+// //!
+// //! ```text
+// //! cargo run --release -p transformer --example train_your_model
+// //! ```
+// //!
+// //! Don't change the signatures or the tests: grading uses only this `src/` folder,
+// //! with the course's own copy of everything else.
+// END STUB
 
 pub use attention::{Linear, LinearGrads, Mask, causal_mask, padding_mask};
 pub use encoder_layer::{
@@ -136,6 +164,7 @@ impl Date {
     }
 }
 
+// ANCHOR: days_in_month
 /// The number of days of `month` (1 to 12) in `year`, in the Gregorian calendar.
 ///
 /// February has 29 days in a leap year and 28 otherwise. A year is a leap year when
@@ -143,6 +172,9 @@ impl Date {
 /// when divisible by 400 (2000 was one, 1900 and 2100 are not). Panics if `month`
 /// is not in 1..=12. Book: chapter 06, "The task: dates".
 pub fn days_in_month(year: u32, month: u32) -> u32 {
+    // TODO: a leap year is divisible by 4, except the centuries not divisible by
+    //       400; then match on the month (panic outside 1..=12).
+    // BEGIN SOLUTION: todo!("days_in_month")
     let leap =
         (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
     match month {
@@ -152,8 +184,11 @@ pub fn days_in_month(year: u32, month: u32) -> u32 {
         2 => 28,
         _ => panic!("month {month} is not in 1..=12"),
     }
+    // END SOLUTION
 }
+// ANCHOR_END: days_in_month
 
+// ANCHOR: day_of_week
 /// The day of the week of `date`: 0 for Monday, 1 for Tuesday, …, 6 for Sunday.
 ///
 /// Count the days between `date` and a date whose weekday you know (1 January 2000
@@ -162,6 +197,9 @@ pub fn days_in_month(year: u32, month: u32) -> u32 {
 /// correct method works (Zeller's congruence, Sakamoto's). Book: chapter 06, "The
 /// task: dates".
 pub fn day_of_week(date: Date) -> usize {
+    // TODO: count the days from a date whose weekday you know (days_in_month
+    //       helps), then take the count modulo 7, with 0 for Monday.
+    // BEGIN SOLUTION: todo!("day_of_week")
     // Days from 0001-01-01 (a Monday in the proleptic Gregorian calendar) to `date`.
     let y = u64::from(date.year - 1);
     let mut days = y * 365 + y / 4 - y / 100 + y / 400;
@@ -170,7 +208,9 @@ pub fn day_of_week(date: Date) -> usize {
     }
     days += u64::from(date.day - 1);
     (days % 7) as usize
+    // END SOLUTION
 }
+// ANCHOR_END: day_of_week
 
 /// Where the year, the month and the day stand in a source string: ranges of
 /// character positions, which are token positions since the task is character
@@ -512,6 +552,7 @@ pub struct Batch {
 }
 
 impl Batch {
+    // ANCHOR: batch_new
     /// The batch of `pairs` (source, target), token sequences without special
     /// tokens.
     ///
@@ -520,6 +561,10 @@ impl Batch {
     /// the target, `tgt_out` the target then `EOS`, both padded to `T`. Panics if
     /// `pairs` is empty. Book: chapter 06, "Teacher forcing and padding".
     pub fn new(pairs: &[(Vec<usize>, Vec<usize>)]) -> Self {
+        // TODO: S = the longest source, T = the longest target + 1; pad every
+        //       source with PAD; tgt_in = BOS then the target, tgt_out = the target
+        //       then EOS, both padded to T.
+        // BEGIN SOLUTION: todo!("Batch::new")
         assert!(!pairs.is_empty(), "a batch needs at least one pair");
         let s = pairs.iter().map(|(src, _)| src.len()).max().unwrap_or(0);
         let t = pairs.iter().map(|(_, tgt)| tgt.len()).max().unwrap_or(0) + 1;
@@ -540,7 +585,9 @@ impl Batch {
             batch.tgt_out.push(pad(output, t));
         }
         batch
+        // END SOLUTION
     }
+    // ANCHOR_END: batch_new
 
     /// The number of pairs `B`.
     pub fn len(&self) -> usize {
@@ -630,6 +677,7 @@ pub fn standard_normal(rng: &mut ChaCha8Rng) -> Float {
     (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
 }
 
+// ANCHOR: xavier_uniform
 /// A weight matrix drawn from Xavier's (Glorot's) uniform distribution: `U(−a, a)`
 /// with `a = √(6 / (fan_in + fan_out))`, where `fan_out = rows` and `fan_in = cols`
 /// (the weight is `(d_out, d_in)`).
@@ -639,10 +687,16 @@ pub fn standard_normal(rng: &mut ChaCha8Rng) -> Float {
 /// Annotated Transformer initialise every matrix this way. Draw the entries row by
 /// row with `rng.random_range(-a..a)`. Book: chapter 06, "Initialisation".
 pub fn xavier_uniform(rows: usize, cols: usize, rng: &mut ChaCha8Rng) -> Matrix {
+    // TODO: a = √(6 / (rows + cols)); draw every entry with
+    //       rng.random_range(-a..a).
+    // BEGIN SOLUTION: todo!("xavier_uniform")
     let a = (6.0 / (rows + cols) as Float).sqrt();
     Matrix::from_shape_fn((rows, cols), |_| rng.random_range(-a..a)) // (rows, cols)
+    // END SOLUTION
 }
+// ANCHOR_END: xavier_uniform
 
+// ANCHOR: embedding_init
 /// An embedding table `(vocab, d_model)` of normal entries with mean 0 and standard
 /// deviation `1/√d_model`.
 ///
@@ -652,10 +706,15 @@ pub fn xavier_uniform(rows: usize, cols: usize, rng: &mut ChaCha8Rng) -> Matrix 
 /// times larger and drown the positions. Use [`standard_normal`]. Book: chapter 06,
 /// "Initialisation".
 pub fn embedding_init(vocab: usize, d_model: usize, rng: &mut ChaCha8Rng) -> Matrix {
+    // TODO: every entry is standard_normal(rng) / √d_model.
+    // BEGIN SOLUTION: todo!("embedding_init")
     let std = 1.0 / (d_model as Float).sqrt();
     Matrix::from_shape_fn((vocab, d_model), |_| std * standard_normal(rng)) // (vocab, d_model)
+    // END SOLUTION
 }
+// ANCHOR_END: embedding_init
 
+// ANCHOR: key_padding_mask
 /// Which keys every query may attend to when the keys are the tokens `keys`: all
 /// but the padding.
 ///
@@ -665,10 +724,15 @@ pub fn embedding_init(vocab: usize, d_model: usize, rng: &mut ChaCha8Rng) -> Mat
 /// `key_padding_mask(T, src)`. Shape `(n_queries, keys.len())`. Book: chapter 06,
 /// "Masks".
 pub fn key_padding_mask(n_queries: usize, keys: &[usize]) -> Mask {
+    // TODO: which keys are tokens (not PAD)? Then lesson 02's padding_mask.
+    // BEGIN SOLUTION: todo!("key_padding_mask")
     let is_token: Vec<bool> = keys.iter().map(|&t| t != PAD).collect();
     padding_mask(n_queries, &is_token) // (n_queries, n_keys)
+    // END SOLUTION
 }
+// ANCHOR_END: key_padding_mask
 
+// ANCHOR: target_mask
 /// The mask of the decoder's self-attention over its input `tgt_in`: position `i`
 /// may look at position `j` when `j <= i` (no peeking at the future) and
 /// `tgt_in[j]` is not padding.
@@ -676,9 +740,14 @@ pub fn key_padding_mask(n_queries: usize, keys: &[usize]) -> Mask {
 /// Lesson 02's `causal_mask` and this lesson's [`key_padding_mask`], combined with
 /// `&`. Shape `(T, T)`. Book: chapter 06, "Masks".
 pub fn target_mask(tgt_in: &[usize]) -> Mask {
+    // TODO: lesson 02's causal_mask(T), combined with & and key_padding_mask(T,
+    //       tgt_in).
+    // BEGIN SOLUTION: todo!("target_mask")
     let n = tgt_in.len();
     &causal_mask(n) & &key_padding_mask(n, tgt_in) // (T, T)
+    // END SOLUTION
 }
+// ANCHOR_END: target_mask
 
 /// The encoder-decoder Transformer of the paper.
 ///
@@ -949,6 +1018,7 @@ pub struct ModelForward {
 }
 
 impl Transformer {
+    // ANCHOR: encode
     /// The encoder over one (padded) source `src` of `S` tokens.
     ///
     /// 1. `x = embed_with_positions(&self.src_embedding, src, &self.positions)`
@@ -959,6 +1029,9 @@ impl Transformer {
     ///
     /// Book: chapter 06, "The encoder and decoder stacks".
     pub fn encode(&self, src: &[usize]) -> EncoderForward {
+        // TODO: embed with positions, build the padding mask, run the layers in
+        //       turn and keep every layer's forward pass.
+        // BEGIN SOLUTION: todo!("Transformer::encode")
         let input = embed_with_positions(&self.src_embedding, src, &self.positions); // (S, d_model)
         let mask = key_padding_mask(src.len(), src); // (S, S)
         let mut x = input.clone();
@@ -973,8 +1046,11 @@ impl Transformer {
             layers,
             output: x,
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: encode
 
+    // ANCHOR: decode
     /// The decoder over one (padded) target input `tgt_in` of `T` tokens, reading
     /// `memory` `(S, d_model)`, the encoder's output for the source `src`.
     ///
@@ -989,6 +1065,10 @@ impl Transformer {
         src: &[usize],
         memory: &Matrix,
     ) -> DecoderForward {
+        // TODO: as encode, with the target embedding, target_mask for the
+        //       self-attention and key_padding_mask(T, src) for the
+        //       cross-attention.
+        // BEGIN SOLUTION: todo!("Transformer::decode")
         let input = embed_with_positions(&self.tgt_embedding, tgt_in, &self.positions); // (T, d_model)
         let self_mask = target_mask(tgt_in); // (T, T)
         let memory_mask = key_padding_mask(tgt_in.len(), src); // (T, S)
@@ -1004,14 +1084,21 @@ impl Transformer {
             layers,
             output: x,
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: decode
 
+    // ANCHOR: forward
     /// The whole model over a batch: for each pair `b`, encode `batch.src[b]` and
     /// decode `batch.tgt_in[b]` against that memory; then stack the `B` decoder
     /// outputs into one `(B·T, d_model)` matrix (`concatenate` along `Axis(0)`) and
     /// project every row at once with `self.output`: the logits, `(B·T, vocab)`.
     /// Book: chapter 06, "The whole architecture".
     pub fn forward(&self, batch: &Batch) -> ModelForward {
+        // TODO: encode and decode every pair; stack the decoder outputs
+        //       (concatenate along Axis(0)) and project them all at once with
+        //       self.output.
+        // BEGIN SOLUTION: todo!("Transformer::forward")
         let mut encoder = Vec::with_capacity(batch.len());
         let mut decoder = Vec::with_capacity(batch.len());
         for (src, tgt_in) in batch.src.iter().zip(&batch.tgt_in) {
@@ -1029,8 +1116,11 @@ impl Transformer {
             decoder_output,
             logits,
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: forward
 
+    // ANCHOR: encode_backward
     /// The backward pass of [`Transformer::encode`] for one source: adds the
     /// gradients of the encoder's layers and of the source embedding into `grads`,
     /// given `d_memory` `(S, d_model)`, the gradient of the loss with respect to
@@ -1051,6 +1141,11 @@ impl Transformer {
         d_memory: &Matrix,
         grads: &mut Transformer,
     ) {
+        // TODO: walk the layers backwards (layer i's input: forward.input or layer
+        //       i − 1's output), add each layer's gradients with
+        //       add_encoder_layer_grads, and send the last d_x through the source
+        //       embedding's backward.
+        // BEGIN SOLUTION: todo!("Transformer::encode_backward")
         let mut d_x = d_memory.clone(); // (S, d_model)
         for (i, layer) in self.encoder.iter().enumerate().rev() {
             let input = if i == 0 {
@@ -1063,8 +1158,11 @@ impl Transformer {
             d_x = layer_grads.d_x; // (S, d_model)
         }
         grads.src_embedding.weight += &self.src_embedding.backward(src, &d_x); // (vocab, d_model)
+        // END SOLUTION
     }
+    // ANCHOR_END: encode_backward
 
+    // ANCHOR: decode_backward
     /// The backward pass of [`Transformer::decode`] for one target: adds the
     /// gradients of the decoder's layers and of the target embedding into `grads`,
     /// given `d_output` `(T, d_model)`, and returns the gradient with respect to
@@ -1082,6 +1180,9 @@ impl Transformer {
         d_output: &Matrix,
         grads: &mut Transformer,
     ) -> Matrix {
+        // TODO: as encode_backward, with add_decoder_layer_grads; the memory's
+        //       gradient is the sum of every layer's d_memory.
+        // BEGIN SOLUTION: todo!("Transformer::decode_backward")
         let mut d_x = d_output.clone(); // (T, d_model)
         let mut d_memory = Matrix::zeros(memory.dim()); // (S, d_model)
         for (i, layer) in self.decoder.iter().enumerate().rev() {
@@ -1097,8 +1198,11 @@ impl Transformer {
         }
         grads.tgt_embedding.weight += &self.tgt_embedding.backward(tgt_in, &d_x); // (vocab, d_model)
         d_memory
+        // END SOLUTION
     }
+    // ANCHOR_END: decode_backward
 
+    // ANCHOR: backward
     /// The backward pass of [`Transformer::forward`]: the gradient of the loss with
     /// respect to every parameter, given `d_logits` `(B·T, vocab)`.
     ///
@@ -1118,6 +1222,10 @@ impl Transformer {
         forward: &ModelForward,
         d_logits: &Matrix,
     ) -> Transformer {
+        // TODO: zeros_like(); the output projection's backward (add_linear_grads);
+        //       then, pair by pair, its rows of d_x through decode_backward, and
+        //       the d_memory that comes back through encode_backward.
+        // BEGIN SOLUTION: todo!("Transformer::backward")
         let mut grads = self.zeros_like();
         let output = self.output.backward(&forward.decoder_output, d_logits);
         add_linear_grads(&mut grads.output, &output);
@@ -1135,7 +1243,9 @@ impl Transformer {
             self.encode_backward(&batch.src[b], encoder, &d_memory, &mut grads);
         }
         grads
+        // END SOLUTION
     }
+    // ANCHOR_END: backward
 }
 
 /// Adds a linear layer's gradients (lesson 02's `LinearGrads`) into `target`, a
@@ -1200,6 +1310,7 @@ pub fn add_decoder_layer_grads(target: &mut DecoderLayer, grads: &DecoderLayerGr
 // Annotated Transformer's smoothing differs (the book compares them). Book: chapter 06,
 // "The loss and label smoothing".
 
+// ANCHOR: smoothed_targets
 /// The label-smoothed target distribution of each row: row `r` is
 /// `(1 − ε)·onehot(targets[r]) + ε/V` over the `V = vocab` classes (the gold class
 /// gets `1 − ε + ε/V`, every other class `ε/V`, padding included), and a row whose
@@ -1208,6 +1319,9 @@ pub fn add_decoder_layer_grads(target: &mut DecoderLayer, grads: &DecoderLayerGr
 /// Panics if a target is not below `vocab`. Shape `(targets.len(), vocab)`. Book:
 /// chapter 06, "The loss and label smoothing".
 pub fn smoothed_targets(targets: &[usize], vocab: usize, smoothing: Float) -> Matrix {
+    // TODO: ε/V everywhere plus 1 − ε on the gold class; a row whose target is PAD
+    //       stays all zeros.
+    // BEGIN SOLUTION: todo!("smoothed_targets")
     let mut q = Matrix::zeros((targets.len(), vocab)); // (n, vocab)
     for (mut row, &target) in q.rows_mut().into_iter().zip(targets) {
         assert!(
@@ -1221,7 +1335,9 @@ pub fn smoothed_targets(targets: &[usize], vocab: usize, smoothing: Float) -> Ma
         row[target] += 1.0 - smoothing;
     }
     q
+    // END SOLUTION
 }
+// ANCHOR_END: smoothed_targets
 
 /// A loss and its gradient.
 #[derive(Debug, Clone, PartialEq)]
@@ -1235,9 +1351,12 @@ pub struct Loss {
     pub tokens: usize,
 }
 
+// ANCHOR: log_softmax_rows
 /// The row-wise log-softmax of `logits`, computed stably:
 /// `logits − max − ln Σ exp(logits − max)`, row by row.
 pub fn log_softmax_rows(logits: &Matrix) -> Matrix {
+    // TODO: for each row: x − max − ln Σ exp(x − max).
+    // BEGIN SOLUTION: todo!("log_softmax_rows")
     let mut out = logits.clone(); // (n, vocab)
     for mut row in out.rows_mut() {
         let max = row.fold(Float::NEG_INFINITY, |m, &x| m.max(x));
@@ -1245,8 +1364,11 @@ pub fn log_softmax_rows(logits: &Matrix) -> Matrix {
         row.mapv_inplace(|x| x - max - log_sum);
     }
     out
+    // END SOLUTION
 }
+// ANCHOR_END: log_softmax_rows
 
+// ANCHOR: cross_entropy_loss
 /// Cross-entropy between `softmax(logits)` and the smoothed targets, averaged over
 /// the rows whose target is not [`PAD`], and its gradient with respect to the
 /// logits.
@@ -1258,6 +1380,10 @@ pub fn log_softmax_rows(logits: &Matrix) -> Matrix {
 /// target is padding, the loss is 0 with a zero gradient. Book: chapter 06, "The
 /// loss and label smoothing".
 pub fn cross_entropy_loss(logits: &Matrix, targets: &[usize], smoothing: Float) -> Loss {
+    // TODO: q = smoothed_targets, log p = log_softmax_rows, N = the targets that
+    //       are not PAD; value = −Σ q ⊙ log p / N; d_logits = (p − q)/N, 0 on PAD
+    //       rows.
+    // BEGIN SOLUTION: todo!("cross_entropy_loss")
     assert_eq!(
         logits.nrows(),
         targets.len(),
@@ -1279,7 +1405,9 @@ pub fn cross_entropy_loss(logits: &Matrix, targets: &[usize], smoothing: Float) 
         d_logits,
         tokens,
     }
+    // END SOLUTION
 }
+// ANCHOR_END: cross_entropy_loss
 
 // ---------------------------------------------------------------------------------------
 // The optimiser: the warm-up schedule, clipping, Adam
@@ -1298,6 +1426,7 @@ pub fn cross_entropy_loss(logits: &Matrix, targets: &[usize], smoothing: Float) 
 // form [`Transformer::parameters`] gives. Book: chapter 06, "Adam and the
 // warm-up".
 
+// ANCHOR: noam_rate
 /// The learning rate of the paper's schedule (section 5.3) at `step`:
 /// `factor · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)`.
 ///
@@ -1307,10 +1436,15 @@ pub fn cross_entropy_loss(logits: &Matrix, targets: &[usize], smoothing: Float) 
 /// `d_model = 512`, `warmup = 4000`, `factor = 1`: step 1 gives 1.747e-7, step 4000
 /// gives 6.988e-4. Book: chapter 06, "Adam and the warm-up".
 pub fn noam_rate(step: usize, d_model: usize, warmup: usize, factor: Float) -> Float {
+    // TODO: factor · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5), with step 0
+    //       counted as step 1.
+    // BEGIN SOLUTION: todo!("noam_rate")
     let step = step.max(1) as Float;
     let warmup = warmup as Float;
     factor * (d_model as Float).powf(-0.5) * step.powf(-0.5).min(step * warmup.powf(-1.5))
+    // END SOLUTION
 }
+// ANCHOR_END: noam_rate
 
 /// The `factor` of [`noam_rate`] that makes the peak, at `step = warmup`, equal to
 /// `peak_lr`: `peak_lr · √(d_model · warmup)`.
@@ -1318,6 +1452,7 @@ pub fn noam_factor(peak_lr: Float, d_model: usize, warmup: usize) -> Float {
     peak_lr * ((d_model * warmup) as Float).sqrt()
 }
 
+// ANCHOR: clip_global_norm
 /// Scales every tensor of `grads` by the same factor so that their **global** norm,
 /// `√(Σ over every entry of every tensor of g²)`, is at most `max_norm`; returns
 /// the norm before clipping.
@@ -1327,6 +1462,9 @@ pub fn noam_factor(peak_lr: Float, d_model: usize, warmup: usize) -> Float {
 /// kept, only its length shrinks. (Clipping each tensor on its own would change the
 /// direction.) Book: chapter 06, "Clipping".
 pub fn clip_global_norm(grads: &mut [&mut [Float]], max_norm: Float) -> Float {
+    // TODO: the norm over every entry of every tensor; above max_norm, multiply
+    //       every entry by max_norm / norm. Return the norm before clipping.
+    // BEGIN SOLUTION: todo!("clip_global_norm")
     let norm = grads
         .iter()
         .flat_map(|g| g.iter())
@@ -1342,7 +1480,9 @@ pub fn clip_global_norm(grads: &mut [&mut [Float]], max_norm: Float) -> Float {
         }
     }
     norm
+    // END SOLUTION
 }
+// ANCHOR_END: clip_global_norm
 
 /// The Adam optimiser (Kingma and Ba, 2015), with bias correction, and its state.
 #[derive(Debug, Clone, PartialEq)]
@@ -1387,6 +1527,7 @@ impl Adam {
         }
     }
 
+    // ANCHOR: adam_update
     /// One update of every parameter with learning rate `lr`, from the gradients
     /// `grads` (the same tensors, in the same order, as `params`).
     ///
@@ -1404,6 +1545,9 @@ impl Adam {
     /// do not match the optimiser's state. Book: chapter 06, "Adam and the
     /// warm-up".
     pub fn update(&mut self, params: &mut [&mut [Float]], grads: &[&[Float]], lr: Float) {
+        // TODO: step += 1; for every entry, update m and v, correct their bias with
+        //       t = step, and move the parameter by −lr · m̂ / (√v̂ + ε).
+        // BEGIN SOLUTION: todo!("Adam::update")
         assert_eq!(
             params.len(),
             self.m.len(),
@@ -1434,7 +1578,9 @@ impl Adam {
                 param[i] -= lr * m_hat / (v_hat.sqrt() + self.eps);
             }
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: adam_update
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1512,6 +1658,7 @@ pub struct StepReport {
     pub tokens: usize,
 }
 
+// ANCHOR: train_step
 /// One step of training on `batch`, with learning rate `lr`:
 ///
 /// 1. `model.forward(batch)`;
@@ -1535,6 +1682,10 @@ pub fn train_step(
     clip_norm: Float,
     smoothing: Float,
 ) -> StepReport {
+    // TODO: forward, cross_entropy_loss, backward, clip the gradient, update with
+    //       Adam; report the loss, the norm before clipping, lr and the number of
+    //       tokens.
+    // BEGIN SOLUTION: todo!("train_step")
     let forward = model.forward(batch);
     let loss = cross_entropy_loss(&forward.logits, &batch.targets(), smoothing);
     let mut grads = model.backward(batch, &forward, &loss.d_logits);
@@ -1547,7 +1698,9 @@ pub fn train_step(
         lr,
         tokens: loss.tokens,
     }
+    // END SOLUTION
 }
+// ANCHOR_END: train_step
 
 /// Trains `model` for `config.steps` steps: `next_batch(step)` gives each step's
 /// batch (steps count from 1), [`TrainConfig::learning_rate`] its learning rate,
@@ -1619,6 +1772,7 @@ pub fn next_token(logits: ArrayView1<Float>) -> usize {
     best
 }
 
+// ANCHOR: cached_attention
 /// Multi-head attention of `query_input` `(n_q, d_model)` over keys and values that
 /// are **already projected**: `keys = x W_kᵀ + b_k` and `values = x W_vᵀ + b_v`,
 /// both `(n_k, d_model)`, as a cache stores them.
@@ -1637,6 +1791,9 @@ pub fn cached_attention(
     values: &Matrix,
     mask: Option<&Mask>,
 ) -> Matrix {
+    // TODO: project the queries with w_q; split queries, keys and values into
+    //       heads; attend head by head (lesson 02); merge the heads; apply w_o.
+    // BEGIN SOLUTION: todo!("cached_attention")
     let q = split_heads(&mha.w_q.forward(query_input), mha.n_heads); // n_heads × (n_q, d_k)
     let k = split_heads(keys, mha.n_heads); // n_heads × (n_k, d_k)
     let v = split_heads(values, mha.n_heads); // n_heads × (n_k, d_k)
@@ -1644,7 +1801,9 @@ pub fn cached_attention(
         .map(|h| scaled_dot_product_attention(&q[h], &k[h], &v[h], mask).output) // (n_q, d_k)
         .collect();
     mha.w_o.forward(&merge_heads(&heads)) // (n_q, d_model)
+    // END SOLUTION
 }
+// ANCHOR_END: cached_attention
 
 /// What one decoder layer keeps between generation steps.
 #[derive(Debug, Clone, PartialEq)]
@@ -1675,12 +1834,17 @@ pub struct DecoderCache {
 }
 
 impl Transformer {
+    // ANCHOR: start_decoding
     /// Encodes `src` and prepares the decoding of its target: for each decoder
     /// layer, the cross-attention's keys and values of the memory (`w_k` and `w_v`
     /// of `layer.cross_attention` applied to the encoder's output), and empty
     /// `(0, d_model)` self-attention caches; `position` 0. Book: chapter 06, "The
     /// key/value cache".
     pub fn start_decoding(&self, src: &[usize]) -> DecoderCache {
+        // TODO: encode the source; for every decoder layer, the cross-attention's
+        //       w_k and w_v of the memory and empty (0, d_model) self-attention
+        //       caches; the mask.
+        // BEGIN SOLUTION: todo!("Transformer::start_decoding")
         let memory = self.encode(src).output; // (S, d_model)
         let d_model = self.config.d_model;
         let layers = self
@@ -1698,8 +1862,11 @@ impl Transformer {
             memory_mask: key_padding_mask(1, src), // (1, S)
             position: 0,
         }
+        // END SOLUTION
     }
+    // ANCHOR_END: start_decoding
 
+    // ANCHOR: decode_step
     /// One step of incremental decoding: `token` enters at position
     /// `cache.position`; returns the logits `(vocab,)` of the token that follows
     /// it.
@@ -1716,6 +1883,11 @@ impl Transformer {
     /// layer's row goes through `self.output`. Increments `cache.position`. Book:
     /// chapter 06, "The key/value cache".
     pub fn decode_step(&self, cache: &mut DecoderCache, token: usize) -> Vector {
+        // TODO: embed the token at cache.position; through each layer, append this
+        //       row's key and value to the cache and attend over it
+        //       (cached_attention), then the cross-attention, the FFN and the
+        //       norms, as lesson 05's layer does; then the output projection.
+        // BEGIN SOLUTION: todo!("Transformer::decode_step")
         let embedded = self.tgt_embedding.forward(&[token]); // (1, d_model)
         let mut x = add_positional_encoding(&embedded, &self.positions, cache.position); // (1, d_model)
         for (layer, kv) in self.decoder.iter().zip(cache.layers.iter_mut()) {
@@ -1765,9 +1937,12 @@ impl Transformer {
         }
         cache.position += 1;
         self.output.forward(&x).row(0).to_owned() // (vocab,)
+        // END SOLUTION
     }
+    // ANCHOR_END: decode_step
 }
 
+// ANCHOR: greedy_decode
 /// Greedy decoding the slow way: encode `src` once, then at every step run the
 /// decoder over the **whole** prefix `[BOS, y_1, …, y_t]` and pick `y_{t+1}` from
 /// the last row's logits with [`next_token`].
@@ -1777,6 +1952,9 @@ impl Transformer {
 /// `EOS`. Step `t` re-computes `t + 1` rows, so `n` steps cost `O(n²)` rows. Book:
 /// chapter 06, "Generating: greedy decoding and the key/value cache".
 pub fn greedy_decode(model: &Transformer, src: &[usize], max_len: usize) -> Vec<usize> {
+    // TODO: encode once; from [BOS], decode the whole prefix at every step, pick
+    //       next_token of the last row; stop at EOS or after max_len tokens.
+    // BEGIN SOLUTION: todo!("greedy_decode")
     let memory = model.encode(src).output; // (S, d_model)
     let mut tokens = vec![BOS];
     while tokens.len() <= max_len {
@@ -1789,8 +1967,11 @@ pub fn greedy_decode(model: &Transformer, src: &[usize], max_len: usize) -> Vec<
         tokens.push(next);
     }
     tokens.split_off(1)
+    // END SOLUTION
 }
+// ANCHOR_END: greedy_decode
 
+// ANCHOR: greedy_decode_cached
 /// Greedy decoding with the key/value cache: [`Transformer::start_decoding`], then
 /// one [`Transformer::decode_step`] per token, starting with [`BOS`], each step
 /// feeding [`next_token`] of the previous step's logits. Same stopping rule and
@@ -1801,6 +1982,9 @@ pub fn greedy_decode_cached(
     src: &[usize],
     max_len: usize,
 ) -> Vec<usize> {
+    // TODO: start_decoding, then decode_step from BOS, feeding it each next_token;
+    //       the same stopping rule as greedy_decode.
+    // BEGIN SOLUTION: todo!("greedy_decode_cached")
     let mut cache = model.start_decoding(src);
     let mut tokens = Vec::new();
     let mut token = BOS;
@@ -1813,7 +1997,9 @@ pub fn greedy_decode_cached(
         tokens.push(token);
     }
     tokens
+    // END SOLUTION
 }
+// ANCHOR_END: greedy_decode_cached
 
 /// The fraction of `pairs` (source, target) whose greedy decoding, with the cache,
 /// is exactly the target.
