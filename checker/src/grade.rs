@@ -6,7 +6,7 @@
 //! 3. Prepare the scratch workspace from the submission's `src/` folders ([`crate::scratch`]).
 //! 4. Build each lesson in its own sandbox ([`crate::compile`]).
 //! 5. Run every expected test in the sandbox and have the judge decide, a few at a time
-//!    ([`crate::run`]).
+//!    ([`crate::run`](mod@crate::run)).
 //!
 //! Nothing is written outside `target/checker/`.
 

@@ -47,7 +47,7 @@ enum Task {
     /// Measure ndarray's f32 and f64 matrix-product throughput at the course's shapes
     /// (an optimised build of common/examples/matmul_throughput.rs).
     Matmul,
-    /// Apply every plausible mistake listed in mistakes/<lesson>.toml to its lesson's
+    /// Apply every plausible mistake listed in `mistakes/<lesson>.toml` to its lesson's
     /// solution, and report whether the visible tests and the checker name it.
     Mistakes {
         /// Only the lessons whose id starts with this (e.g. 02).
