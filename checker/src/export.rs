@@ -13,7 +13,14 @@ use anyhow::{Context, Result, bail};
 use std::path::Path;
 
 /// Files of the course root the student edition copies as they are.
-const ROOT_FILES: &[&str] = &["Cargo.lock", "course.toml", "rustfmt.toml", ".gitignore"];
+const ROOT_FILES: &[&str] = &[
+    "Cargo.lock",
+    "course.toml",
+    "rustfmt.toml",
+    ".gitignore",
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
+];
 
 /// Folders the student edition copies whole.
 const WHOLE_FOLDERS: &[&str] =
