@@ -173,13 +173,9 @@ fn sources_fingerprint(course: &Course, submission: &Path, lesson: &Lesson) -> S
     let mut folders: Vec<&str> = lesson.depends_on.iter().map(String::as_str).collect();
     folders.push(&lesson.id);
     for id in folders {
-        let mut files: Vec<_> = walkdir::WalkDir::new(submission.join(id).join("src"))
-            .into_iter()
+        let files = crate::files::regular_files(&submission.join(id).join("src"))
             .filter_map(Result::ok)
-            .filter(|entry| entry.file_type().is_file())
-            .map(|entry| entry.into_path())
-            .collect();
-        files.sort();
+            .map(walkdir::DirEntry::into_path);
         for file in files {
             file.hash(&mut hasher);
             std::fs::read(&file).unwrap_or_default().hash(&mut hasher);

@@ -17,7 +17,6 @@ use serde::Serialize;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most bytes an archive may unpack to.
 const MAX_UNPACKED_BYTES: u64 = 64 << 20;
@@ -116,50 +115,33 @@ pub fn grade_class(
         jobs: 1,
         ..options.clone()
     };
-    let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<StudentResult>>> =
         Mutex::new(vec![None; entries.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((student, path)) = entries.get(index) else {
-                        break;
-                    };
-                    let outcome = match clashes.get(student) {
-                        Some(clash) => Err(anyhow::anyhow!("{clash}")),
-                        None => Ok(()),
-                    }
-                    .and_then(|()| locate_lessons(path, &unpacked.join(student)))
-                    .and_then(|lessons_dir| {
-                        grade::grade(
-                            course,
-                            &lessons,
-                            &lessons_dir,
-                            &per_student,
-                            &|_| {},
-                        )
-                    });
-                    let result = match outcome {
-                        Ok(report) => StudentResult {
-                            student: student.clone(),
-                            score: report.score,
-                            error: None,
-                            report: Some(report),
-                        },
-                        Err(error) => StudentResult {
-                            student: student.clone(),
-                            score: 0.0,
-                            error: Some(crate::report::printable(&format!("{error:#}"))),
-                            report: None,
-                        },
-                    };
-                    results.lock().expect("no worker panics")[index] = Some(result);
-                    progress.student_done(student);
-                }
-            });
+    crate::pool::for_each(&entries, workers, |index, (student, path)| {
+        let outcome = match clashes.get(student) {
+            Some(clash) => Err(anyhow::anyhow!("{clash}")),
+            None => Ok(()),
         }
+        .and_then(|()| locate_lessons(path, &unpacked.join(student)))
+        .and_then(|lessons_dir| {
+            grade::grade(course, &lessons, &lessons_dir, &per_student, &|_| {})
+        });
+        let result = match outcome {
+            Ok(report) => StudentResult {
+                student: student.clone(),
+                score: report.score,
+                error: None,
+                report: Some(report),
+            },
+            Err(error) => StudentResult {
+                student: student.clone(),
+                score: 0.0,
+                error: Some(crate::report::printable(&format!("{error:#}"))),
+                report: None,
+            },
+        };
+        results.lock().expect("no worker panics")[index] = Some(result);
+        progress.student_done(student);
     });
     let students = results
         .into_inner()

@@ -231,10 +231,8 @@ fn edited_at(folder: &Path) -> Option<std::time::SystemTime> {
     let written = std::fs::metadata(folder.join("Cargo.toml"))
         .and_then(|m| m.modified())
         .ok()?;
-    walkdir::WalkDir::new(folder.join("src"))
-        .into_iter()
+    crate::files::regular_files(&folder.join("src"))
         .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_file())
         .filter_map(|entry| entry.metadata().ok()?.modified().ok())
         .max()
         .filter(|&time| time > written + SLACK)

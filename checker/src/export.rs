@@ -9,6 +9,7 @@
 //! workflow (`.github/workflows/classroom.yml`), which grades with the course's own tests.
 
 use crate::course::{Course, Tier};
+use crate::files::{copy_file, copy_tree};
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
@@ -110,32 +111,4 @@ fn student_checker_manifest(course: &Course) -> Result<String> {
 fn read(path: &Path) -> Result<String> {
     std::fs::read_to_string(path)
         .with_context(|| format!("could not read {}", path.display()))
-}
-
-fn copy_file(from: &Path, to: &Path) -> Result<()> {
-    if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::copy(from, to)
-        .with_context(|| format!("could not copy {}", from.display()))?;
-    Ok(())
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    if !from.exists() {
-        return Ok(());
-    }
-    if from.is_file() {
-        return copy_file(from, to);
-    }
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry?;
-        let destination = to.join(entry.path().strip_prefix(from)?);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&destination)?;
-        } else if entry.file_type().is_file() {
-            copy_file(entry.path(), &destination)?;
-        }
-    }
-    Ok(())
 }

@@ -329,16 +329,9 @@ fn grade_lessons(
         progress,
     };
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..options.jobs.max(1) {
-            scope.spawn(|| {
-                while let Some(group) = groups.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    if let Err(error) = recorder.group(group) {
-                        *failure.lock().expect("no worker panics") = Some(error);
-                    }
-                }
-            });
+    crate::pool::for_each(&groups, options.jobs, |_, group| {
+        if let Err(error) = recorder.group(group) {
+            *failure.lock().expect("no worker panics") = Some(error);
         }
     });
     if let Some(error) = failure.into_inner().expect("no worker panics") {

@@ -120,17 +120,12 @@ pub fn write_bundle(course: &Course, out: &Path) -> Result<()> {
         ("run_autograder".to_owned(), out.join("run_autograder")),
     ];
     for part in COURSE_PARTS {
-        let from = course.root.join(part);
-        for entry in walkdir::WalkDir::new(&from).sort_by_file_name() {
-            let entry = entry?;
-            if !entry.file_type().is_file() {
-                continue;
-            }
-            let relative = entry.path().strip_prefix(&course.root)?;
-            let destination = out.join("course").join(relative);
-            std::fs::create_dir_all(destination.parent().expect("a file has a folder"))?;
-            std::fs::copy(entry.path(), &destination)?;
-            files.push((format!("course/{}", relative.display()), destination));
+        for copy in crate::files::copy_tree(
+            &course.root.join(part),
+            &out.join("course").join(part),
+        )? {
+            let name = copy.strip_prefix(out)?.display().to_string();
+            files.push((name, copy));
         }
     }
     let zip_path = out.join("autograder.zip");

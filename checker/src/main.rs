@@ -14,6 +14,7 @@ mod compile;
 mod course;
 mod explain;
 mod export;
+mod files;
 mod grade;
 #[cfg(feature = "instructor")]
 mod gradebook;
@@ -22,6 +23,7 @@ mod hint;
 mod judge;
 // The typed course.toml, shared with the xtask.
 use course_manifest as manifest;
+mod pool;
 mod process;
 mod render;
 mod report;

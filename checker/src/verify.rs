@@ -340,13 +340,9 @@ fn dependency_names(dir: &Path) -> BTreeSet<String> {
 }
 
 fn has_test(dir: &Path) -> bool {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .flatten()
-        .filter(|e| e.file_type().is_file())
-        .any(|e| {
-            std::fs::read_to_string(e.path()).is_ok_and(|text| text.contains("#[test]"))
-        })
+    crate::files::regular_files(dir).flatten().any(|e| {
+        std::fs::read_to_string(e.path()).is_ok_and(|text| text.contains("#[test]"))
+    })
 }
 
 #[cfg(test)]
