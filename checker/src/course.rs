@@ -102,6 +102,46 @@ impl Course {
         self.root.join("lessons")
     }
 
+    /// The source files of a lesson's stub as the course ships it, in reading order:
+    /// `src/lib.rs`, then each module it declares (`mod data;` is `src/data.rs`), in the
+    /// order it declares them. Each comes with its path relative to the lesson's folder.
+    pub fn stub_sources(&self, lesson: &Lesson) -> Vec<(String, String)> {
+        let src = self.lessons_dir().join(&lesson.id).join("src");
+        let read = |relative: &str| std::fs::read_to_string(src.join(relative)).ok();
+        let Some(lib) = read("lib.rs") else {
+            return Vec::new();
+        };
+        let mut sources = vec![("src/lib.rs".to_owned(), lib.clone())];
+        for line in lib.lines().map(str::trim) {
+            let declared = line
+                .strip_prefix("pub mod ")
+                .or_else(|| line.strip_prefix("mod "))
+                .and_then(|rest| rest.strip_suffix(';'));
+            if let Some(name) = declared {
+                for file in [format!("{name}.rs"), format!("{name}/mod.rs")] {
+                    if let Some(text) = read(&file) {
+                        sources.push((format!("src/{file}"), text));
+                        break;
+                    }
+                }
+            }
+        }
+        sources
+    }
+
+    /// The file of a lesson's stub that holds `function` (as its `todo!` names it), relative
+    /// to the lesson's folder; `src/lib.rs` if none does.
+    pub fn file_of(&self, lesson: &Lesson, function: Option<&str>) -> String {
+        function
+            .and_then(|function| {
+                let todo = format!("todo!(\"{function}\")");
+                self.stub_sources(lesson)
+                    .into_iter()
+                    .find(|(_, text)| text.contains(&todo))
+            })
+            .map_or_else(|| "src/lib.rs".to_owned(), |(file, _)| file)
+    }
+
     /// The folder of the reference solutions, `solutions/`.
     pub fn solutions_dir(&self) -> PathBuf {
         self.root.join("solutions")
@@ -268,6 +308,37 @@ pub fn expected_tests(suite_source: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stub_s_modules_are_read_in_the_order_lib_rs_declares_them() {
+        let root = tempfile::tempdir().unwrap();
+        let src = root.path().join("lessons/09-demo/src");
+        std::fs::create_dir_all(src.join("model")).unwrap();
+        std::fs::write(
+            root.path().join("course.toml"),
+            "format_version = 1\n[[lessons]]\nid = \"09-demo\"\ntitle = \"Demo\"\n\
+             crate = \"demo\"\nchapter = \"09-demo.md\"\n[[lessons.hints]]\n\
+             function = \"f\"\ntext = [\"h\"]\n",
+        )
+        .unwrap();
+        std::fs::write(
+            src.join("lib.rs"),
+            "mod data;\npub mod model;\npub use data::*;\n",
+        )
+        .unwrap();
+        std::fs::write(src.join("data.rs"), "fn f() { todo!(\"f\") }\n").unwrap();
+        std::fs::write(src.join("model/mod.rs"), "fn g() { todo!(\"g\") }\n").unwrap();
+        let course = Course::locate(Some(root.path())).unwrap();
+        let lesson = &course.manifest.lessons[0];
+        let files: Vec<String> = course
+            .stub_sources(lesson)
+            .into_iter()
+            .map(|(file, _)| file)
+            .collect();
+        assert_eq!(files, ["src/lib.rs", "src/data.rs", "src/model/mod.rs"]);
+        assert_eq!(course.file_of(lesson, Some("g")), "src/model/mod.rs");
+        assert_eq!(course.file_of(lesson, Some("h")), "src/lib.rs");
+    }
 
     #[test]
     fn test_names_are_read_from_the_suite_source() {

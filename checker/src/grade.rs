@@ -47,6 +47,9 @@ pub struct Options {
     pub unsandboxed: bool,
     /// What the judge is built on: the reference solutions, or (for `verify`) the stubs.
     pub judge_on: Origin,
+    /// Report a lesson whose `src/` is its untouched stub as not started, without building
+    /// it (`verify` turns this off: it builds and runs the stubs to prove they score 0).
+    pub recognise_stubs: bool,
     /// After this many timeouts in a lesson, its remaining tests are not run.
     pub lesson_timeouts: usize,
     /// After this many timeouts in a submission, none of its remaining tests are run.
@@ -71,6 +74,7 @@ impl Default for Options {
             whole_stack: false,
             unsandboxed: false,
             judge_on: Origin::Reference,
+            recognise_stubs: true,
             lessons_label: "lessons".to_owned(),
             instructor: false,
             lesson_timeouts: 5,
@@ -156,8 +160,13 @@ fn grade_lessons(
         }
         warn_unsandboxed(&sandbox);
     }
-    let (scratch, states) =
-        Scratch::prepare(course, lessons, &submission, options.whole_stack)?;
+    let (scratch, states) = Scratch::prepare(
+        course,
+        lessons,
+        &submission,
+        options.whole_stack,
+        options.recognise_stubs,
+    )?;
     // Untouched stubs are not built, so a first run of an untouched course builds nothing
     // (and needs no judge).
     let mut judge_build = None;

@@ -154,7 +154,15 @@ pub fn next_step(
         .lesson(&lesson.id)
         .map(|l| format!("book/src/{}", l.chapter))
         .unwrap_or_default();
-    let file = format!("{lessons}/{}/src/lib.rs", lesson.id);
+    let function = lesson.first_failure().and_then(|t| t.function.as_deref());
+    let file = match course.manifest.lesson(&lesson.id) {
+        Ok(known) => format!(
+            "{lessons}/{}/{}",
+            lesson.id,
+            course.file_of(known, function)
+        ),
+        Err(_) => format!("{lessons}/{}/src/lib.rs", lesson.id),
+    };
     let detail = match (lesson.status, lesson.first_failure()) {
         (LessonStatus::Graded | LessonStatus::NotStarted, Some(test))
             if test.status == TestStatus::NotStarted =>

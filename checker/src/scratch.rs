@@ -101,6 +101,7 @@ impl Scratch {
         lessons: &[&Lesson],
         submission: &Path,
         whole_stack: bool,
+        recognise_stubs: bool,
     ) -> Result<(Self, Vec<SourceState>)> {
         let key = {
             let mut hasher = std::hash::DefaultHasher::new();
@@ -112,6 +113,7 @@ impl Scratch {
             lessons,
             submission,
             whole_stack,
+            recognise_stubs,
             Origin::Submission,
             &key,
         )
@@ -122,7 +124,7 @@ impl Scratch {
     pub fn prepare_trusted(course: &Course, origin: Origin, key: &str) -> Result<Self> {
         let lessons: Vec<&Lesson> = course.manifest.lessons.iter().collect();
         let (scratch, _) =
-            Self::prepare_as(course, &lessons, &course.root, false, origin, key)?;
+            Self::prepare_as(course, &lessons, &course.root, false, false, origin, key)?;
         Ok(scratch)
     }
 
@@ -131,6 +133,7 @@ impl Scratch {
         lessons: &[&Lesson],
         submission: &Path,
         whole_stack: bool,
+        recognise_stubs: bool,
         origin: Origin,
         key: &str,
     ) -> Result<(Self, Vec<SourceState>)> {
@@ -149,6 +152,7 @@ impl Scratch {
             suites: &suites,
             key,
             whole_stack,
+            recognise_stubs,
             origin,
         };
 
@@ -245,6 +249,8 @@ struct Place<'a> {
     suites: &'a Path,
     key: &'a str,
     whole_stack: bool,
+    /// Whether an untouched stub is recognised (and left unbuilt).
+    recognise_stubs: bool,
     origin: Origin,
 }
 
@@ -280,6 +286,7 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
             }
             // The fingerprint of what was copied: exactly the files a build would see.
             if tested
+                && place.recognise_stubs
                 && lesson.stub.as_deref().is_some_and(|stub| {
                     course_manifest::stub_fingerprint(&member.join("src"))
                         .is_ok_and(|copied| copied == stub)

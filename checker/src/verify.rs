@@ -61,7 +61,14 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
             ));
         }
     }
-    let stubs = grade::grade(course, &lessons, &course.lessons_dir(), options, &quiet)?;
+    // The stubs are built and run for real: this run is what proves that an untouched
+    // stub scores nothing, which grading otherwise takes on trust from its fingerprint.
+    let run_stubs = Options {
+        recognise_stubs: false,
+        ..options.clone()
+    };
+    let stubs =
+        grade::grade(course, &lessons, &course.lessons_dir(), &run_stubs, &quiet)?;
     for lesson in &stubs.lessons {
         if lesson.passed > 0 {
             let passing: Vec<&str> = lesson
@@ -188,11 +195,16 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
                 "{solution_dir} must be a default member, so that `cargo test` runs it"
             ));
         }
-        let stub = std::fs::read_to_string(root.join(&lesson_dir).join("src/lib.rs"))
-            .unwrap_or_default();
+        // The stub's files in reading order: lib.rs, then its modules as it declares them.
+        let stub: String = course
+            .stub_sources(lesson)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect::<Vec<_>>()
+            .join("\n");
         if !stub.contains("todo!(") {
             problems.push(format!(
-                "{lesson_dir}/src/lib.rs has no todo!(): the stub is solved"
+                "{lesson_dir}/src/ has no todo!(): the stub is solved"
             ));
         }
         // Every function the learner writes has hints, under the name its todo!() gives
@@ -202,7 +214,7 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
             lesson.hints.iter().map(|h| h.function.clone()).collect();
         for name in todos.iter().filter(|name| !hinted.contains(name)) {
             problems.push(format!(
-                "{lesson_dir}/src/lib.rs has `todo!(\"{name}\")`, but course.toml has no \
+                "{lesson_dir}/src/ has `todo!(\"{name}\")`, but course.toml has no \
                  hints for `{name}`"
             ));
         }
@@ -223,7 +235,8 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
         if in_file_order != hinted_order {
             problems.push(format!(
                 "course.toml lists the hints of {id} in another order than the functions \
-                 of {lesson_dir}/src/lib.rs: list them as the file does ({})",
+                 of {lesson_dir}/src/ (lib.rs, then its modules in the order it declares \
+                 them): list them in that order ({})",
                 in_file_order
                     .iter()
                     .map(|name| format!("`{name}`"))

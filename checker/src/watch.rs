@@ -165,8 +165,13 @@ fn screen(course: &Course, report: &CourseReport, lessons: &str, notes: &str) ->
             .manifest
             .lesson(&lesson.id)
             .map(|l| l.chapter.clone());
+        let function = lesson.first_failure().and_then(|t| t.function.as_deref());
+        let file = course
+            .manifest
+            .lesson(&lesson.id)
+            .map_or_else(|_| "src/lib.rs".to_owned(), |l| course.file_of(l, function));
         text.push_str(&format!(
-            "\nEdit {lessons}/{}/src/lib.rs; the chapter is book/src/{}.\n",
+            "\nEdit {lessons}/{}/{file}; the chapter is book/src/{}.\n",
             lesson.id,
             chapter.unwrap_or_default()
         ));

@@ -52,7 +52,8 @@ pub struct Lesson {
     /// it (`cargo xtask experiments` runs them on the reference solutions).
     #[serde(default)]
     pub experiments: Vec<String>,
-    /// Hints for each function the learner writes, in the order of the lesson's file.
+    /// Hints for each function the learner writes, in reading order: the order of the
+    /// stub's `src/lib.rs`, then of the modules it declares, as it declares them.
     pub hints: Vec<FunctionHints>,
     /// The [`stub_fingerprint`] of the lesson's `src/` as the course ships it, written by
     /// `cargo xtask stubs`. A submission whose `src/` has this fingerprint is the untouched
