@@ -16,6 +16,10 @@
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
+use course_harness::mistakes::rnn::{
+    Cell, W_HH_NOT_TRANSPOSED, bptt_mistakes, context_mistakes, forward_mistakes,
+    origin_jacobian_mistakes, step_backward_mistakes, step_mistakes,
+};
 use course_harness::{
     Misconception, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
     assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, observe,
@@ -23,14 +27,14 @@ use course_harness::{
 };
 use rnn::{Rnn, RnnGrads, StepGrads, as_row, row};
 
-const W_HH_NOT_TRANSPOSED: &str = "W_hh was used as it is (h W_hh) instead of transposed \
-    (h W_hhᵀ). The course stores every weight as (d_out, d_in), one row per hidden unit, \
-    like PyTorch's nn.RNN; a square W_hh runs either way, so nothing else warns you";
-
-/// `tanh(x W_xhᵀ + h W_hhᵀ + b)`, written out in the test, used only to build the wrong
-/// answers that common mistakes give.
-fn pre_activation(cell: &Rnn, x: &Matrix, h: &Matrix) -> Matrix {
-    x.dot(&cell.w_xh.t()) + h.dot(&cell.w_hh.t()) + &cell.b
+/// The cell's parameters as the builders of wrong answers (`course_harness::mistakes::rnn`)
+/// take them.
+fn params(cell: &Rnn) -> Cell<'_> {
+    Cell {
+        w_xh: &cell.w_xh,
+        w_hh: &cell.w_hh,
+        b: &cell.b,
+    }
 }
 
 /// Matrix versions of vectors, to compare them with the matrix checks.
@@ -232,28 +236,6 @@ fn step_matches_the_cs231n_fixture() {
             [0.668546923, 0.7956237812, 0.8775555281, 0.9279596661],
             [0.9793450054, 0.9914421288, 0.9964669105, 0.9985435332]
         ];
-        let z = pre_activation(&cell, &x, &h);
-        let mistakes = [
-            Misconception {
-                cause: W_HH_NOT_TRANSPOSED,
-                result: (x.dot(&cell.w_xh.t()) + h.dot(&cell.w_hh) + &cell.b)
-                    .mapv(Float::tanh),
-            },
-            Misconception {
-                cause: "the bias was not added",
-                result: (&z - &cell.b).mapv(Float::tanh),
-            },
-            Misconception {
-                cause: "the tanh was not applied: that is the pre-activation z, and the \
-                        state is tanh(z)",
-                result: z.clone(),
-            },
-            Misconception {
-                cause: "the previous state h was left out; each step mixes the new token \
-                        with the state it carries",
-                result: (x.dot(&cell.w_xh.t()) + &cell.b).mapv(Float::tanh),
-            },
-        ];
         assert_matrix_close(
             "step on CS231n's fixture",
             &step(&cell, &x, &h),
@@ -262,7 +244,7 @@ fn step_matches_the_cs231n_fixture() {
                 abs: 1e-9,
                 rel: 0.0,
             },
-            &mistakes,
+            &step_mistakes(&params(&cell), &x, &h),
         );
     });
 }
@@ -327,35 +309,7 @@ fn step_backward_matches_numerical_gradients() {
         } = step_backward(&cell, &x, &h, &h_next, &upstream);
 
         // What the usual slips give, to name them.
-        let z = pre_activation(&cell, &x, &h);
-        let d_z = &upstream * &h_next.mapv(|v| 1.0 - v * v);
-        let d_z_at_z = &upstream * &z.mapv(|v| 1.0 - v * v);
-        let d_z_at_h = &upstream * &h.mapv(|v| 1.0 - v * v);
-        let d_z_one_minus_h = &upstream * &h_next.mapv(|v| 1.0 - v);
-        let tanh_mistakes = |grad: &dyn Fn(&Matrix) -> Matrix| {
-            vec![
-                Misconception {
-                    cause: "tanh' was evaluated at the pre-activation z (1 − z²); it is \
-                            1 − tanh(z)² = 1 − h'², from the step's output h_next",
-                    result: grad(&d_z_at_z),
-                },
-                Misconception {
-                    cause: "tanh' was taken from the previous state (1 − h²); it is \
-                            1 − h'², from the step's output h_next",
-                    result: grad(&d_z_at_h),
-                },
-                Misconception {
-                    cause: "the tanh was skipped in the backward pass: multiply the \
-                            upstream gradient by tanh' = 1 − h'² first",
-                    result: grad(&upstream),
-                },
-                Misconception {
-                    cause: "tanh' was computed as 1 − h' instead of 1 − h'² (squared): \
-                            tanh'(z) = 1 − tanh(z)², and tanh(z) is the step's output h'",
-                    result: grad(&d_z_one_minus_h),
-                },
-            ]
-        };
+        let mistakes = step_backward_mistakes(&params(&cell), &x, &h, &h_next, &upstream);
 
         let loss = |cell: &Rnn, x: &Matrix, h: &Matrix| {
             weighted_sum(&step(cell, x, h), &upstream)
@@ -401,48 +355,29 @@ fn step_backward_matches_numerical_gradients() {
             &d_x,
             &num_x,
             "dx = dz W_xh with dz = dh' ⊙ (1 − h'²)",
-            &tanh_mistakes(&|dz| dz.dot(&cell.w_xh)),
+            &mistakes.d_x,
         );
-        let mut h_mistakes = tanh_mistakes(&|dz| dz.dot(&cell.w_hh));
-        h_mistakes.push(Misconception {
-            cause: "dh = dz W_hhᵀ: the forward multiplies h by W_hhᵀ, so the backward \
-                    multiplies dz by W_hh (as Linear's dx = dY W)",
-            result: d_z.dot(&cell.w_hh.t()),
-        });
-        assert_gradient("step d_h", &d_h, &num_h, "dh = dz W_hh", &h_mistakes);
+        assert_gradient("step d_h", &d_h, &num_h, "dh = dz W_hh", &mistakes.d_h);
         assert_gradient(
             "step d_w_xh",
             &d_w_xh,
             &num_w_xh,
             "dW_xh = dzᵀ x, shape (d_hidden, d_in) like W_xh",
-            &tanh_mistakes(&|dz| dz.t().dot(&x)),
+            &mistakes.d_w_xh,
         );
-        let mut w_hh_mistakes = tanh_mistakes(&|dz| dz.t().dot(&h));
-        w_hh_mistakes.extend([
-            Misconception {
-                cause: "dW_hh = hᵀ dz is the transpose of the gradient: W_hh is \
-                        (d_out, d_in), so dW_hh = dzᵀ h",
-                result: h.t().dot(&d_z),
-            },
-            Misconception {
-                cause: "dW_hh was built from the new state h' instead of the previous \
-                        state h, which is what W_hh multiplies",
-                result: d_z.t().dot(&h_next),
-            },
-        ]);
         assert_gradient(
             "step d_w_hh",
             &d_w_hh,
             &num_w_hh,
             "dW_hh = dzᵀ h, with h the previous state",
-            &w_hh_mistakes,
+            &mistakes.d_w_hh,
         );
         assert_gradient(
             "step d_b",
             &as_matrix(&d_b),
             &num_b,
             "the bias is added to every row, so db sums dz over the rows",
-            &tanh_mistakes(&|dz| as_matrix(&dz.sum_axis(Axis(0)))),
+            &mistakes.d_b,
         );
     });
 }
@@ -464,24 +399,7 @@ fn forward_matches_the_reference_states() {
             [-0.3228719394, 0.09772494714, 0.4860883457, 0.7459730485],
             [-0.7338691281, -0.08464402632, 0.6453958879, 0.9245634622]
         ];
-        let h0_everywhere = Matrix::from_shape_fn((5, 4), |(_, j)| h0[j]);
-        let mut shifted = Matrix::zeros((5, 4));
-        shifted.row_mut(0).assign(&h0);
-        shifted
-            .slice_mut(s![1.., ..])
-            .assign(&expected.slice(s![..4, ..]));
-        let mistakes = [
-            Misconception {
-                cause: "every step started from h0: the state must be carried, each step \
-                        starts from the state the previous step returned",
-                result: pre_activation(&cell, &xs, &h0_everywhere).mapv(Float::tanh),
-            },
-            Misconception {
-                cause: "the states are shifted by one: row t is the state after reading \
-                        token t, and h0 is not one of the rows",
-                result: shifted,
-            },
-        ];
+        let mistakes = forward_mistakes(&params(&cell), &xs, &h0);
         let states = forward(&cell, &xs, &h0);
         assert_same_shape("forward's states (T = 5, d_hidden = 4)", &states, (5, 4));
         assert_matrix_close(
@@ -559,10 +477,6 @@ fn an_empty_sequence_has_no_states_and_its_context_is_h0() {
     });
 }
 
-const OWN_OUTPUT_AS_PREVIOUS: &str = "step t was handed its own output states[t] as its \
-    previous state, so dW_hh = dzᵀ h used the wrong h: the previous state of step t is h0 \
-    at t = 0 and states[t − 1] after it";
-
 /// A sequence of one token is one step: its single state is `step(x_0, h0)`, its
 /// context is that state, and its gradients are those of `step_backward`.
 #[test]
@@ -585,12 +499,7 @@ fn a_one_token_sequence_is_one_step() {
         let step = step_backward(&cell, &x0, &as_row(&h0), &h_1, &upstream);
         let bptt = backward(&cell, &x0, &h0, &states, &upstream);
         // dW_hh with the step's own output in place of the state before it (h0 here).
-        let h_1_exact = pre_activation(&cell, &x0, &as_row(&h0)).mapv(Float::tanh);
-        let d_z = &upstream * &h_1_exact.mapv(|v| 1.0 - v * v);
-        let own_output = [Misconception {
-            cause: OWN_OUTPUT_AS_PREVIOUS,
-            result: d_z.t().dot(&h_1_exact),
-        }];
+        let own_output = bptt_mistakes(&params(&cell), &x0, &h0, &upstream).d_w_hh;
         let pairs: [(&str, &Matrix, &Matrix, &[Misconception<'_>]); 5] = [
             ("d_xs", &bptt.d_xs, &step.d_x, &[]),
             ("d_h0", &as_matrix(&bptt.d_h0), &step.d_h, &[]),
@@ -621,25 +530,12 @@ fn the_context_vector_is_the_last_state() {
         for len in 1..=6 {
             let prefix = xs.slice(s![..len, ..]).to_owned();
             let states = forward(&cell, &prefix, &h0);
-            let mistakes = [
-                Misconception {
-                    cause: "the context is the first state; it is the last one, after the \
-                            whole sentence was read",
-                    result: row(&states, 0),
-                },
-                Misconception {
-                    cause: "the context is the mean of the states; a seq2seq encoder hands \
-                            over its last state only",
-                    result: as_matrix(&states.mean_axis(Axis(0)).expect("len ≥ 1")),
-                },
-            ];
-            let mistakes = if len > 1 { &mistakes[..] } else { &[] };
             assert_matrix_close(
                 &format!("encode of the first {len} tokens"),
                 &as_matrix(&encode(&cell, &prefix, &h0)),
                 &row(&states, len - 1),
                 Tol::TIGHT,
-                mistakes,
+                &context_mistakes(&states),
             );
         }
     });
@@ -648,83 +544,6 @@ fn the_context_vector_is_the_last_state() {
 // ---------------------------------------------------------------------------------------
 // Backpropagation through time
 // ---------------------------------------------------------------------------------------
-
-/// What a slip in backpropagation through time gives, to name it when a learner's
-/// gradients match it.
-#[derive(Clone, Copy, PartialEq)]
-enum Slip {
-    /// Only the last state's upstream gradient was used.
-    LastUpstreamOnly,
-    /// Each state's own upstream gradient replaced the carried one instead of adding.
-    CarryDropped,
-    /// The parameter gradients were overwritten at each step, keeping step 0's only.
-    Overwritten,
-    /// Only the last step's parameter gradients were kept.
-    LastStepOnly,
-    /// Each step was handed its own output as its previous state.
-    OwnOutputAsPrevious,
-}
-
-/// Backpropagation through time written out in the test, with one slip, for the wrong
-/// answers of the misconceptions. The right answers come from numerical gradients.
-fn bptt_with(
-    cell: &Rnn,
-    xs: &Matrix,
-    h0: &Vector,
-    d_states: &Matrix,
-    slip: Slip,
-) -> Vec<Matrix> {
-    let len = xs.nrows();
-    let mut states = Vec::new();
-    let mut h = as_row(h0);
-    for t in 0..len {
-        h = pre_activation(cell, &row(xs, t), &h).mapv(Float::tanh);
-        states.push(h.clone());
-    }
-    let (mut d_xs, mut d_w_xh, mut d_w_hh) = (
-        Matrix::zeros(xs.dim()),
-        Matrix::zeros(cell.w_xh.dim()),
-        Matrix::zeros(cell.w_hh.dim()),
-    );
-    let mut d_b = Matrix::zeros((1, cell.b.len()));
-    let mut d_h = Matrix::zeros((1, cell.b.len()));
-    for t in (0..len).rev() {
-        let own = row(d_states, t);
-        match slip {
-            Slip::LastUpstreamOnly if t + 1 < len => {}
-            Slip::CarryDropped => d_h = own,
-            _ => d_h += &own,
-        }
-        let h_prev = if slip == Slip::OwnOutputAsPrevious {
-            states[t].clone()
-        } else if t == 0 {
-            as_row(h0)
-        } else {
-            states[t - 1].clone()
-        };
-        let d_z = &d_h * &states[t].mapv(|v| 1.0 - v * v);
-        d_xs.row_mut(t).assign(&d_z.dot(&cell.w_xh).row(0));
-        let keep = match slip {
-            Slip::Overwritten => t == 0,
-            Slip::LastStepOnly => t + 1 == len,
-            _ => true,
-        };
-        if keep {
-            d_w_xh += &d_z.t().dot(&row(xs, t));
-            d_w_hh += &d_z.t().dot(&h_prev);
-            d_b += &d_z;
-        }
-        d_h = d_z.dot(&cell.w_hh);
-    }
-    vec![d_xs, d_h, d_w_xh, d_w_hh, d_b]
-}
-
-const LAST_UPSTREAM_ONLY: &str = "only the last state's upstream gradient was used; \
-    every state has its own row of d_states (a loss can read any of them), and the gradient \
-    reaching state t is d_states[t] plus what step t + 1 sends back";
-const CARRY_DROPPED: &str = "each state's d_states row replaced the gradient flowing back \
-    from later steps; add it instead: the gradient reaching state t is d_states[t] plus \
-    what step t + 1 sends back";
 
 /// Backpropagation through time agrees with central differences for every input and the
 /// initial state, with a loss that reads every state.
@@ -747,33 +566,21 @@ fn bptt_gradients_of_the_inputs_and_h0_match_numerical_gradients() {
             &as_matrix(&h0),
             STEP,
         );
-        let slips = [
-            (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY),
-            (Slip::CarryDropped, CARRY_DROPPED),
-        ];
-        let mistakes = |index: usize| -> Vec<Misconception<'static>> {
-            slips
-                .iter()
-                .map(|&(slip, cause)| Misconception {
-                    cause,
-                    result: bptt_with(&cell, &xs, &h0, &upstream, slip)[index].clone(),
-                })
-                .collect()
-        };
+        let mistakes = bptt_mistakes(&params(&cell), &xs, &h0, &upstream);
         assert_gradient(
             "BPTT d_xs",
             &grads.d_xs,
             &num_xs,
             "walk from the last step to the first, calling step_backward with the \
              gradient that reaches each state; row t of d_xs is that step's d_x",
-            &mistakes(0),
+            &mistakes.d_xs,
         );
         assert_gradient(
             "BPTT d_h0",
             &as_matrix(&grads.d_h0),
             &num_h0,
             "d_h0 is the d_h that the first step (t = 0) sends back",
-            &mistakes(1),
+            &mistakes.d_h0,
         );
     });
 }
@@ -810,51 +617,27 @@ fn bptt_gradients_of_the_weights_are_summed_over_the_steps() {
             &as_matrix(&cell.b),
             STEP,
         );
-        let slips = [
-            (
-                Slip::Overwritten,
-                "the gradient was overwritten at every step, so only step 0's share is \
-                 left; the same weights are used by every step, so add (+=) each step's \
-                 share",
-            ),
-            (
-                Slip::LastStepOnly,
-                "only the last step's share is there; the same weights are used by every \
-                 step, so add (+=) the share of every step",
-            ),
-            (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY),
-            (Slip::CarryDropped, CARRY_DROPPED),
-            (Slip::OwnOutputAsPrevious, OWN_OUTPUT_AS_PREVIOUS),
-        ];
-        let mistakes = |index: usize| -> Vec<Misconception<'static>> {
-            slips
-                .iter()
-                .map(|&(slip, cause)| Misconception {
-                    cause,
-                    result: bptt_with(&cell, &xs, &h0, &upstream, slip)[index].clone(),
-                })
-                .collect()
-        };
+        let mistakes = bptt_mistakes(&params(&cell), &xs, &h0, &upstream);
         assert_gradient(
             "BPTT d_w_xh",
             &grads.d_w_xh,
             &num_w_xh,
             "add up every step's dW_xh = dzᵀ x_t",
-            &mistakes(2),
+            &mistakes.d_w_xh,
         );
         assert_gradient(
             "BPTT d_w_hh",
             &grads.d_w_hh,
             &num_w_hh,
             "add up every step's dW_hh = dzᵀ h_(t-1); at step 0 the previous state is h0",
-            &mistakes(3),
+            &mistakes.d_w_hh,
         );
         assert_gradient(
             "BPTT d_b",
             &as_matrix(&grads.d_b),
             &num_b,
             "add up every step's db",
-            &mistakes(4),
+            &mistakes.d_b,
         );
     });
 }
@@ -898,17 +681,12 @@ fn at_the_origin_the_jacobian_is_the_power_of_w_hh() {
         for _ in 0..len {
             power = power.dot(&cell.w_hh);
         }
-        let transposed = Misconception {
-            cause: "the gradient went back through W_hhᵀ instead of W_hh (dh = dz W_hh), \
-                    or the forward used h W_hh instead of h W_hhᵀ",
-            result: power.t().to_owned(),
-        };
         assert_matrix_close(
             "∂h_6/∂h_0 at the origin (should be W_hh⁶)",
             &jacobian,
             &power,
             Tol::TIGHT,
-            &[transposed],
+            &origin_jacobian_mistakes(&cell.w_hh, len),
         );
         let norm = largest_singular_value(&jacobian);
         let bound = sigma.powi(len as i32);

@@ -10,13 +10,15 @@
 //! Every call into the lesson goes through `observe` (or `object`, for the forward pass a
 //! backward pass is given), so that the checker's judge can replay it (see harness::tape).
 
-use attention::{
-    causal_mask, padding_mask, scaled_dot_product_attention,
-    scaled_dot_product_attention_backward,
-};
+use attention::{causal_mask, padding_mask, scaled_dot_product_attention};
 use course_common::ndarray::{Array2, Axis, array, concatenate, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
+use course_harness::mistakes::multi_head_attention::{
+    KV_FROM_QUERY, Layer, LinearWeights, ONE_PER_HEAD, input_gradient_mistakes,
+    merge_mistakes, output_mistakes, parameter_count_cause, split_mistakes,
+    weights_mistakes,
+};
 use course_harness::tape::{TAPE_ENDED, TAPE_MISMATCH, panic_message};
 use course_harness::{
     Held, Misconception, Tol, assert_gradient_close, assert_gradient_close_named,
@@ -28,27 +30,6 @@ use multi_head_attention::{
     split_heads,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-
-const INTERLEAVED: &str = "the heads took interleaved columns (head i got columns i, \
-    i + n_heads, i + 2·n_heads, ...), as a reshape to (n, d_k, n_heads) gives; head i owns \
-    the contiguous block of columns i·d_k .. (i+1)·d_k, as a reshape to (n, n_heads, d_k) \
-    gives, in the paper and in PyTorch";
-
-const PLAIN_RESHAPE: &str = "the heads were cut by a plain reshape of the row-major \
-    numbers (the (n, d_model) matrix read as (n_heads, n, d_k)), which puts several tokens' \
-    features in one row of a head; head i is columns i·d_k .. (i+1)·d_k of every row, a \
-    slice of the columns, and the rows (the tokens) stay as they are";
-
-const MASK_NOT_PASSED: &str = "the mask was not passed to the heads' attention: each head's \
-    scaled_dot_product_attention must get the mask, so that the masked keys get weight 0 in \
-    every head";
-
-const KV_FROM_QUERY: &str = "the keys and values were projected from the query input: K and \
-    V come from key_value_input (the encoder's output, in cross-attention), Q from \
-    query_input";
-
-const ONE_PER_HEAD: &str = "split Q, K and V into n_heads heads of d_k columns and run \
-    lesson 02's attention once per head; forward returns one weight matrix per head";
 
 /// Appended to every gradient hint: a gradient check compares the backward pass with
 /// central differences of the learner's own forward pass.
@@ -96,61 +77,11 @@ fn rows_of(layer: &Linear, rows: &[usize]) -> Linear {
 }
 
 /// Multi-head attention written out from its definition, the slow way: for each head,
-/// its own slices of W_q, W_k, W_v, lesson 02's attention, then the concatenation and
-/// W_o. `head_columns(head)` says which features a head owns (contiguous blocks when
-/// right); `score_scale` multiplies the queries (1 when right).
+/// its own rows of W_q, W_k, W_v (the contiguous block of columns i·d_k .. (i+1)·d_k of
+/// Q, K and V), lesson 02's attention, then the heads' outputs side by side and W_o.
 struct ByDefinition {
     output: Matrix,
-    concat: Matrix,
     weights: Vec<Matrix>,
-}
-
-fn by_definition(
-    mha: &MultiHeadAttention,
-    query_input: &Matrix,
-    key_value_input: &Matrix,
-    mask: Option<&Mask>,
-    head_columns: impl Fn(usize, usize, usize) -> Vec<usize>,
-    score_scale: Float,
-) -> ByDefinition {
-    let d_model = mha.w_q.weight.ncols();
-    let n_heads = mha.n_heads;
-    let d_k = d_model / n_heads;
-    let mut outputs = Vec::new();
-    let mut weights = Vec::new();
-    let mut order = Vec::new();
-    for head in 0..n_heads {
-        let columns = head_columns(head, d_k, n_heads);
-        let q = rows_of(&mha.w_q, &columns).forward(query_input) * score_scale;
-        let k = rows_of(&mha.w_k, &columns).forward(key_value_input);
-        let v = rows_of(&mha.w_v, &columns).forward(key_value_input);
-        let attention = scaled_dot_product_attention(&q, &k, &v, mask);
-        outputs.push(attention.output);
-        weights.push(attention.weights);
-        order.extend(columns);
-    }
-    let views: Vec<_> = outputs.iter().map(|o| o.view()).collect();
-    let side_by_side = concatenate(Axis(1), &views).expect("same rows");
-    // Put every head's columns back where that head took them from.
-    let mut concat = Matrix::zeros(side_by_side.dim());
-    for (position, &column) in order.iter().enumerate() {
-        concat
-            .column_mut(column)
-            .assign(&side_by_side.column(position));
-    }
-    ByDefinition {
-        output: mha.w_o.forward(&concat),
-        concat,
-        weights,
-    }
-}
-
-fn contiguous(head: usize, d_k: usize, _n_heads: usize) -> Vec<usize> {
-    (head * d_k..(head + 1) * d_k).collect()
-}
-
-fn interleaved(head: usize, d_k: usize, n_heads: usize) -> Vec<usize> {
-    (0..d_k).map(|m| m * n_heads + head).collect()
 }
 
 fn reference(
@@ -159,79 +90,42 @@ fn reference(
     key_value_input: &Matrix,
     mask: Option<&Mask>,
 ) -> ByDefinition {
-    by_definition(mha, query_input, key_value_input, mask, contiguous, 1.0)
+    let d_k = mha.w_q.weight.ncols() / mha.n_heads;
+    let mut outputs = Vec::new();
+    let mut weights = Vec::new();
+    for head in 0..mha.n_heads {
+        let columns: Vec<usize> = (head * d_k..(head + 1) * d_k).collect();
+        let q = rows_of(&mha.w_q, &columns).forward(query_input);
+        let k = rows_of(&mha.w_k, &columns).forward(key_value_input);
+        let v = rows_of(&mha.w_v, &columns).forward(key_value_input);
+        let attention = scaled_dot_product_attention(&q, &k, &v, mask);
+        outputs.push(attention.output);
+        weights.push(attention.weights);
+    }
+    let views: Vec<_> = outputs.iter().map(|o| o.view()).collect();
+    let concat = concatenate(Axis(1), &views).expect("same rows");
+    ByDefinition {
+        output: mha.w_o.forward(&concat),
+        weights,
+    }
 }
 
-/// The outputs that the common mistakes of multi-head attention produce.
-fn output_mistakes(
-    mha: &MultiHeadAttention,
-    query_input: &Matrix,
-    key_value_input: &Matrix,
-    mask: Option<&Mask>,
-) -> Vec<Misconception<'static>> {
-    let d_model = mha.w_q.weight.ncols() as Float;
-    let d_k = d_model / mha.n_heads as Float;
-    let right = reference(mha, query_input, key_value_input, mask);
-    let one_head = MultiHeadAttention {
-        n_heads: 1,
-        ..mha.clone()
-    };
-    let mut mistakes = vec![
-        Misconception {
-            cause: INTERLEAVED,
-            result: by_definition(
-                mha,
-                query_input,
-                key_value_input,
-                mask,
-                interleaved,
-                1.0,
-            )
-            .output,
-        },
-        Misconception {
-            cause: "the scores were divided by √d_model instead of √d_k: each head's \
-                    queries and keys are d_k = d_model / n_heads wide, and lesson 02's \
-                    attention already divides by the square root of their width",
-            result: by_definition(
-                mha,
-                query_input,
-                key_value_input,
-                mask,
-                contiguous,
-                (d_k / d_model).sqrt(),
-            )
-            .output,
-        },
-        Misconception {
-            cause: "the output projection W_o was not applied: the output is the heads' \
-                    outputs side by side, then W_o (concat W_oᵀ + b_o)",
-            result: right.concat.clone(),
-        },
-        Misconception {
-            cause: "the output projection's weight was not transposed (concat W_o + b_o); \
-                    a Linear layer computes x Wᵀ + b",
-            result: right.concat.dot(&mha.w_o.weight) + &mha.w_o.bias,
-        },
-        Misconception {
-            cause: "the attention ran once over the full d_model-wide Q, K and V (one head) \
-                    instead of once per head on d_k-wide slices",
-            result: reference(&one_head, query_input, key_value_input, mask).output,
-        },
-    ];
-    if mask.is_none() && query_input != key_value_input {
-        mistakes.push(Misconception {
-            cause: KV_FROM_QUERY,
-            result: reference(mha, query_input, query_input, None).output,
-        });
+/// The layer's weights as the builders of wrong answers
+/// (`course_harness::mistakes::multi_head_attention`) take them.
+fn params(mha: &MultiHeadAttention) -> Layer<'_> {
+    fn projection(layer: &Linear) -> LinearWeights<'_> {
+        LinearWeights {
+            weight: &layer.weight,
+            bias: &layer.bias,
+        }
     }
-    if mask.is_some() {
-        mistakes.push(Misconception {
-            cause: MASK_NOT_PASSED,
-            result: reference(mha, query_input, key_value_input, None).output,
-        });
+    Layer {
+        n_heads: mha.n_heads,
+        w_q: projection(&mha.w_q),
+        w_k: projection(&mha.w_k),
+        w_v: projection(&mha.w_v),
+        w_o: projection(&mha.w_o),
     }
-    mistakes
 }
 
 fn tight() -> Tol {
@@ -383,22 +277,6 @@ fn backward_pass(
 // Split and merge
 // ---------------------------------------------------------------------------------------
 
-/// What a plain reshape of the row-major numbers gives as the heads: head i is numbers
-/// i·n·d_k .. (i+1)·n·d_k of `x`, read as (n, d_k). Used only to name that mistake.
-fn plain_reshape(x: &Matrix, n_heads: usize) -> Vec<Matrix> {
-    let (n, d_k) = (x.nrows(), x.ncols() / n_heads);
-    let flat: Vec<Float> = x.iter().copied().collect();
-    (0..n_heads)
-        .map(|head| {
-            Matrix::from_shape_vec(
-                (n, d_k),
-                flat[head * n * d_k..(head + 1) * n * d_k].to_vec(),
-            )
-            .expect("n · d_k numbers")
-        })
-        .collect()
-}
-
 /// split_heads gives head i the contiguous columns i·d_k .. (i+1)·d_k, checked by hand on
 /// a (3, 6) matrix whose entry (r, c) is 10r + c.
 #[test]
@@ -417,18 +295,8 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
             array![[2.0, 3.0], [12.0, 13.0], [22.0, 23.0]],
             array![[4.0, 5.0], [14.0, 15.0], [24.0, 25.0]],
         ];
-        let reshaped = plain_reshape(&x, 3);
+        let wrong = split_mistakes(&x, 3);
         for (head, (got, expected)) in heads.iter().zip(&expected).enumerate() {
-            let wrong = [
-                Misconception {
-                    cause: INTERLEAVED,
-                    result: x.select(Axis(1), &interleaved(head, 2, 3)),
-                },
-                Misconception {
-                    cause: PLAIN_RESHAPE,
-                    result: reshaped[head].clone(),
-                },
-            ];
             assert_matrix_close(
                 &format!(
                     "split_heads(x, 3): head {head} (one row per token, d_k = 2 columns)"
@@ -436,7 +304,7 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
                 got,
                 expected,
                 tight(),
-                &wrong,
+                &wrong[head],
             );
         }
         // The sequence length never changes, even when it differs from d_model.
@@ -466,31 +334,13 @@ fn merge_heads_puts_the_heads_side_by_side() {
             [1.0, 2.0, 5.0, 6.0, 9.0, 10.0],
             [3.0, 4.0, 7.0, 8.0, 11.0, 12.0]
         ];
-        let wrong = [
-            Misconception {
-                cause: INTERLEAVED,
-                result: array![
-                    [1.0, 5.0, 9.0, 2.0, 6.0, 10.0],
-                    [3.0, 7.0, 11.0, 4.0, 8.0, 12.0]
-                ],
-            },
-            Misconception {
-                cause: "the heads were merged in reverse order (the last head first): head \
-                        i goes back to columns i·d_k .. (i+1)·d_k, head 0 on the left, \
-                        where split_heads took it from",
-                result: array![
-                    [9.0, 10.0, 5.0, 6.0, 1.0, 2.0],
-                    [11.0, 12.0, 7.0, 8.0, 3.0, 4.0]
-                ],
-            },
-        ];
         assert_matrix_close(
             "merge_heads of three (2, 2) heads (the heads must sit side by side, not \
              stacked: the tokens stay the rows)",
             &merge(&heads),
             &expected,
             tight(),
-            &wrong,
+            &merge_mistakes(&heads),
         );
     });
 }
@@ -547,23 +397,19 @@ fn one_head_with_identity_projections_is_lesson_02_attention() {
             "one head should give one weight matrix, got {}. Likely cause: {ONE_PER_HEAD}",
             forward.weights.len()
         );
-        let unmasked = Misconception {
-            cause: MASK_NOT_PASSED,
-            result: scaled_dot_product_attention(&x_q, &x_kv, &x_kv, None).weights,
-        };
         assert_matrix_close(
             "the weights of the only head",
             &forward.weights[0],
             &lesson02.weights,
             tight(),
-            &[unmasked],
+            &weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask))[0],
         );
         assert_matrix_close(
             "one-head attention with identity projections (should be lesson 02's attention)",
             &forward.output,
             &lesson02.output,
             tight(),
-            &output_mistakes(&mha, &x_q, &x_kv, Some(&mask)),
+            &output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)),
         );
     });
 }
@@ -591,7 +437,7 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
                 &forward.output,
                 &expected.output,
                 tight(),
-                &output_mistakes(&mha, &x_q, &x_kv, Some(&mask)),
+                &output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)),
             );
             assert!(
                 forward.weights.len() == n_heads,
@@ -599,7 +445,7 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
                  {}. Likely cause: {ONE_PER_HEAD}",
                 forward.weights.len()
             );
-            let unmasked = reference(&mha, &x_q, &x_kv, None).weights;
+            let wrong = weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask));
             for (head, (got, want)) in
                 forward.weights.iter().zip(&expected.weights).enumerate()
             {
@@ -608,10 +454,7 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
                     got,
                     want,
                     tight(),
-                    &[Misconception {
-                        cause: MASK_NOT_PASSED,
-                        result: unmasked[head].clone(),
-                    }],
+                    &wrong[head],
                 );
             }
         }
@@ -648,7 +491,7 @@ fn assert_matches_pytorch(
     expected_output: &Matrix,
     expected_weights: &[Matrix],
     mistakes: Vec<Misconception<'static>>,
-    weight_mistakes: &[Matrix],
+    weight_mistakes: &[Vec<Misconception<'static>>],
 ) {
     assert_matrix_close(
         &format!("{what}: output (PyTorch's nn.MultiheadAttention)"),
@@ -664,10 +507,6 @@ fn assert_matches_pytorch(
         forward.weights.len()
     );
     for (head, (got, want)) in forward.weights.iter().zip(expected_weights).enumerate() {
-        let wrong = Misconception {
-            cause: INTERLEAVED,
-            result: weight_mistakes[head].clone(),
-        };
         assert_matrix_close(
             &format!(
                 "{what}: weights of head {head} (PyTorch's average_attn_weights=False)"
@@ -675,7 +514,7 @@ fn assert_matches_pytorch(
             got,
             want,
             tight(),
-            &[wrong],
+            &weight_mistakes[head],
         );
     }
 }
@@ -688,7 +527,7 @@ fn self_attention_matches_pytorch() {
         let mha = pytorch_fixture();
         let x = linspace_matrix(4, 6, -1.5, 1.2);
         let (output, weights) = pytorch_self_attention();
-        let mut mistakes = output_mistakes(&mha, &x, &x, None);
+        let mut mistakes = output_mistakes(&params(&mha), &x, &x, None);
         mistakes.push(Misconception {
             cause: "the heads were split per token without moving the head axis before the \
                     sequence axis (the seed's `.view(-1, num_heads, d_k)` with no \
@@ -696,15 +535,14 @@ fn self_attention_matches_pytorch() {
                     instead of over the tokens; attention runs per head over all positions",
             result: seed_code_self_attention(),
         });
-        let interleaved_weights =
-            by_definition(&mha, &x, &x, None, interleaved, 1.0).weights;
+        let weight_mistakes = weights_mistakes(&params(&mha), &x, &x, None);
         assert_matches_pytorch(
             "self-attention",
             &forward_pass(&mha, &x, &x, None),
             &output,
             &weights,
             mistakes,
-            &interleaved_weights,
+            &weight_mistakes,
         );
     });
 }
@@ -723,15 +561,14 @@ fn cross_attention_matches_pytorch() {
             &forward.output,
             (2, 6),
         );
-        let interleaved_weights =
-            by_definition(&mha, &x_q, &x_kv, None, interleaved, 1.0).weights;
+        let weight_mistakes = weights_mistakes(&params(&mha), &x_q, &x_kv, None);
         assert_matches_pytorch(
             "cross-attention",
             &forward,
             &output,
             &weights,
-            output_mistakes(&mha, &x_q, &x_kv, None),
-            &interleaved_weights,
+            output_mistakes(&params(&mha), &x_q, &x_kv, None),
+            &weight_mistakes,
         );
     });
 }
@@ -746,26 +583,16 @@ fn padded_self_attention_matches_pytorch_key_padding_mask() {
         let x = linspace_matrix(5, 6, 1.0, -0.8);
         let mask = padding_mask(5, &[true, true, true, false, false]);
         let (output, weights) = pytorch_padded_self_attention();
-        let mut mistakes = output_mistakes(&mha, &x, &x, Some(&mask));
-        mistakes.push(Misconception {
-            cause: "the mask was not applied: the padded keys must get weight 0 in every \
-                    head (pass the mask to each head's attention)",
-            result: reference(&mha, &x, &x, None).output,
-        });
-        mistakes.push(Misconception {
-            cause: "the mask was inverted: in the course `true` means \"may attend\" (PyTorch's \
-                    key_padding_mask uses the opposite, True = ignore)",
-            result: reference(&mha, &x, &x, Some(&mask.mapv(|allowed| !allowed))).output,
-        });
-        let interleaved_weights =
-            by_definition(&mha, &x, &x, Some(&mask), interleaved, 1.0).weights;
+        // The mask left out or inverted is among the output's mistakes.
+        let mistakes = output_mistakes(&params(&mha), &x, &x, Some(&mask));
+        let weight_mistakes = weights_mistakes(&params(&mha), &x, &x, Some(&mask));
         assert_matches_pytorch(
             "padded self-attention",
             &forward_pass(&mha, &x, &x, Some(&mask)),
             &output,
             &weights,
             mistakes,
-            &interleaved_weights,
+            &weight_mistakes,
         );
     });
 }
@@ -934,17 +761,7 @@ fn parameter_count_is_four_d_model_squared_plus_four_d_model() {
             });
             let d = d_model;
             let expected = 4 * d * d + 4 * d;
-            let cause = if got == 4 * d * d {
-                "the biases were not counted (4 of d_model each)"
-            } else if got == 3 * d * d + 3 * d {
-                "the output projection W_o was not counted"
-            } else if got == 4 * d * d / n_heads + 4 * d {
-                "the weights were counted for one head only; W_q, W_k, W_v and W_o are \
-                 d_model × d_model whatever the number of heads"
-            } else {
-                "count every weight and bias of the four projections (weight.len() + \
-                 bias.len() for each)"
-            };
+            let cause = parameter_count_cause(got, d_model, n_heads);
             assert!(
                 got == expected,
                 "parameter_count for d_model = {d_model}, {n_heads} heads: expected \
@@ -1079,78 +896,6 @@ fn cross_fixture() -> (MultiHeadAttention, Matrix, Matrix, Mask, Matrix) {
     (mha, x_q, x_kv, mask, upstream)
 }
 
-/// The gradients of both inputs written out in the test (contiguous heads, lesson 02's
-/// reference attention backward), with the intermediate ones, to build the wrong answers
-/// that common slips give. `through_w_o` false models the slip of handing the heads
-/// `d_output` itself instead of `d_output W_o`.
-struct InputGradients {
-    /// Every head's d_q merged side by side, before W_q.
-    d_q: Matrix,
-    /// dK W_k, the key path of d_key_value_input.
-    key_path: Matrix,
-    /// dV W_v, the value path of d_key_value_input.
-    value_path: Matrix,
-    d_query_input: Matrix,
-    d_key_value_input: Matrix,
-}
-
-fn input_gradients(
-    mha: &MultiHeadAttention,
-    x_q: &Matrix,
-    x_kv: &Matrix,
-    mask: &Mask,
-    d_output: &Matrix,
-    through_w_o: bool,
-) -> InputGradients {
-    let d_model = mha.w_q.weight.ncols();
-    let d_k = d_model / mha.n_heads;
-    let (q, k, v) = (
-        mha.w_q.forward(x_q),
-        mha.w_k.forward(x_kv),
-        mha.w_v.forward(x_kv),
-    );
-    let d_concat = if through_w_o {
-        d_output.dot(&mha.w_o.weight)
-    } else {
-        d_output.clone()
-    };
-    let mut d_q = Matrix::zeros(q.dim());
-    let mut d_keys = Matrix::zeros(k.dim());
-    let mut d_values = Matrix::zeros(v.dim());
-    for head in 0..mha.n_heads {
-        let columns = s![.., head * d_k..(head + 1) * d_k];
-        let (q_h, k_h, v_h) = (
-            q.slice(columns).to_owned(),
-            k.slice(columns).to_owned(),
-            v.slice(columns).to_owned(),
-        );
-        let weights = scaled_dot_product_attention(&q_h, &k_h, &v_h, Some(mask)).weights;
-        let grads = scaled_dot_product_attention_backward(
-            &q_h,
-            &k_h,
-            &v_h,
-            &weights,
-            &d_concat.slice(columns).to_owned(),
-        );
-        d_q.slice_mut(columns).assign(&grads.d_q);
-        d_keys.slice_mut(columns).assign(&grads.d_k);
-        d_values.slice_mut(columns).assign(&grads.d_v);
-    }
-    let key_path = d_keys.dot(&mha.w_k.weight);
-    let value_path = d_values.dot(&mha.w_v.weight);
-    InputGradients {
-        d_query_input: d_q.dot(&mha.w_q.weight),
-        d_key_value_input: &key_path + &value_path,
-        d_q,
-        key_path,
-        value_path,
-    }
-}
-
-const NOT_THROUGH_W_O: &str = "the heads' upstream gradient was not sent back through W_o: \
-    head i's d_output is its slice of dConcat = d_output W_o (W_o's backward d_x), not a \
-    slice of d_output itself";
-
 /// The backward pass agrees with central differences for the query input and the
 /// key/value input of cross-attention (3 heads, a mask).
 #[test]
@@ -1163,8 +908,8 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
             numerical_gradient(|x| loss(&mha, x, &x_kv, &mask, &upstream), &x_q, STEP);
         let d_x_kv =
             numerical_gradient(|x| loss(&mha, &x_q, x, &mask, &upstream), &x_kv, STEP);
-        let right = input_gradients(&mha, &x_q, &x_kv, &mask, &upstream, true);
-        let skipped_w_o = input_gradients(&mha, &x_q, &x_kv, &mask, &upstream, false);
+        let mistakes =
+            input_gradient_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask), &upstream);
         assert_gradient_close_named(
             "d_query_input",
             &grads.d_query_input,
@@ -1174,18 +919,7 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
              head's d_q merged side by side (and each head's upstream gradient is its own \
              slice of d_output W_o)",
             ),
-            &[
-                Misconception {
-                    cause: NOT_THROUGH_W_O,
-                    result: skipped_w_o.d_query_input,
-                },
-                Misconception {
-                    cause: "d_query_input is dQ itself, not sent back through W_q: the \
-                            forward computed Q = query_input W_qᵀ + b_q, so the backward \
-                            gives d_query_input = dQ W_q (W_q's backward d_x)",
-                    result: right.d_q.clone(),
-                },
-            ],
+            &mistakes.d_query_input,
         );
         let value_only = &grads.w_v.d_x;
         let hint = if relative_error(value_only, &d_x_kv) < 1e-3 {
@@ -1206,22 +940,7 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
             &grads.d_key_value_input,
             &d_x_kv,
             &gradient_hint(&hint),
-            &[
-                Misconception {
-                    cause: "your d_key_value_input is the value path alone (dV W_v): the \
-                            key/value input also feeds W_k, so add dK W_k",
-                    result: right.value_path.clone(),
-                },
-                Misconception {
-                    cause: "your d_key_value_input is the key path alone (dK W_k): the \
-                            key/value input also feeds W_v, so add dV W_v",
-                    result: right.key_path.clone(),
-                },
-                Misconception {
-                    cause: NOT_THROUGH_W_O,
-                    result: skipped_w_o.d_key_value_input,
-                },
-            ],
+            &mistakes.d_key_value_input,
         );
     });
 }

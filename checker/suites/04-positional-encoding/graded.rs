@@ -14,148 +14,28 @@ use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::check::show;
 use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::mistakes::positional_encoding::{
+    CONCATENATED, SWAPPED, add_mistakes, embed_with_positions_mistakes,
+    embedding_backward_mistakes, embedding_mistakes, frequency_mistakes, ratio_cause,
+    reference_table, table_mistakes, table_mistakes_at_rows,
+};
 use course_harness::{
-    Misconception, Tol, assert_close, assert_gradient_close, assert_matrix_close,
-    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, observe,
+    Tol, assert_close, assert_gradient_close, assert_matrix_close, assert_same_shape,
+    graded, linspace, linspace_matrix, numerical_gradient, observe,
 };
 use positional_encoding::{self as lesson, Embedding};
 use std::panic::{UnwindSafe, catch_unwind, resume_unwind};
 
 // ---------------------------------------------------------------------------------------
-// Helpers: the wrong tables that common mistakes produce, so a failure can name them
+// Helpers (the wrong answers that common mistakes give are built by
+// `course_harness::mistakes::positional_encoding`)
 // ---------------------------------------------------------------------------------------
 
-const SWAPPED: &str = "sine and cosine are swapped: column 2i must hold sin(pos·ω_i) and \
-    column 2i + 1 cos(pos·ω_i) (your table has the cosine at the even columns)";
-const CONCATENATED: &str = "the table is concatenated, [sin(pos·ω_0), …, sin(pos·ω_{d/2−1}), \
-    cos(pos·ω_0), …] (the tensor2tensor layout), not interleaved as in the paper: column 2i \
-    is a sine and column 2i + 1 the cosine of the same frequency";
-const INTEGER_DIVISION: &str = "the exponent 2i/d_model was computed in integer arithmetic \
-    (2 * i / d_model is 0 for every i < d_model/2, so every frequency is 1): convert to Float \
-    before dividing";
-const EXPONENT_I: &str = "the exponent is i/d_model instead of 2i/d_model: the frequencies \
-    fall too slowly";
-const EXPONENT_COLUMN: &str = "the exponent uses the column index j (j/d_model) for both \
-    columns of a pair; the cosine at column 2i + 1 must use the same frequency as the sine at \
-    column 2i, exponent 2i/d_model";
-const EXPONENT_TWO_COLUMNS: &str = "the exponent is 2j/d_model with the column index j; the \
-    paper's i is the pair index (j / 2 rounded down), so the exponent is 2·(j/2)/d_model";
-const POSITIVE_EXPONENT: &str = "the position was multiplied by 10000^(2i/d_model) instead of \
-    divided by it: ω_i = 10000^(−2i/d_model) ≤ 1";
-const FROM_ONE: &str = "positions were counted from 1; the first row of the table is \
-    position 0 (sin 0 = 0, cos 0 = 1)";
-
-/// A table built from a rule for the angle and the layout, to model the mistakes.
-fn table_with(
-    max_len: usize,
-    d_model: usize,
-    entry: impl Fn(Float, usize) -> Float,
-) -> Matrix {
-    Matrix::from_shape_fn((max_len, d_model), |(pos, col)| entry(pos as Float, col))
-}
-
-/// The frequencies, written independently of the lesson: used only to build the mistakes
-/// and the inputs of tests about other functions, never as the expected answer of a
-/// values test.
-fn omega(i: usize, d_model: usize) -> Float {
-    (10_000.0 as Float).powf(-((2 * i) as Float) / d_model as Float)
-}
-
-/// A sinusoidal table built by the test itself, as the input of the ratio tests, so that
-/// they check `embedding_to_encoding_ratio` alone, whatever the state of the learner's
-/// `sinusoidal_table`.
+/// A sinusoidal table built by the test itself (the harness's), as the input of the ratio
+/// tests, so that they check `embedding_to_encoding_ratio` alone, whatever the state of
+/// the learner's `sinusoidal_table`.
 fn independent_table(max_len: usize, d_model: usize) -> Matrix {
-    table_with(max_len, d_model, |pos, col| {
-        let angle = pos * omega(col / 2, d_model);
-        if col.is_multiple_of(2) {
-            angle.sin()
-        } else {
-            angle.cos()
-        }
-    })
-}
-
-fn table_mistakes(max_len: usize, d_model: usize) -> Vec<Misconception<'static>> {
-    let d = d_model as Float;
-    let half = d_model / 2;
-    let sin_or_cos = |col: usize, angle: Float| {
-        if col.is_multiple_of(2) {
-            angle.sin()
-        } else {
-            angle.cos()
-        }
-    };
-    vec![
-        Misconception {
-            cause: SWAPPED,
-            result: table_with(max_len, d_model, |pos, col| {
-                let angle = pos * omega(col / 2, d_model);
-                if col.is_multiple_of(2) {
-                    angle.cos()
-                } else {
-                    angle.sin()
-                }
-            }),
-        },
-        Misconception {
-            cause: CONCATENATED,
-            result: table_with(max_len, d_model, |pos, col| {
-                if col < half {
-                    (pos * omega(col, d_model)).sin()
-                } else {
-                    (pos * omega(col - half, d_model)).cos()
-                }
-            }),
-        },
-        Misconception {
-            cause: INTEGER_DIVISION,
-            result: table_with(max_len, d_model, |pos, col| sin_or_cos(col, pos)),
-        },
-        Misconception {
-            cause: EXPONENT_I,
-            result: table_with(max_len, d_model, |pos, col| {
-                let i = (col / 2) as Float;
-                sin_or_cos(col, pos * (10_000.0 as Float).powf(-i / d))
-            }),
-        },
-        Misconception {
-            cause: EXPONENT_COLUMN,
-            result: table_with(max_len, d_model, |pos, col| {
-                sin_or_cos(col, pos * (10_000.0 as Float).powf(-(col as Float) / d))
-            }),
-        },
-        Misconception {
-            cause: EXPONENT_TWO_COLUMNS,
-            result: table_with(max_len, d_model, |pos, col| {
-                sin_or_cos(col, pos * (10_000.0 as Float).powf(-2.0 * col as Float / d))
-            }),
-        },
-        Misconception {
-            cause: POSITIVE_EXPONENT,
-            result: table_with(max_len, d_model, |pos, col| {
-                sin_or_cos(col, pos / omega(col / 2, d_model))
-            }),
-        },
-        Misconception {
-            cause: FROM_ONE,
-            result: table_with(max_len, d_model, |pos, col| {
-                sin_or_cos(col, (pos + 1.0) * omega(col / 2, d_model))
-            }),
-        },
-    ]
-}
-
-/// The mistakes' tables, restricted to the given rows (to compare with a fixture that
-/// lists only some positions).
-fn mistakes_at_rows(rows: &[usize], d_model: usize) -> Vec<Misconception<'static>> {
-    let max_len = rows.iter().max().map_or(0, |&r| r + 1);
-    table_mistakes(max_len, d_model)
-        .into_iter()
-        .map(|m| Misconception {
-            cause: m.cause,
-            result: m.result.select(Axis(0), rows),
-        })
-        .collect()
+    reference_table(max_len, d_model)
 }
 
 /// Runs `f`, expecting it to panic, and returns the panic's message; `None` if it did not
@@ -235,30 +115,13 @@ fn embedding_to_encoding_ratio(embedding: &Embedding, table: &Matrix) -> Float {
 #[test]
 fn frequencies_fall_geometrically_from_one() {
     graded(|| {
-        let d = 8.0 as Float;
         let got = row_matrix(&frequencies(8));
-        let mistakes = [
-            Misconception {
-                cause: INTEGER_DIVISION,
-                result: array![[1.0, 1.0, 1.0, 1.0]],
-            },
-            Misconception {
-                cause: EXPONENT_I,
-                result: Matrix::from_shape_fn((1, 4), |(_, i)| {
-                    (10_000.0 as Float).powf(-(i as Float) / d)
-                }),
-            },
-            Misconception {
-                cause: POSITIVE_EXPONENT,
-                result: array![[1.0, 10.0, 100.0, 1000.0]],
-            },
-        ];
         assert_matrix_close(
             "frequencies(8)",
             &got,
             &array![[1.0, 0.1, 0.01, 0.001]],
             Tol::TIGHT,
-            &mistakes,
+            &frequency_mistakes(8),
         );
         // tools/reference/lesson04_positional.py: 10000^(−2i/16), i = 0..8.
         let expected = array![[
@@ -307,7 +170,7 @@ fn table_matches_the_pytorch_derived_fixture_for_d_model_6() {
                 abs: 6e-6,
                 rel: 0.0,
             },
-            &mistakes_at_rows(&rows, 6),
+            &table_mistakes_at_rows(&rows, 6),
         );
     });
 }
@@ -403,7 +266,7 @@ fn table_matches_numpy_for_d_model_8_and_16() {
             &table8.select(Axis(0), &rows8),
             &expected8,
             tol,
-            &mistakes_at_rows(&rows8, 8),
+            &table_mistakes_at_rows(&rows8, 8),
         );
 
         // tools/reference/lesson04_positional.py: d_model = 16, rows 1, 7, 50, 99, 1000.
@@ -507,7 +370,7 @@ fn table_matches_numpy_for_d_model_8_and_16() {
             &table16.select(Axis(0), &rows16),
             &expected16,
             tol,
-            &mistakes_at_rows(&rows16, 16),
+            &table_mistakes_at_rows(&rows16, 16),
         );
     });
 }
@@ -545,16 +408,12 @@ fn table_interleaves_sine_at_even_columns_and_cosine_at_odd_columns() {
                 (p as Float).cos()
             }
         });
-        let swapped = Misconception {
-            cause: SWAPPED,
-            result: expected.slice(s![.., ..;-1]).to_owned(),
-        };
         assert_matrix_close(
             "sinusoidal_table(4, 2) (row p should be [sin p, cos p])",
             &two,
             &expected,
             Tol::TIGHT,
-            &[swapped],
+            &table_mistakes(4, 2),
         );
     });
 }
@@ -713,27 +572,12 @@ fn embedding_forward_looks_up_rows_and_scales_by_sqrt_d_model() {
             [-4.0, 3.0, 0.0, -0.5],
             [2.0, 0.0, -1.0, 1.5]
         ];
-        let rows = embedding.weight.select(Axis(0), &tokens);
-        let mistakes = [
-            Misconception {
-                cause: "the rows were not multiplied by scale() = √d_model",
-                result: rows.clone(),
-            },
-            Misconception {
-                cause: "the rows were multiplied by d_model instead of √d_model",
-                result: &rows * 4.0,
-            },
-            Misconception {
-                cause: "the rows were divided by √d_model instead of multiplied",
-                result: &rows / 2.0,
-            },
-        ];
         assert_matrix_close(
             "Embedding::forward([2, 0, 2, 1])",
             &got,
             &expected,
             Tol::TIGHT,
-            &mistakes,
+            &embedding_mistakes(&embedding.weight, &tokens),
         );
         assert_same_shape(
             "Embedding::forward of no tokens",
@@ -786,34 +630,6 @@ fn embedding_backward_accumulates_repeated_tokens() {
             [5.0, 4.0, 0.0, 6.0],
             [0.0, 0.0, 0.0, 0.0]
         ];
-        let overwrite = array![
-            [1.0, 1.0, 1.0, 1.0],
-            [-1.0, 6.0, 2.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0]
-        ];
-        let first_only = array![
-            [1.0, 1.0, 1.0, 1.0],
-            [2.0, 0.0, -2.0, 4.0],
-            [0.0, 0.0, 0.0, 0.0]
-        ];
-        let mistakes = [
-            Misconception {
-                cause: "a repeated token's gradient was overwritten (`=`) instead of added \
-                        (`+=`): only its last occurrence counts. A token used three times \
-                        collects the gradient of all three uses",
-                result: overwrite,
-            },
-            Misconception {
-                cause: "only the first occurrence of a repeated token was counted; every \
-                        occurrence adds its row of d_out",
-                result: first_only,
-            },
-            Misconception {
-                cause: "the gradient was not multiplied by scale() = √d_model; forward \
-                        multiplies every looked-up row by it, so the backward pass must too",
-                result: &expected / 2.0,
-            },
-        ];
         let got = embedding_backward(&embedding, &tokens, &d_out);
         assert_same_shape("Embedding::backward (the weight's gradient)", &got, (3, 4));
         assert_matrix_close(
@@ -821,7 +637,7 @@ fn embedding_backward_accumulates_repeated_tokens() {
             &got,
             &expected,
             Tol::TIGHT,
-            &mistakes,
+            &embedding_backward_mistakes(3, &tokens, &d_out),
         );
     });
 }
@@ -870,34 +686,12 @@ fn add_positional_encoding_adds_the_row_of_each_position() {
             let got = add_positional_encoding(&x, &table, start);
             let expected =
                 Matrix::from_shape_fn((3, 4), |(t, c)| x[[t, c]] + table[[start + t, c]]);
-            let mistakes = [
-                Misconception {
-                    cause: "every row got the encoding of the first position; row t needs \
-                            table[start + t]",
-                    result: &x + &table.row(start),
-                },
-                Misconception {
-                    cause: "the positions were shifted by one (table[start + t + 1]); the \
-                            first row is position start",
-                    result: &x + &table.slice(s![start + 1..start + 4, ..]),
-                },
-                Misconception {
-                    cause: "`start` was ignored: row t must get table[start + t], which \
-                            matters when a decoder adds one token at position start",
-                    result: &x + &table.slice(s![0..3, ..]),
-                },
-            ];
-            let mistakes = if start == 0 {
-                &mistakes[..2]
-            } else {
-                &mistakes[..]
-            };
             assert_matrix_close(
                 &format!("add_positional_encoding(x, table, {start})"),
                 &got,
                 &expected,
                 Tol::TIGHT,
-                mistakes,
+                &add_mistakes(&x, &table, start),
             );
         }
     });
@@ -954,23 +748,12 @@ fn embed_with_positions_adds_the_encoding_to_the_scaled_embeddings() {
         let rows = embedding.weight.select(Axis(0), &tokens);
         let pe = table.slice(s![0..3, ..]).to_owned();
         let expected = &rows * 2.0 + &pe;
-        let mistakes = [
-            Misconception {
-                cause: "the encoding was scaled too (√d_model · (E + PE)); the scale \
-                        belongs to the embedding only",
-                result: (&rows + &pe) * 2.0,
-            },
-            Misconception {
-                cause: "the embeddings were not multiplied by √d_model",
-                result: &rows + &pe,
-            },
-        ];
         assert_matrix_close(
             "embed_with_positions(e, [1, 2, 1], table)",
             &got,
             &expected,
             Tol::TIGHT,
-            &mistakes,
+            &embed_with_positions_mistakes(&embedding.weight, &tokens, &table),
         );
     });
 }
@@ -994,17 +777,14 @@ fn the_course_initialisation_gives_a_ratio_of_sqrt_two() {
                     -entry
                 }
             });
-            let embedding = Embedding::new(weight);
             let table = independent_table(max_len, d_model);
-            let got = embedding_to_encoding_ratio(&embedding, &table);
+            let got =
+                embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
             let expected = (2.0 as Float).sqrt();
-            let cause = if (got - expected / (d_model as Float).sqrt()).abs() < 1e-9 {
-                "the embedding rows were not multiplied by scale() = √d_model: compare the \
-                 rows as the model sees them"
-            } else {
+            let cause = ratio_cause(got, &weight, &table).unwrap_or(
                 "ratio = sqrt(mean over the vocabulary of ‖scale · weight[v]‖²) / \
-                 sqrt(mean over positions of ‖table[pos]‖²)"
-            };
+                 sqrt(mean over positions of ‖table[pos]‖²)",
+            );
             assert!(
                 (got - expected).abs() <= 1e-10,
                 "embedding_to_encoding_ratio with entries ±1/√{d_model} (d_model = \
@@ -1044,32 +824,16 @@ fn unit_variance_embeddings_times_sqrt_d_model_drown_the_encoding() {
 #[test]
 fn embedding_to_encoding_ratio_matches_numpy() {
     graded(|| {
-        let embedding = Embedding::new(linspace_matrix(4, 6, -1.0, 1.0));
+        let weight = linspace_matrix(4, 6, -1.0, 1.0);
         let table = independent_table(10, 6);
-        let got = embedding_to_encoding_ratio(&embedding, &table);
-        // tools/reference/lesson04_positional.py, with the values common mistakes give.
+        let got = embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
+        // tools/reference/lesson04_positional.py; the values common mistakes give (the rows
+        // unscaled 0.8512565308, the mean of the norms 1.89963148, total norms 1.318760947)
+        // are the harness's to name.
         let expected = 2.085144141;
-        let mistakes = [
-            (
-                0.8512565308,
-                "the embedding rows were not multiplied by scale() = √d_model",
-            ),
-            (
-                1.89963148,
-                "the mean of the row norms was used; the ratio uses the root mean square \
-                 of the row norms, sqrt(mean ‖row‖²)",
-            ),
-            (
-                1.318760947,
-                "the total (Frobenius) norms were compared without dividing by the number \
-                 of rows; the vocabulary (4 rows) and the table (10 rows) differ in size, \
-                 so compare the average row",
-            ),
-        ];
-        let cause = mistakes
-            .iter()
-            .find(|(value, _)| (got - value).abs() < 1e-6)
-            .map_or("ratio = sqrt(mean_v ‖scale · weight[v]‖²) / sqrt(mean_pos ‖table[pos]‖²)", |m| m.1);
+        let cause = ratio_cause(got, &weight, &table).unwrap_or(
+            "ratio = sqrt(mean_v ‖scale · weight[v]‖²) / sqrt(mean_pos ‖table[pos]‖²)",
+        );
         assert!(
             (got - expected).abs() <= 1e-8,
             "embedding_to_encoding_ratio(linspace(4, 6, −1, 1), sinusoidal_table(10, 6)): \

@@ -10,7 +10,8 @@
 //! nn.LayerNorm, nn.TransformerEncoderLayer and nn.TransformerDecoderLayer
 //! (tools/reference/lesson05_layers.py, torch 2.15.0). The wrong answers used to name
 //! mistakes come from the same script, which writes each layer out by hand with switches
-//! for the mistakes, or from the small helpers below.
+//! for the mistakes, or from `course_harness::mistakes::encoder_layer`, which writes the
+//! layers out with a switch per mistake too (the lesson's visible tests use it as well).
 //!
 //! Every call into the lesson goes through `observe` (its result structs taken apart into
 //! matrices by `observe_parts`), so the checker's judge can replay it (see harness::tape).
@@ -18,6 +19,13 @@
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::mistakes::encoder_layer::{
+    self as mistakes, CROSS_OVER_SELF, Decoder, Encoder, Ffn, NO_CAUSAL_MASK,
+    NO_MEMORY_MASK, NO_RELU, NO_RESIDUAL, Norm, POST_NOT_PRE, PRE_NOT_POST, Position,
+    RESIDUAL_FROM_NORM, encoder_d_x_mistakes, ffn_backward_mistakes, ffn_mistakes,
+    layer_norm_backward_mistakes, layer_norm_mistakes, nearest_first, normalise,
+};
+use course_harness::mistakes::multi_head_attention::{Layer, LinearWeights};
 use course_harness::{
     Misconception, Taped, Tol, assert_all_finite, assert_gradient_close,
     assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix,
@@ -334,109 +342,69 @@ fn ffn_output(ffn: &FeedForward, x: &Matrix) -> Matrix {
 }
 
 // ---------------------------------------------------------------------------------------
-// LayerNorm written out, with the classic mistakes, to name them when a result matches
+// The layers' parts as the builders of wrong answers take them
+// (`course_harness::mistakes::encoder_layer`, which computes every layer itself)
 // ---------------------------------------------------------------------------------------
 
-/// Each row normalised over its features; `unbiased` divides the variance by d − 1,
-/// `eps_on_std` adds ε to the standard deviation instead of the variance.
-fn layer_norm_variant(
-    x: &Matrix,
-    unbiased: bool,
-    eps_on_std: bool,
-    eps: Float,
-) -> Matrix {
-    let d = x.ncols() as Float;
-    let mean = (x.sum_axis(Axis(1)) / d).insert_axis(Axis(1));
-    let centred = x - &mean;
-    let divisor = if unbiased { d - 1.0 } else { d };
-    let variance =
-        (centred.mapv(|v| v * v).sum_axis(Axis(1)) / divisor).insert_axis(Axis(1));
-    let scale = if eps_on_std {
-        variance.mapv(|v| 1.0 / (v.sqrt() + eps))
-    } else {
-        variance.mapv(|v| 1.0 / (v + eps).sqrt())
-    };
-    centred * &scale
-}
-
-/// nn.LayerNorm's definition (biased variance, ε inside the square root), by hand.
-fn layer_norm_by_hand(x: &Matrix, eps: Float) -> Matrix {
-    layer_norm_variant(x, false, false, eps)
-}
-
-/// What the classic LayerNorm mistakes give on `x`, with `γ` and `β` applied.
-fn layer_norm_mistakes(
-    x: &Matrix,
-    gamma: &Vector,
-    beta: &Vector,
-    eps: Float,
-) -> Vec<Misconception<'static>> {
-    let affine = |m: Matrix| m * gamma + beta;
-    let by_columns = layer_norm_by_hand(&x.t().to_owned(), eps).t().to_owned();
-    let mut mistakes = vec![
-        Misconception {
-            cause: "the standard deviation was the unbiased one (÷(d_model − 1), what \
-                    torch.std computes) with ε added to it, as the Annotated Transformer's \
-                    LayerNorm does; nn.LayerNorm (and the course) divide the variance by \
-                    d_model and put ε inside the square root: (x − μ) / √(σ² + ε)",
-            result: affine(layer_norm_variant(x, true, true, eps)),
-        },
-        Misconception {
-            cause: "this is the Annotated Transformer's LayerNorm (unbiased std, ε = 1e-6 \
-                    added to the std); nn.LayerNorm divides the variance by d_model and puts \
-                    ε inside the square root: (x − μ) / √(σ² + ε)",
-            result: affine(layer_norm_variant(x, true, true, 1e-6)),
-        },
-        Misconception {
-            cause: "the variance was the unbiased one (÷(d_model − 1)); LayerNorm uses the \
-                    biased variance, the mean of the squared deviations (÷ d_model)",
-            result: affine(layer_norm_variant(x, true, false, eps)),
-        },
-        Misconception {
-            cause: "ε was added to the standard deviation, (x − μ) / (σ + ε); it belongs \
-                    inside the square root, (x − μ) / √(σ² + ε)",
-            result: affine(layer_norm_variant(x, false, true, eps)),
-        },
-        Misconception {
-            cause: "ε was left out: (x − μ) / √(σ² + ε) with ε = self.eps",
-            result: affine(layer_norm_variant(x, false, false, 0.0)),
-        },
-    ];
-    if x.nrows() > 1 {
-        mistakes.push(Misconception {
-            cause: "each column was normalised over the rows (BatchNorm's axis) instead of \
-                    each row over its features: LayerNorm computes one mean and one variance \
-                    per row (per token)",
-            result: affine(by_columns),
-        });
+fn linear_parts(layer: &Linear) -> LinearWeights<'_> {
+    LinearWeights {
+        weight: &layer.weight,
+        bias: &layer.bias,
     }
-    mistakes.push(Misconception {
-        cause: "γ and β were swapped: γ (gamma) multiplies x̂ and β (beta) is added, \
-                y = γ ⊙ x̂ + β",
-        result: layer_norm_by_hand(x, eps) * beta + gamma,
-    });
-    mistakes
 }
 
-/// The misconceptions ordered by how close each is to `got`, the closest first. On a row
-/// like [1, 0, 0, 0] some wrong formulas agree to 1e-9 (the unbiased variance with ε inside
-/// the root, and the unbiased std with ε added to it), closer than the 1e-6 within which a
-/// misconception is recognised: the closest one is the mistake made.
-fn nearest_first<'a>(
-    got: &Matrix,
-    mut mistakes: Vec<Misconception<'a>>,
-) -> Vec<Misconception<'a>> {
-    let distance = |m: &Misconception<'_>| {
-        if m.result.dim() == got.dim() {
-            (&m.result - got)
-                .iter()
-                .fold(0.0 as Float, |worst, d| worst.max(d.abs()))
-        } else {
-            Float::INFINITY
-        }
-    };
-    mistakes.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
-    mistakes
+fn attention_parts(attention: &MultiHeadAttention) -> Layer<'_> {
+    Layer {
+        n_heads: attention.n_heads,
+        w_q: linear_parts(&attention.w_q),
+        w_k: linear_parts(&attention.w_k),
+        w_v: linear_parts(&attention.w_v),
+        w_o: linear_parts(&attention.w_o),
+    }
+}
+
+fn norm_parts(norm: &LayerNorm) -> Norm<'_> {
+    Norm {
+        gamma: &norm.gamma,
+        beta: &norm.beta,
+        eps: norm.eps,
+    }
+}
+
+fn ffn_parts(ffn: &FeedForward) -> Ffn<'_> {
+    Ffn {
+        w_1: linear_parts(&ffn.w_1),
+        w_2: linear_parts(&ffn.w_2),
+    }
+}
+
+fn position_of(position: NormPosition) -> Position {
+    match position {
+        NormPosition::Post => Position::Post,
+        NormPosition::Pre => Position::Pre,
+    }
+}
+
+fn encoder_parts(layer: &EncoderLayer) -> Encoder<'_> {
+    Encoder {
+        self_attention: attention_parts(&layer.self_attention),
+        ffn: ffn_parts(&layer.ffn),
+        norm_1: norm_parts(&layer.norm_1),
+        norm_2: norm_parts(&layer.norm_2),
+        position: position_of(layer.norm_position),
+    }
+}
+
+fn decoder_parts(layer: &DecoderLayer) -> Decoder<'_> {
+    Decoder {
+        self_attention: attention_parts(&layer.self_attention),
+        cross_attention: attention_parts(&layer.cross_attention),
+        ffn: ffn_parts(&layer.ffn),
+        norm_1: norm_parts(&layer.norm_1),
+        norm_2: norm_parts(&layer.norm_2),
+        norm_3: norm_parts(&layer.norm_3),
+        position: position_of(layer.norm_position),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -461,9 +429,11 @@ fn normalise_rows_standardises_with_the_biased_variance() {
                 &got.x_hat,
                 layer_norm_mistakes(
                     &x,
-                    &Vector::ones(4),
-                    &Vector::zeros(4),
-                    LAYER_NORM_EPS,
+                    &Norm {
+                        gamma: &Vector::ones(4),
+                        beta: &Vector::zeros(4),
+                        eps: LAYER_NORM_EPS,
+                    },
                 ),
             ),
         );
@@ -491,7 +461,7 @@ fn layer_norm_of_1_0_0_0_matches_pytorch_not_the_annotated_transformer() {
             &got,
             &pytorch_layer_norm_1_0_0_0(),
             Tol::TIGHT,
-            &nearest_first(&got, layer_norm_mistakes(&x, &ln.gamma, &ln.beta, ln.eps)),
+            &nearest_first(&got, layer_norm_mistakes(&x, &norm_parts(&ln))),
         );
     });
 }
@@ -517,7 +487,7 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
             abs: 1e-4,
             rel: 0.0,
         };
-        let mistakes = layer_norm_mistakes(&x, &ln.gamma, &ln.beta, ln.eps);
+        let mistakes = layer_norm_mistakes(&x, &norm_parts(&ln));
         assert_matrix_close(
             "LayerNorm of burn's fixture (burn's published values)",
             &got,
@@ -533,7 +503,7 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
             &mistakes,
         );
         let wide = LayerNorm { eps: 0.1, ..ln };
-        let mut mistakes = layer_norm_mistakes(&x, &wide.gamma, &wide.beta, wide.eps);
+        let mut mistakes = layer_norm_mistakes(&x, &norm_parts(&wide));
         mistakes.insert(
             0,
             Misconception {
@@ -567,7 +537,7 @@ fn layer_norm_normalises_each_row_over_its_features() {
             &observe("LayerNorm::forward", || ln.forward(&x)),
             &expected,
             Tol::TIGHT,
-            &layer_norm_mistakes(&x, &ln.gamma, &ln.beta, ln.eps),
+            &layer_norm_mistakes(&x, &norm_parts(&ln)),
         );
     });
 }
@@ -579,28 +549,9 @@ fn layer_norm_applies_gamma_and_beta_per_feature() {
     graded(|| {
         let x = scrambled(3, 5, 1, 2.0);
         let (gamma, beta) = (vector(0.5, 1.5, 5), vector(-0.3, 0.3, 5));
-        let ln = LayerNorm::from_parameters(gamma.clone(), beta.clone());
-        let x_hat = layer_norm_by_hand(&x, LAYER_NORM_EPS);
-        let mut mistakes = vec![
-            Misconception {
-                cause: "β was not added: y = γ ⊙ x̂ + β",
-                result: &x_hat * &gamma,
-            },
-            Misconception {
-                cause: "γ was not applied: y = γ ⊙ x̂ + β",
-                result: &x_hat + &beta,
-            },
-            Misconception {
-                cause: "γ and β were swapped: γ (gamma) multiplies, β (beta) is added",
-                result: &x_hat * &beta + &gamma,
-            },
-            Misconception {
-                cause: "γ and β were applied before normalising, which the normalisation then \
-                        undoes; they come after: y = γ ⊙ x̂ + β",
-                result: layer_norm_by_hand(&(&x * &gamma + &beta), LAYER_NORM_EPS),
-            },
-        ];
-        mistakes.extend(layer_norm_mistakes(&x, &gamma, &beta, LAYER_NORM_EPS));
+        let ln = LayerNorm::from_parameters(gamma, beta);
+        // γ and β left out, swapped or applied first are among the mistakes.
+        let mistakes = layer_norm_mistakes(&x, &norm_parts(&ln));
         assert_matrix_close(
             "LayerNorm with γ = linspace(0.5, 1.5, 5), β = linspace(−0.3, 0.3, 5) (PyTorch)",
             &observe("LayerNorm::forward", || ln.forward(&x)),
@@ -708,7 +659,7 @@ fn layer_norm_treats_every_row_on_its_own_for_any_number_of_rows() {
             &all,
             &one_by_one,
             Tol::TIGHT,
-            &layer_norm_mistakes(&x, &ln.gamma, &ln.beta, ln.eps),
+            &layer_norm_mistakes(&x, &norm_parts(&ln)),
         );
     });
 }
@@ -728,6 +679,8 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
         let grads = observe_parts("LayerNorm::backward", || {
             ln.backward(&x, &Matrix::ones((2, 2)))
         });
+        let wrong =
+            layer_norm_backward_mistakes(&x, &norm_parts(&ln), &Matrix::ones((2, 2)));
         let largest = grads.d_x.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             largest <= 1e-12,
@@ -745,20 +698,14 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
             &row(&grads.d_gamma),
             &array![[-2.0, 2.0]],
             published,
-            &[Misconception {
-                cause: "dγ summed dY ⊙ x instead of dY ⊙ x̂ (the normalised input)",
-                result: array![[63.0, 71.0]],
-            }],
+            &wrong.d_gamma,
         );
         assert_matrix_close(
             "dγ of sum(LayerNorm(x)) (PyTorch)",
             &row(&grads.d_gamma),
             &array![[-1.9999795924369648, 1.9999795924369645]],
             Tol::TIGHT,
-            &[Misconception {
-                cause: "dγ summed dY ⊙ x instead of dY ⊙ x̂ (the normalised input)",
-                result: array![[63.0, 71.0]],
-            }],
+            &wrong.d_gamma,
         );
         assert_matrix_close(
             "dβ of sum(LayerNorm(x)) (burn: [2, 2])",
@@ -797,38 +744,11 @@ fn layer_norm_backward_matches_numerical_gradients() {
         };
         let d_x = numerical_gradient(|x| loss(&ln, x), &x, STEP);
         // Name the mistake when d_x matches a known wrong formula.
-        let normalised = observe_parts("normalise_rows", || normalise_rows(&x, ln.eps));
-        let r = normalised.inv_std.clone().insert_axis(Axis(1));
-        let x_hat = &normalised.x_hat;
-        let mean_rows = |m: &Matrix| m.sum_axis(Axis(1)).insert_axis(Axis(1)) / 5.0;
-        let g = &upstream * &ln.gamma;
-        let g_no_gamma = upstream.clone();
-        let wrong = [
-            (
-                "μ and σ² were treated as constants (dx = g/σ): both depend on every entry \
-                 of the row, which adds the terms − mean(g) and − x̂ ⊙ mean(g ⊙ x̂)",
-                &g * &r,
-            ),
-            (
-                "the variance's term is missing: dx = r·(g − mean(g) − x̂ ⊙ mean(g ⊙ x̂))",
-                (&g - &mean_rows(&g)) * &r,
-            ),
-            (
-                "the mean's term is missing: dx = r·(g − mean(g) − x̂ ⊙ mean(g ⊙ x̂))",
-                (&g - &(x_hat * &mean_rows(&(&g * x_hat)))) * &r,
-            ),
-            (
-                "γ is missing: the gradient that reaches x̂ is g = dY ⊙ γ",
-                (&g_no_gamma
-                    - &mean_rows(&g_no_gamma)
-                    - x_hat * &mean_rows(&(&g_no_gamma * x_hat)))
-                    * &r,
-            ),
-        ];
+        let wrong = layer_norm_backward_mistakes(&x, &norm_parts(&ln), &upstream).d_x;
         let hint = wrong
             .iter()
-            .find(|(_, m)| relative_error(&grads.d_x, m) <= 1e-6)
-            .map(|(cause, _)| cause.to_string())
+            .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
+            .map(|m| m.cause.to_string())
             .unwrap_or_else(|| {
                 "with g = dY ⊙ γ and r = 1/√(σ² + ε) per row, dx = r·(g − mean(g) − x̂ ⊙ \
                  mean(g ⊙ x̂)), the means taken over each row's features"
@@ -874,50 +794,6 @@ fn layer_norm_backward_matches_numerical_gradients() {
 // The position-wise feed-forward network
 // ---------------------------------------------------------------------------------------
 
-/// GELU by its tanh approximation (BERT's, GPT-2's): what a learner who reaches for the
-/// newer activation computes instead of the paper's ReLU.
-fn gelu_tanh(v: Float) -> Float {
-    let c: Float = (2.0 / std::f64::consts::PI).sqrt();
-    0.5 * v * (1.0 + (c * (v + 0.044715 * v * v * v)).tanh())
-}
-
-/// The exact GELU, x·Φ(x) = x·(1 + erf(x/√2))/2, with erf from Numerical Recipes' erfc
-/// (fractional error below 1.2e-7, well inside the tolerance used to name a mistake).
-fn gelu_erf(v: Float) -> Float {
-    let x = v / std::f64::consts::SQRT_2;
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.26551223
-        + t * (1.00002368
-            + t * (0.37409196
-                + t * (0.09678418
-                    + t * (-0.18628806
-                        + t * (0.27886807
-                            + t * (-1.13520398
-                                + t * (1.48851587
-                                    + t * (-0.82215223 + t * 0.17087277))))))));
-    let erfc = t * poly.exp();
-    let erf = if x >= 0.0 { 1.0 - erfc } else { erfc - 1.0 };
-    0.5 * v * (1.0 + erf)
-}
-
-/// What the FFN's hidden layer and output are with `activation` in place of the ReLU.
-fn ffn_with_activation(
-    ffn: &FeedForward,
-    x: &Matrix,
-    activation: fn(Float) -> Float,
-) -> (Matrix, Matrix) {
-    let hidden = ffn.w_1.forward(x).mapv(activation);
-    let output = ffn.w_2.forward(&hidden);
-    (hidden, output)
-}
-
-const GELU_TANH: &str = "the activation is GELU (tanh approximation, as in BERT and GPT-2); \
-    the paper's FFN, and the course's, uses the ReLU: max(0, x W_1ᵀ + b_1)";
-
-const GELU_ERF: &str = "the activation is GELU (x·Φ(x)); the paper's FFN, and the course's, \
-    uses the ReLU: max(0, x W_1ᵀ + b_1)";
-
 /// FFN(x) = linear2(relu(linear1(x))) matches PyTorch with the reference script's linear1
 /// (10, 6) and linear2 (6, 10); the hidden layer is relu(x W_1ᵀ + b_1).
 #[test]
@@ -932,32 +808,15 @@ fn feed_forward_matches_pytorch() {
         );
         let x = scrambled(3, 6, 11, 1.0);
         let forward = observe_parts("FeedForward::forward", || ffn.forward(&x));
-        let pre_activation = ffn.w_1.forward(&x);
-        let hidden = pre_activation.mapv(|v| v.max(0.0));
-        let (gelu_tanh_hidden, gelu_tanh_output) =
-            ffn_with_activation(&ffn, &x, gelu_tanh);
-        let (gelu_erf_hidden, gelu_erf_output) = ffn_with_activation(&ffn, &x, gelu_erf);
+        let hidden = ffn.w_1.forward(&x).mapv(|v| v.max(0.0));
+        // The ReLU left out or replaced by GELU, in the hidden layer and the output.
+        let mistakes = ffn_mistakes(&ffn_parts(&ffn), &x);
         assert_matrix_close(
             "FeedForward: hidden (max(0, x W_1ᵀ + b_1))",
             &forward.hidden,
             &hidden,
             Tol::TIGHT,
-            &[
-                Misconception {
-                    cause: "the ReLU is missing, or `hidden` holds the pre-activation; it is \
-                            the ReLU's output, max(0, x W_1ᵀ + b_1), which is also what w_2 \
-                            takes as input",
-                    result: pre_activation,
-                },
-                Misconception {
-                    cause: GELU_TANH,
-                    result: gelu_tanh_hidden,
-                },
-                Misconception {
-                    cause: GELU_ERF,
-                    result: gelu_erf_hidden,
-                },
-            ],
+            &mistakes.hidden,
         );
         let expected = pytorch_ffn();
         assert_matrix_close(
@@ -965,25 +824,7 @@ fn feed_forward_matches_pytorch() {
             &forward.output,
             &expected,
             Tol::TIGHT,
-            &[
-                Misconception {
-                    cause: "the ReLU is missing: FFN(x) = max(0, x W_1ᵀ + b_1) W_2ᵀ + b_2",
-                    result: pytorch_ffn_without_relu(),
-                },
-                Misconception {
-                    cause: "a ReLU was applied to the output too; only the hidden layer has \
-                            one, so the FFN's output can be negative",
-                    result: expected.mapv(|v| v.max(0.0)),
-                },
-                Misconception {
-                    cause: GELU_TANH,
-                    result: gelu_tanh_output,
-                },
-                Misconception {
-                    cause: GELU_ERF,
-                    result: gelu_erf_output,
-                },
-            ],
+            &mistakes.output,
         );
     });
 }
@@ -1040,12 +881,12 @@ fn feed_forward_backward_matches_numerical_gradients() {
         let loss =
             |ffn: &FeedForward, x: &Matrix| weighted_sum(&ffn_output(ffn, x), &upstream);
         let d_x = numerical_gradient(|x| loss(&ffn, x), &x, STEP);
-        let no_mask = ffn
-            .w_1
-            .backward(&x, &ffn.w_2.backward(&forward.hidden, &upstream).d_x);
-        let hint = if relative_error(&grads.d_x, &no_mask.d_x) <= 1e-6 {
-            "the ReLU's gradient is missing: it passes the gradient where the unit was on \
-             (hidden > 0) and blocks it (0) where it was off"
+        let wrong = ffn_backward_mistakes(&ffn_parts(&ffn), &x, &upstream);
+        let hint = if let Some(m) = wrong
+            .iter()
+            .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
+        {
+            m.cause
         } else {
             "back through w_2 (its input is hidden), then the ReLU (× 1 where hidden > 0, \
              × 0 elsewhere), then w_1 (its input is x)"
@@ -1108,252 +949,6 @@ fn feed_forward_backward_matches_numerical_gradients() {
 // The encoder layer
 // ---------------------------------------------------------------------------------------
 
-const POST_NOT_PRE: &str = "this is the pre-LN layer's output, with NormPosition::Post: \
-    post-LN normalises after the residual addition, h = norm_1(x + SA(x)), \
-    out = norm_2(h + FFN(h))";
-
-const PRE_NOT_POST: &str = "this is the post-LN layer's output, with NormPosition::Pre: \
-    pre-LN normalises the sublayer's input only, h = x + SA(norm_1(x)), \
-    out = h + FFN(norm_2(h))";
-
-const NO_RESIDUAL: &str = "the residual connections are missing: each block adds its input \
-    to its sublayer's output (x + SA(..), h + FFN(..))";
-
-const NO_RELU: &str = "the FFN has no ReLU (check FeedForward::forward)";
-
-const RESIDUAL_FROM_NORM: &str = "the residual added the normalised input: pre-LN is \
-    x + SA(norm_1(x)), with the raw x on the residual path, not norm_1(x) + SA(norm_1(x))";
-
-// ---------------------------------------------------------------------------------------
-// The layers written out, with a switch per classic mistake, to name one when a result
-// matches. They use lesson 02's Linear and lesson 03's MultiHeadAttention (whose reference
-// solutions grading supplies) and the by-hand LayerNorm above, never lesson 05's code.
-// ---------------------------------------------------------------------------------------
-
-/// What a block adds back around its sublayer F: the block's input (right), the
-/// normalised input (pre-LN only: a mistake) or nothing (a mistake).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Skip {
-    Input,
-    Normalised,
-    Nothing,
-}
-
-/// `γ ⊙ x̂ + β`, by hand.
-fn norm_by_hand(norm: &LayerNorm, x: &Matrix) -> Matrix {
-    layer_norm_by_hand(x, LAYER_NORM_EPS) * &norm.gamma + &norm.beta
-}
-
-/// `max(0, x W_1ᵀ + b_1) W_2ᵀ + b_2`, by hand.
-fn ffn_by_hand(ffn: &FeedForward, x: &Matrix) -> Matrix {
-    ffn.w_2.forward(&ffn.w_1.forward(x).mapv(|v| v.max(0.0)))
-}
-
-/// One residual block: post-LN `norm(skip + F(input))`, pre-LN `skip + F(norm(input))`.
-fn block_by_hand(
-    position: NormPosition,
-    input: &Matrix,
-    norm: &LayerNorm,
-    skip: Skip,
-    sublayer: impl Fn(&Matrix) -> Matrix,
-) -> Matrix {
-    let added = |normalised: &Matrix, f: Matrix| match skip {
-        Skip::Input => input + &f,
-        Skip::Normalised => normalised + &f,
-        Skip::Nothing => f,
-    };
-    match position {
-        NormPosition::Post => norm_by_hand(norm, &added(input, sublayer(input))),
-        NormPosition::Pre => {
-            let a = norm_by_hand(norm, input);
-            let f = sublayer(&a);
-            added(&a, f)
-        }
-    }
-}
-
-/// The fixture's encoder layer by hand, with `skips` for its attention and FFN blocks.
-fn encoder_by_hand(
-    position: NormPosition,
-    x: &Matrix,
-    mask: Option<&Mask>,
-    skips: [Skip; 2],
-) -> Matrix {
-    let attention = fixture_self_attention();
-    let ffn = fixture_ffn();
-    let h = block_by_hand(position, x, &fixture_norm(1), skips[0], |a| {
-        attention.forward(a, a, mask).output
-    });
-    block_by_hand(position, &h, &fixture_norm(2), skips[1], |a| {
-        ffn_by_hand(&ffn, a)
-    })
-}
-
-/// The fixture's decoder layer by hand on `decoder_inputs()`, with `skips` for its three
-/// blocks; `queries_from_input` gives the cross-attention the layer's input x as its
-/// queries instead of the first block's output.
-fn decoder_by_hand(
-    position: NormPosition,
-    skips: [Skip; 3],
-    queries_from_input: bool,
-) -> Matrix {
-    let (x, memory, self_mask, memory_mask) = decoder_inputs();
-    let (self_attention, cross_attention) =
-        (fixture_self_attention(), fixture_cross_attention());
-    let ffn = fixture_ffn();
-    let h_1 = block_by_hand(position, &x, &fixture_norm(1), skips[0], |a| {
-        self_attention.forward(a, a, Some(&self_mask)).output
-    });
-    let h_2 = block_by_hand(position, &h_1, &fixture_norm(2), skips[1], |a| {
-        let queries = if queries_from_input { &x } else { a };
-        cross_attention
-            .forward(queries, &memory, Some(&memory_mask))
-            .output
-    });
-    block_by_hand(position, &h_2, &fixture_norm(3), skips[2], |a| {
-        ffn_by_hand(&ffn, a)
-    })
-}
-
-/// The misconceptions of one residual dropped, or (pre-LN) one residual taken from the
-/// normalised input, for a layer computed by `layer(skips)`. Each block is described by
-/// its sublayer's name, its input's, its LayerNorm's and its sublayer's symbol:
-/// `("FFN", "h", "norm_2", "FFN")`.
-fn residual_mistakes<const N: usize>(
-    position: NormPosition,
-    blocks: [(&str, &str, &str, &str); N],
-    layer: impl Fn([Skip; N]) -> Matrix,
-) -> Vec<(String, Matrix)> {
-    let mut mistakes = Vec::new();
-    for (i, (name, input, norm, f)) in blocks.iter().enumerate() {
-        let mut skips = [Skip::Input; N];
-        skips[i] = Skip::Nothing;
-        let (right, wrong) = match position {
-            NormPosition::Post => (
-                format!("{norm}({input} + {f}({input}))"),
-                format!("{norm}({f}({input}))"),
-            ),
-            NormPosition::Pre => (
-                format!("{input} + {f}({norm}({input}))"),
-                format!("{f}({norm}({input}))"),
-            ),
-        };
-        mistakes.push((
-            format!(
-                "the residual around the {name} is missing: the block is {right}, not \
-                 {wrong}"
-            ),
-            layer(skips),
-        ));
-        if position == NormPosition::Pre {
-            skips[i] = Skip::Normalised;
-            mistakes.push((
-                format!(
-                    "the residual around the {name} added the normalised input: pre-LN is \
-                     {right}, with the raw {input} on the residual path, not \
-                     {norm}({input}) + {f}({norm}({input}))"
-                ),
-                layer(skips),
-            ));
-        }
-    }
-    mistakes
-}
-
-/// `(cause, result)` pairs as the misconceptions `assert_matrix_close` takes.
-fn as_misconceptions(pairs: &[(String, Matrix)]) -> Vec<Misconception<'_>> {
-    pairs
-        .iter()
-        .map(|(cause, result)| Misconception {
-            cause,
-            result: result.clone(),
-        })
-        .collect()
-}
-
-/// LayerNorm's backward pass for d_x, by hand (γ from `norm`).
-fn norm_backward_by_hand(norm: &LayerNorm, x: &Matrix, d_y: &Matrix) -> Matrix {
-    let d = x.ncols() as Float;
-    let mean = (x.sum_axis(Axis(1)) / d).insert_axis(Axis(1));
-    let centred = x - &mean;
-    let variance = (centred.mapv(|v| v * v).sum_axis(Axis(1)) / d).insert_axis(Axis(1));
-    let r = variance.mapv(|v| 1.0 / (v + LAYER_NORM_EPS).sqrt());
-    let x_hat = &centred * &r;
-    let g = d_y * &norm.gamma;
-    let mean_g = g.sum_axis(Axis(1)).insert_axis(Axis(1)) / d;
-    let mean_gx = (&g * &x_hat).sum_axis(Axis(1)).insert_axis(Axis(1)) / d;
-    (g - &mean_g - &x_hat * &mean_gx) * &r
-}
-
-/// The FFN's backward pass for d_x, by hand.
-fn ffn_backward_by_hand(ffn: &FeedForward, x: &Matrix, d_output: &Matrix) -> Matrix {
-    let hidden = ffn.w_1.forward(x).mapv(|v| v.max(0.0));
-    let d_hidden = ffn.w_2.backward(&hidden, d_output).d_x;
-    let open = hidden.mapv(|h| if h > 0.0 { 1.0 } else { 0.0 });
-    ffn.w_1.backward(x, &(d_hidden * &open)).d_x
-}
-
-/// The fixture's encoder layer's d_x by hand, without mask; `key_value_gradient: false`
-/// leaves the self-attention's d_key_value_input out of the gradient of its input (a
-/// mistake: that input fed the keys and values too).
-fn encoder_d_x_by_hand(
-    position: NormPosition,
-    x: &Matrix,
-    d_output: &Matrix,
-    key_value_gradient: bool,
-) -> Matrix {
-    let attention = fixture_self_attention();
-    let ffn = fixture_ffn();
-    let (norm_1, norm_2) = (fixture_norm(1), fixture_norm(2));
-    let through_attention = |a: &Matrix, d: &Matrix| {
-        let forward = attention.forward(a, a, None);
-        let grads = attention.backward(a, a, &forward, d);
-        if key_value_gradient {
-            grads.d_query_input + &grads.d_key_value_input
-        } else {
-            grads.d_query_input
-        }
-    };
-    match position {
-        NormPosition::Post => {
-            let norm_1_input = x + &attention.forward(x, x, None).output;
-            let h = norm_by_hand(&norm_1, &norm_1_input);
-            let norm_2_input = &h + &ffn_by_hand(&ffn, &h);
-            let d_n2 = norm_backward_by_hand(&norm_2, &norm_2_input, d_output);
-            let d_h = &d_n2 + &ffn_backward_by_hand(&ffn, &h, &d_n2);
-            let d_n1 = norm_backward_by_hand(&norm_1, &norm_1_input, &d_h);
-            &d_n1 + &through_attention(x, &d_n1)
-        }
-        NormPosition::Pre => {
-            let a = norm_by_hand(&norm_1, x);
-            let h = x + &attention.forward(&a, &a, None).output;
-            let b = norm_by_hand(&norm_2, &h);
-            let d_b = ffn_backward_by_hand(&ffn, &b, d_output);
-            let d_h = d_output + &norm_backward_by_hand(&norm_2, &h, &d_b);
-            let d_a = through_attention(&a, &d_h);
-            &d_h + &norm_backward_by_hand(&norm_1, x, &d_a)
-        }
-    }
-}
-
-/// The encoder layer's blocks, for `residual_mistakes`.
-const ENCODER_BLOCKS: [(&str, &str, &str, &str); 2] = [
-    ("self-attention", "x", "norm_1", "SA"),
-    ("FFN", "h", "norm_2", "FFN"),
-];
-
-/// The decoder layer's blocks, for `residual_mistakes`.
-const DECODER_BLOCKS: [(&str, &str, &str, &str); 3] = [
-    ("self-attention", "x", "norm_1", "SA"),
-    ("cross-attention", "h_1", "norm_2", "CA"),
-    ("FFN", "h_2", "norm_3", "FFN"),
-];
-
-const CROSS_QUERIES_FROM_INPUT: &str = "the cross-attention's queries came from the layer's \
-    input x; they come from the first block's output: \
-    cross_attention.forward(h_1, memory, memory_mask) in post-LN, \
-    cross_attention.forward(norm_2(h_1), memory, memory_mask) in pre-LN";
-
 /// Post-LN (the course's default) matches PyTorch's nn.TransformerEncoderLayer(6, 2, 10,
 /// dropout=0.0, batch_first=True, norm_first=False) in float64.
 #[test]
@@ -1362,9 +957,6 @@ fn encoder_layer_post_ln_matches_pytorch() {
         let layer = fixture_encoder(NormPosition::Post);
         let x = encoder_x();
         let output = encoder_output(&layer, &x, None);
-        let residuals = residual_mistakes(NormPosition::Post, ENCODER_BLOCKS, |skips| {
-            encoder_by_hand(NormPosition::Post, &x, None, skips)
-        });
         let mut misconceptions = vec![
             Misconception {
                 cause: POST_NOT_PRE,
@@ -1379,7 +971,12 @@ fn encoder_layer_post_ln_matches_pytorch() {
                 result: mistake_encoder_post_no_relu(),
             },
         ];
-        misconceptions.extend(as_misconceptions(&residuals));
+        // A residual missing or taken from the normalised input, and the rest computed.
+        misconceptions.extend(mistakes::encoder_mistakes(
+            &encoder_parts(&layer),
+            &x,
+            None,
+        ));
         assert_matrix_close(
             "encoder layer, post-LN (PyTorch's nn.TransformerEncoderLayer, norm_first=False)",
             &output,
@@ -1397,9 +994,6 @@ fn encoder_layer_pre_ln_matches_pytorch() {
         let layer = fixture_encoder(NormPosition::Pre);
         let x = encoder_x();
         let output = encoder_output(&layer, &x, None);
-        let residuals = residual_mistakes(NormPosition::Pre, ENCODER_BLOCKS, |skips| {
-            encoder_by_hand(NormPosition::Pre, &x, None, skips)
-        });
         let mut misconceptions = vec![
             Misconception {
                 cause: PRE_NOT_POST,
@@ -1418,7 +1012,11 @@ fn encoder_layer_pre_ln_matches_pytorch() {
                 result: mistake_encoder_pre_no_relu(),
             },
         ];
-        misconceptions.extend(as_misconceptions(&residuals));
+        misconceptions.extend(mistakes::encoder_mistakes(
+            &encoder_parts(&layer),
+            &x,
+            None,
+        ));
         assert_matrix_close(
             "encoder layer, pre-LN (PyTorch's nn.TransformerEncoderLayer, norm_first=True)",
             &output,
@@ -1505,8 +1103,7 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
             )
         };
         let x = encoder_x();
-        let normalised_twice =
-            layer_norm_by_hand(&layer_norm_by_hand(&x, LAYER_NORM_EPS), LAYER_NORM_EPS);
+        let normalised_twice = normalise(&normalise(&x, LAYER_NORM_EPS), LAYER_NORM_EPS);
         let pre = layer(NormPosition::Pre);
         let forward = observe_parts("EncoderLayer::forward", || pre.forward(&x, None));
         assert_matrix_close(
@@ -1633,12 +1230,8 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
                 "encoder layer ({position:?}) backward, against PyTorch's autograd"
             );
             let hint = "(the gradient checks below say which part is wrong)";
-            let no_key_value = [Misconception {
-                cause: "d_key_value_input was left out of d_x: the self-attention's one \
-                        input fed its queries, its keys and its values, so the gradient that \
-                        comes back to it is d_query_input + d_key_value_input",
-                result: encoder_d_x_by_hand(position, &x, &upstream, false),
-            }];
+            let no_key_value =
+                encoder_d_x_mistakes(&encoder_parts(&layer), &x, None, &upstream);
             for (name, got, want, misconceptions) in [
                 ("d_x", grads.d_x.clone(), d_x, &no_key_value[..]),
                 ("norm_1 d_gamma", row(&grads.norm_1.d_gamma), d_gamma_1, &[]),
@@ -1938,17 +1531,6 @@ fn encoder_layer_pre_ln_backward_matches_numerical_gradients() {
 // The decoder layer
 // ---------------------------------------------------------------------------------------
 
-const NO_CAUSAL_MASK: &str = "the self-attention ignored self_mask, so every target \
-    position saw the whole target sequence, the future included: pass self_mask to \
-    self_attention.forward";
-
-const NO_MEMORY_MASK: &str = "the cross-attention ignored memory_mask, so the padded \
-    source position got attention: pass memory_mask to cross_attention.forward";
-
-const CROSS_OVER_SELF: &str = "the cross-attention's keys and values came from the \
-    decoder's own stream; they come from the encoder's output: \
-    cross_attention.forward(query_input, memory, memory_mask)";
-
 /// Post-LN matches PyTorch's nn.TransformerDecoderLayer(6, 2, 10, dropout=0.0,
 /// batch_first=True, norm_first=False) with a causal tgt_mask and the last of 5 source
 /// tokens padded (memory_key_padding_mask = [F, F, F, F, T]).
@@ -1959,9 +1541,6 @@ fn decoder_layer_post_ln_matches_pytorch() {
         let (x, memory, self_mask, memory_mask) = decoder_inputs();
         let output =
             decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
-        let residuals = residual_mistakes(NormPosition::Post, DECODER_BLOCKS, |skips| {
-            decoder_by_hand(NormPosition::Post, skips, false)
-        });
         let mut misconceptions = vec![
             Misconception {
                 cause: POST_NOT_PRE,
@@ -1983,12 +1562,16 @@ fn decoder_layer_post_ln_matches_pytorch() {
                 cause: NO_RESIDUAL,
                 result: mistake_decoder_post_no_residual(),
             },
-            Misconception {
-                cause: CROSS_QUERIES_FROM_INPUT,
-                result: decoder_by_hand(NormPosition::Post, [Skip::Input; 3], true),
-            },
         ];
-        misconceptions.extend(as_misconceptions(&residuals));
+        // The cross-attention's queries from x, a residual missing or taken from the
+        // normalised input, and the rest computed.
+        misconceptions.extend(mistakes::decoder_mistakes(
+            &decoder_parts(&layer),
+            &x,
+            &memory,
+            Some(&self_mask),
+            Some(&memory_mask),
+        ));
         assert_matrix_close(
             "decoder layer, post-LN (PyTorch's nn.TransformerDecoderLayer, norm_first=False)",
             &output,
@@ -2007,9 +1590,6 @@ fn decoder_layer_pre_ln_matches_pytorch() {
         let (x, memory, self_mask, memory_mask) = decoder_inputs();
         let output =
             decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
-        let residuals = residual_mistakes(NormPosition::Pre, DECODER_BLOCKS, |skips| {
-            decoder_by_hand(NormPosition::Pre, skips, false)
-        });
         let mut misconceptions = vec![
             Misconception {
                 cause: PRE_NOT_POST,
@@ -2035,12 +1615,16 @@ fn decoder_layer_pre_ln_matches_pytorch() {
                 cause: NO_RESIDUAL,
                 result: mistake_decoder_pre_no_residual(),
             },
-            Misconception {
-                cause: CROSS_QUERIES_FROM_INPUT,
-                result: decoder_by_hand(NormPosition::Pre, [Skip::Input; 3], true),
-            },
         ];
-        misconceptions.extend(as_misconceptions(&residuals));
+        // The cross-attention's queries from x, a residual missing or taken from the
+        // normalised input, and the rest computed.
+        misconceptions.extend(mistakes::decoder_mistakes(
+            &decoder_parts(&layer),
+            &x,
+            &memory,
+            Some(&self_mask),
+            Some(&memory_mask),
+        ));
         assert_matrix_close(
             "decoder layer, pre-LN (PyTorch's nn.TransformerDecoderLayer, norm_first=True)",
             &output,
@@ -2437,16 +2021,6 @@ fn pytorch_ffn() -> Matrix {
         [0.02489872685185189, -0.4269694733796297, -0.05353023726851849, 0.1105918692129629, 0.285372974537037, -0.38032262731481475],
         [0.12934389467592594, -0.8441316550925927, -0.2833117766203702, 0.5214172453703704, -0.8588038194444445, 0.5617997685185185],
         [0.3760886863425927, -0.4945584490740742, 0.11650737847222234, -0.13677502893518534, -0.25240914351851845, 0.2913028067129629]
-    ]
-}
-
-/// FFN(x) without the ReLU.
-#[rustfmt::skip]
-fn pytorch_ffn_without_relu() -> Matrix {
-    array![
-        [-2.0393771701388888, 0.6447897858796297, 0.05725173611111102, 0.23932450810185185, 1.6590274884259262, -1.5658080150462963],
-        [-0.02615017361111112, 0.02957711226851841, -0.3178929398148147, 0.621431712962963, -0.5475190972222224, 0.6312622974537038],
-        [0.15532407407407406, -0.24218214699074078, 0.13310894097222234, -0.2772300347222224, -0.44453877314814794, 0.5072280092592591]
     ]
 }
 

@@ -8,8 +8,10 @@
 //! first step), or a value from PyTorch in float64 (tools/reference/lesson06_full_model.py,
 //! torch 2.15.0): F.cross_entropy with label smoothing, torch.optim.Adam,
 //! clip_grad_norm_, Python's datetime, and a whole tiny Transformer built from
-//! nn.TransformerEncoderLayer / nn.TransformerDecoderLayer. The wrong answers used to
-//! name mistakes come from the same script, with one piece switched off at a time.
+//! nn.TransformerEncoderLayer / nn.TransformerDecoderLayer. The wrong logits used to
+//! name mistakes come from the same script, with one piece switched off at a time; the
+//! other wrong answers, and the causes that name every mistake, come from
+//! `course_harness::mistakes::full_model`, which the lesson's visible tests use too.
 //!
 //! Random generators appear only where any stream would do: a test of an initialiser
 //! checks statistics that hold for every draw order, and the data tests check properties
@@ -22,6 +24,12 @@
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::mistakes::full_model::{
+    ADD_NEVER_ASSIGN, CACHE_APPEND, EPS_INSIDE_THE_ROOT, LOG_SOFTMAX_OVERFLOW,
+    NO_BIAS_CORRECTION, NO_CAUSAL_MASK, NO_CROSS_MASK, NO_EMBEDDING_SCALE,
+    NO_ENCODER_MASK, NO_POSITIONS, SAME_INPUT, SUM_OF_D_MEMORY, adam_eps_inside_the_root,
+    clip_mistakes, loss_gradient_mistakes, noam_cause, smoothing_mistakes,
+};
 use course_harness::{
     Misconception, Tol, assert_all_finite, assert_close, assert_gradient_close,
     assert_matrix_close, assert_same_shape, graded, linspace_matrix, numerical_gradient,
@@ -778,32 +786,27 @@ fn the_tiny_model_s_logits_match_pytorch() {
         ] = torch_logits_of_mistakes();
         let misconceptions = [
             Misconception {
-                cause: "the embeddings were not multiplied by √d_model (lesson 04's \
-                        Embedding does it: use embed_with_positions)",
+                cause: NO_EMBEDDING_SCALE,
                 result: no_scale,
             },
             Misconception {
-                cause: "no positional encoding was added (embed_with_positions with \
-                        model.positions)",
+                cause: NO_POSITIONS,
                 result: no_positions,
             },
             Misconception {
-                cause: "the decoder's self-attention has no causal mask (target_mask)",
+                cause: NO_CAUSAL_MASK,
                 result: no_causal,
             },
             Misconception {
-                cause: "the encoder's self-attention does not mask the source's padding \
-                        (key_padding_mask(S, src))",
+                cause: NO_ENCODER_MASK,
                 result: no_encoder_mask,
             },
             Misconception {
-                cause: "the cross-attention does not mask the source's padding \
-                        (key_padding_mask(T, src) as the decoder layers' memory mask)",
+                cause: NO_CROSS_MASK,
                 result: no_cross_mask,
             },
             Misconception {
-                cause: "every layer was given the embeddings instead of the output of \
-                        the layer below it",
+                cause: SAME_INPUT,
                 result: same_input,
             },
         ];
@@ -996,52 +999,15 @@ fn smoothed_targets_follow_pytorch_s_definition() {
             [0.0, 0.0, 0.0, 0.0, 0.0],
             [0.08, 0.08, 0.08, 0.68, 0.08]
         ];
-        let annotated = Misconception {
-            cause: "this is the Annotated Transformer's LabelSmoothing (1 − ε on the gold \
-                    class, ε/(V − 2) elsewhere, 0 on the padding column); the course uses \
-                    PyTorch's definition, (1 − ε)·onehot + ε/V over every class",
-            result: annotated_smoothing(),
-        };
-        // Spreading ε over the V − 1 wrong classes: what a learner who wants each row to
-        // sum to 1 with the gold class at exactly 1 − ε writes, or the same spread with
-        // the gold class's share added on top.
-        let spread_over_the_others = |gold_share: Float| {
-            let mut q = Matrix::from_elem((4, 5), 0.4 / 4.0);
-            for (r, &target) in [2, 1, PAD, 3].iter().enumerate() {
-                if target == PAD {
-                    q.row_mut(r).fill(0.0);
-                } else {
-                    q[[r, target]] = gold_share;
-                }
-            }
-            q
-        };
-        let over_v_minus_1 = Misconception {
-            cause: "ε was spread as ε/(V − 1) over the other classes with 1 − ε on the gold \
-                    class; the course uses PyTorch's definition, (1 − ε)·onehot + ε/V: every \
-                    class (the gold one too) gets ε/V, and the gold class 1 − ε + ε/V",
-            result: spread_over_the_others(0.6),
-        };
-        let over_v_minus_1_plus = Misconception {
-            cause: "ε was spread as ε/(V − 1) instead of ε/V; the course uses PyTorch's \
-                    definition, (1 − ε)·onehot + ε/V, so each row sums to 1",
-            result: spread_over_the_others(0.6 + 0.1),
-        };
-        let pad_row = Misconception {
-            cause: "the row whose target is PAD must be all zeros: it is not a prediction",
-            result: array![
-                [0.08, 0.08, 0.68, 0.08, 0.08],
-                [0.08, 0.68, 0.08, 0.08, 0.08],
-                [0.68, 0.08, 0.08, 0.08, 0.08],
-                [0.08, 0.08, 0.08, 0.68, 0.08]
-            ],
-        };
+        // The Annotated Transformer's smoothing, ε/(V − 1) over the other classes, a
+        // smoothed PAD row.
+        let mistakes = smoothing_mistakes(&[2, 1, PAD, 3], 5, 0.4);
         assert_matrix_close(
             "smoothed_targets([2, 1, PAD, 3], V = 5, ε = 0.4)",
             &got,
             &expected,
             Tol::TIGHT,
-            &[annotated, pad_row, over_v_minus_1, over_v_minus_1_plus],
+            &mistakes,
         );
     });
 }
@@ -1101,51 +1067,14 @@ fn the_loss_averages_over_real_tokens_and_ignores_padding() {
             loss.tokens
         );
         let expected = torch_loss_gradient();
-        // (p − q)/N by hand, with PyTorch's smoothing, without zeroing the padding row
-        // or dividing by the number of rows: the wrong answers of two classic slips.
-        let p = {
-            let mut p = logits.clone();
-            for mut r in p.rows_mut() {
-                let max = r.fold(Float::NEG_INFINITY, |m, &v| m.max(v));
-                r.mapv_inplace(|v| (v - max).exp());
-                let sum = r.sum();
-                r.mapv_inplace(|v| v / sum);
-            }
-            p
-        };
-        let mut q = Matrix::zeros((4, 5));
-        for (r, &target) in targets.iter().enumerate() {
-            if target != PAD {
-                q.row_mut(r).fill(0.2 / 5.0);
-                q[[r, target]] += 0.8;
-            }
-        }
-        let mut is_token = Matrix::ones((4, 1));
-        is_token[[2, 0]] = 0.0;
+        // The padding row's gradient kept, the gradient divided by the number of rows.
+        let mistakes = loss_gradient_mistakes(&logits, &targets, 0.2);
         assert_matrix_close(
             "d loss / d logits with a padding row",
             &loss.d_logits,
             &expected,
             Tol::TIGHT,
-            &[
-                Misconception {
-                    cause: "the padding row's gradient is not 0: it kept p/N; a row whose \
-                            target is PAD adds nothing to the loss, so its gradient is 0 \
-                            (multiply p by the rows' is-token mask before subtracting q)",
-                    result: (&p - &q) / 3.0,
-                },
-                Misconception {
-                    cause: "the gradient was divided by the number of rows (4) instead of \
-                            the number of tokens that are not padding (3)",
-                    result: (&p * &is_token - &q) / 4.0,
-                },
-                Misconception {
-                    cause: "the padding row's gradient is not 0 and the gradient was \
-                            divided by the number of rows (4) instead of the number of \
-                            tokens (3)",
-                    result: (&p - &q) / 4.0,
-                },
-            ],
+            &mistakes,
         );
     });
 }
@@ -1187,8 +1116,7 @@ fn the_loss_is_stable_for_huge_logits() {
         let loss = cross_entropy(&logits, &[1, 2], 0.0);
         assert!(
             loss.value.is_finite(),
-            "the loss of logits near ±1000 is {}: exp(1000) overflows; compute the \
-             log-softmax as x − max − ln Σ exp(x − max)",
+            "the loss of logits near ±1000 is {}: {LOG_SOFTMAX_OVERFLOW}",
             loss.value
         );
         // Row 0: ln(1 + e + e²) − 1; row 1: ln(1 + e^-1000 + e^-2000) ≈ 0.
@@ -1254,11 +1182,7 @@ fn check_every_tensor(
                 &format!("{what}: the gradient of {name} (entries {entries:?})"),
                 &a,
                 &n,
-                &gradient_hint(
-                    "walk the layers backwards, feed each layer's backward the input it \
-                     had in the forward pass, and ADD every layer's gradients (and every \
-                     pair's) into the gradient model: += , never =",
-                ),
+                &gradient_hint(ADD_NEVER_ASSIGN),
             );
         }
     }
@@ -1320,10 +1244,7 @@ fn decode_backward_matches_central_differences() {
             "decode_backward's gradient of the memory",
             &d_memory,
             &numerical,
-            &gradient_hint(
-                "every decoder layer reads the same memory, so its gradient is the SUM of \
-                 every layer's d_memory",
-            ),
+            &gradient_hint(SUM_OF_D_MEMORY),
         );
         let loss = |m: &Transformer| weighted_sum(&decoded(m, &memory), &upstream);
         check_every_tensor("decode_backward", &model, &grads, &loss, &|name| {
@@ -1464,32 +1385,11 @@ fn noam_rate_matches_the_paper_s_numbers() {
                 abs: 1e-15,
                 rel: 1e-9,
             };
-            // The schedule with `max` in place of `min`, by hand.
-            let with_max = {
-                let s = step.max(1) as Float;
-                factor
-                    * (d_model as Float).powf(-0.5)
-                    * s.powf(-0.5).max(s * (warmup as Float).powf(-1.5))
-            };
             assert!(
                 close.accepts(got, expected),
                 "noam_rate({step}, {d_model}, {warmup}, {factor}) ({what}): expected \
                  {expected:e}, got {got:e}. Likely cause: {}",
-                if step == 0 && !got.is_finite() {
-                    "step 0 gives 0^−0.5 = ∞: use max(step, 1)"
-                } else if step == 0 && got == 0.0 {
-                    "step 0 gives min(0^−0.5, 0 · warmup^−1.5) = min(∞, 0) = 0: treat step 0 \
-                     as step 1, max(step, 1)"
-                } else if close.accepts(got, with_max) {
-                    "the schedule took the max instead of the min of step^−0.5 and \
-                     step · warmup^−1.5 (`max` instead of `min`): the min is what rises \
-                     linearly during the warm-up and decays as 1/√step after it"
-                } else if step < warmup {
-                    "the warm-up part is step · warmup^−1.5, a straight line that meets \
-                     step^−0.5 at step = warmup"
-                } else {
-                    "factor · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)"
-                }
+                noam_cause(got, step, d_model, warmup, factor)
             );
         }
         // The date experiment's schedule: peak 3e-3 at step 100 (noam(100, 32, 100, factor)).
@@ -1539,12 +1439,7 @@ fn clipping_scales_every_tensor_by_the_same_factor() {
                 abs: 1e-9,
                 rel: 1e-6,
             },
-            &[Misconception {
-                cause: "each tensor was clipped on its own; the paper's clipping (and \
-                        PyTorch's clip_grad_norm_) uses one norm over every tensor, so the \
-                        direction of the whole gradient is kept",
-                result: row(&[0.6, 0.8, 1.0]),
-            }],
+            &clip_mistakes(&[&[3.0, 4.0], &[12.0]], 1.0),
         );
         let (mut c, mut d) = (vec![0.3, -0.4], vec![0.0]);
         let (small, c, d) = observe("clip_global_norm", || {
@@ -1558,36 +1453,6 @@ fn clipping_scales_every_tensor_by_the_same_factor() {
         );
     });
 }
-
-/// Adam (β₁ = 0.9, β₂ = 0.98, ε = 1e-9, bias-corrected) by hand on one tensor, from
-/// `params`, one update per row of `grads`, with ε inside the square root,
-/// m̂ / √(v̂ + ε), instead of outside it: the parameters after each update.
-fn adam_with_eps_inside_the_root(
-    params: &[Float],
-    grads: &[&[Float]],
-    lr: Float,
-) -> Vec<Vec<Float>> {
-    let (beta1, beta2, eps): (Float, Float, Float) = (0.9, 0.98, 1e-9);
-    let mut params = params.to_vec();
-    let mut m = vec![0.0; params.len()];
-    let mut v = vec![0.0; params.len()];
-    let mut after = Vec::new();
-    for (t, g) in grads.iter().enumerate() {
-        let t = t as i32 + 1;
-        for i in 0..params.len() {
-            m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
-            v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
-            let m_hat = m[i] / (1.0 - beta1.powi(t));
-            let v_hat = v[i] / (1.0 - beta2.powi(t));
-            params[i] -= lr * m_hat / (v_hat + eps).sqrt();
-        }
-        after.push(params.clone());
-    }
-    after
-}
-
-const EPS_INSIDE_THE_ROOT: &str = "ε was put inside the square root, m̂ / √(v̂ + ε); Adam \
-    adds it to the root, θ ← θ − lr · m̂ / (√v̂ + ε)";
 
 /// torch.optim.Adam(lr 0.1, betas (0.9, 0.98), eps 1e-9), three steps.
 #[test]
@@ -1609,7 +1474,7 @@ fn adam_matches_pytorch_for_three_steps() {
             [0.8373993134669421, -1.890929361409038, 0.5707106681186562],
             [0.7904523582406545, -1.8999333909218565, 0.5114083439163847],
         ];
-        let eps_inside = adam_with_eps_inside_the_root(
+        let eps_inside = adam_eps_inside_the_root(
             &params,
             &[&grads[0][..], &grads[1][..], &grads[2][..]],
             0.1,
@@ -1620,8 +1485,7 @@ fn adam_matches_pytorch_for_three_steps() {
                 params.clone()
             });
             let mut misconceptions = vec![Misconception {
-                cause: "no bias correction: divide m by 1 − β₁ᵗ and v by 1 − β₂ᵗ \
-                        (t counts from 1)",
+                cause: NO_BIAS_CORRECTION,
                 result: row(&no_correction[t]),
             }];
             // ε inside the root moves these parameters by only ~1e-9, less than the
@@ -1673,7 +1537,7 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
             );
             params.clone()
         });
-        let eps_inside = adam_with_eps_inside_the_root(
+        let eps_inside = adam_eps_inside_the_root(
             &[0.0, 0.0, 0.0, 0.0],
             &[&[1000.0, -1e-3, 5.0, 0.0][..]],
             0.01,
@@ -1942,10 +1806,9 @@ fn check_cached_steps(config: Config) {
             "at position 0 the cache holds only the new row: check the embedding (×√d_model, \
              plus PE at position cache.position), the layer's steps in the order of lesson \
              05's DecoderLayer::forward for this norm position, and the output projection"
+                .to_owned()
         } else {
-            "position 0 was right, so the step itself is: the cache must keep the keys and \
-             values of every earlier position (append with push_row, never replace), and \
-             the positional encoding must use cache.position, which decode_step increments"
+            format!("position 0 was right, so the step itself is: {CACHE_APPEND}")
         };
         assert_matrix_close(
             &format!(
@@ -2288,18 +2151,6 @@ fn torch_logits_of_mistakes() -> [Matrix; 6] {
             [0.2057599082817595, 0.5145913137321564, 0.6694240089010708, -0.04420343966399407, 1.477462937408055, 0.5304696522439415, -1.5728197552771002],
             [-0.16812376999077272, 0.5465788551017121, 1.03571490255075, 0.12775330947656208, 1.400877644493396, 0.09099813959564809, -1.7502165837719816]
         ],
-    ]
-}
-
-/// The Annotated Transformer's LabelSmoothing(5, padding_idx=0, smoothing=0.4) of the
-/// targets [2, 1, PAD, 3].
-#[rustfmt::skip]
-fn annotated_smoothing() -> Matrix {
-    array![
-        [0.0, 0.13333333333333333, 0.6, 0.13333333333333333, 0.13333333333333333],
-        [0.0, 0.6, 0.13333333333333333, 0.13333333333333333, 0.13333333333333333],
-        [0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.13333333333333333, 0.13333333333333333, 0.6, 0.13333333333333333]
     ]
 }
 

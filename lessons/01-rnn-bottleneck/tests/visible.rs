@@ -1,15 +1,21 @@
 //! The visible tests of lesson 01: what "done" looks like.
 //!
-//! Run them with `cargo test -p rnn`. The checker's graded tests check much more (every
-//! gradient, empty sequences, the geometric bound on gradients);
+//! Run them with `cargo test -p rnn`. A failure says what was expected, what came back
+//! and, when your result is what a common mistake gives, which mistake: the same checks
+//! the graded tests use. The checker's graded tests check much more (every gradient, empty
+//! sequences, the geometric bound on gradients);
 //! `cargo run -p checker -- grade 01-rnn-bottleneck` runs them.
 //! Don't edit this file to make it pass: grading never reads it.
 
-use course_common::ndarray::array;
+use course_common::ndarray::{Axis, array};
 use course_common::{Matrix, Vector};
 use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::mistakes::rnn::{
+    Cell, bptt_mistakes, context_mistakes, forward_mistakes, step_backward_mistakes,
+    step_mistakes,
+};
 use course_harness::{
-    Tol, assert_gradient_close, assert_matrix_close, linspace, linspace_matrix,
+    Tol, assert_gradient_close_named, assert_matrix_close, linspace, linspace_matrix,
     numerical_gradient,
 };
 use rnn::{Rnn, row};
@@ -24,11 +30,21 @@ fn cs231n_cell() -> Rnn {
     )
 }
 
+/// A cell's parameters, as the builders of common mistakes take them.
+fn params(cell: &Rnn) -> Cell<'_> {
+    Cell {
+        w_xh: &cell.w_xh,
+        w_hh: &cell.w_hh,
+        b: &cell.b,
+    }
+}
+
 #[test]
 fn one_step_matches_the_cs231n_fixture() {
+    let cell = cs231n_cell();
     let x = linspace_matrix(3, 10, -0.4, 0.7);
     let h = linspace_matrix(3, 4, -0.2, 0.5);
-    let next_h = cs231n_cell().step(&x, &h);
+    let next_h = cell.step(&x, &h);
     // Three independent rows (a batch of three sequences), each squashed into (-1, 1), as
     // CS231n's notebook prints them (8 decimals).
     let published = array![
@@ -44,7 +60,7 @@ fn one_step_matches_the_cs231n_fixture() {
             abs: 6e-9,
             rel: 0.0,
         },
-        &[],
+        &step_mistakes(&params(&cell), &x, &h),
     );
 }
 
@@ -62,14 +78,32 @@ fn forward_keeps_one_state_per_token_and_the_context_is_the_last() {
     let xs = linspace_matrix(5, 3, -0.9, 1.2);
     let h0 = Vector::from(linspace(0.3, -0.4, 4));
     let states = cell.forward(&xs, &h0);
-    assert_eq!(states.dim(), (5, 4), "one state (a row) per token");
-    // NumPy (tools/reference/lesson01_rnn.py): the first and the last state.
-    let first = array![[0.6639407599, 0.2343600703, -0.3115240031, -0.7080500397]];
-    let last = array![[-0.7338691281, -0.08464402632, 0.6453958879, 0.9245634622]];
-    approx::assert_abs_diff_eq!(row(&states, 0), first, epsilon = 1e-9);
-    approx::assert_abs_diff_eq!(row(&states, 4), last, epsilon = 1e-9);
+    // NumPy (tools/reference/lesson01_rnn.py): one state (a row) per token.
+    let expected = array![
+        [0.6639407599, 0.2343600703, -0.3115240031, -0.7080500397],
+        [0.3765695486, 0.2484414105, 0.1109865836, -0.03084982658],
+        [0.1510323383, 0.2062894633, 0.2602614494, 0.3126545754],
+        [-0.3228719394, 0.09772494714, 0.4860883457, 0.7459730485],
+        [-0.7338691281, -0.08464402632, 0.6453958879, 0.9245634622]
+    ];
+    assert_matrix_close(
+        "Rnn::forward's states",
+        &states,
+        &expected,
+        Tol {
+            abs: 1e-9,
+            rel: 0.0,
+        },
+        &forward_mistakes(&params(&cell), &xs, &h0),
+    );
     // The context vector is the last state.
-    approx::assert_abs_diff_eq!(cell.encode(&xs, &h0), states.row(4), epsilon = 0.0);
+    assert_matrix_close(
+        "Rnn::encode (the context vector)",
+        &cell.encode(&xs, &h0).insert_axis(Axis(0)),
+        &row(&states, 4),
+        Tol::TIGHT,
+        &context_mistakes(&states),
+    );
 }
 
 #[test]
@@ -89,17 +123,44 @@ fn step_backward_matches_numerical_gradients() {
     let upstream = linspace_matrix(2, 4, 1.0, -0.3);
     let h_next = cell.step(&x, &h);
     let grads = cell.step_backward(&x, &h, &h_next, &upstream);
-    let d_x =
-        numerical_gradient(|x| weighted_sum(&cell.step(x, &h), &upstream), &x, STEP);
-    let d_h =
-        numerical_gradient(|h| weighted_sum(&cell.step(&x, h), &upstream), &h, STEP);
-    assert_gradient_close(
-        "d_x",
+    let mistakes = step_backward_mistakes(&params(&cell), &x, &h, &h_next, &upstream);
+    let loss =
+        |cell: &Rnn, x: &Matrix, h: &Matrix| weighted_sum(&cell.step(x, h), &upstream);
+    let d_x = numerical_gradient(|x| loss(&cell, x, &h), &x, STEP);
+    let d_h = numerical_gradient(|h| loss(&cell, &x, h), &h, STEP);
+    let d_w_hh = numerical_gradient(
+        |w| {
+            loss(
+                &Rnn::new(cell.w_xh.clone(), w.clone(), cell.b.clone()),
+                &x,
+                &h,
+            )
+        },
+        &cell.w_hh,
+        STEP,
+    );
+    assert_gradient_close_named(
+        "step_backward d_x",
         &grads.d_x,
         &d_x,
-        "dx = dz W_xh, dz = dh' ⊙ (1 − h'²)",
+        "dx = dz W_xh, dz = dh' ⊙ (1 − h'²). (If the step's test fails too, fix Rnn::step \
+         first: the numerical gradient uses it.)",
+        &mistakes.d_x,
     );
-    assert_gradient_close("d_h", &grads.d_h, &d_h, "dh = dz W_hh");
+    assert_gradient_close_named(
+        "step_backward d_h",
+        &grads.d_h,
+        &d_h,
+        "dh = dz W_hh",
+        &mistakes.d_h,
+    );
+    assert_gradient_close_named(
+        "step_backward d_w_hh",
+        &grads.d_w_hh,
+        &d_w_hh,
+        "dW_hh = dzᵀ h, with h the previous state",
+        &mistakes.d_w_hh,
+    );
 }
 
 #[test]
@@ -111,27 +172,42 @@ fn backpropagation_through_time_matches_numerical_gradients() {
     let upstream = linspace_matrix(5, 4, 0.5, -1.0);
     let states = cell.forward(&xs, &h0);
     let grads = cell.backward(&xs, &h0, &states, &upstream);
-    let loss = |xs: &Matrix| weighted_sum(&cell.forward(xs, &h0), &upstream);
-    let d_xs = numerical_gradient(loss, &xs, STEP);
-    assert_gradient_close(
-        "d_xs",
+    let mistakes = bptt_mistakes(&params(&cell), &xs, &h0, &upstream);
+    let loss = |cell: &Rnn, xs: &Matrix| weighted_sum(&cell.forward(xs, &h0), &upstream);
+    let d_xs = numerical_gradient(|xs| loss(&cell, xs), &xs, STEP);
+    assert_gradient_close_named(
+        "backward d_xs",
         &grads.d_xs,
         &d_xs,
         "walk from the last step to the first; the gradient reaching state t is \
-         d_states[t] plus what step t + 1 sends back",
+         d_states[t] plus what step t + 1 sends back. (If the forward test fails too, fix \
+         Rnn::forward first: the numerical gradient uses it.)",
+        &mistakes.d_xs,
+    );
+    // Every step uses the same weights: their gradients add up over the steps.
+    let d_w_xh = numerical_gradient(
+        |w| loss(&Rnn::new(w.clone(), cell.w_hh.clone(), cell.b.clone()), &xs),
+        &cell.w_xh,
+        STEP,
+    );
+    assert_gradient_close_named(
+        "backward d_w_xh",
+        &grads.d_w_xh,
+        &d_w_xh,
+        "every step uses the same W_xh: add up its gradient over the steps",
+        &mistakes.d_w_xh,
     );
     let d_w_hh = numerical_gradient(
-        |w| {
-            let probe = Rnn::new(cell.w_xh.clone(), w.clone(), cell.b.clone());
-            weighted_sum(&probe.forward(&xs, &h0), &upstream)
-        },
+        |w| loss(&Rnn::new(cell.w_xh.clone(), w.clone(), cell.b.clone()), &xs),
         &cell.w_hh,
         STEP,
     );
-    assert_gradient_close(
-        "d_w_hh",
+    assert_gradient_close_named(
+        "backward d_w_hh",
         &grads.d_w_hh,
         &d_w_hh,
-        "every step uses the same W_hh: add up its gradient over the steps",
+        "every step uses the same W_hh: add up its gradient over the steps; at step 0 the \
+         previous state is h0",
+        &mistakes.d_w_hh,
     );
 }

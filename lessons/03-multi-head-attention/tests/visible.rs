@@ -1,19 +1,48 @@
 //! The visible tests of lesson 03: what "done" looks like.
 //!
-//! Run them with `cargo test -p multi-head-attention`. The checker's graded tests check
-//! much more (PyTorch's values, masks in every head, every gradient);
+//! Run them with `cargo test -p multi-head-attention`. A failure says what was expected,
+//! what came back and, when your result is what a common mistake gives, which mistake: the
+//! same checks the graded tests use. The checker's graded tests check much more (PyTorch's
+//! values, masks in every head, every gradient);
 //! `cargo run -p checker -- grade 03-multi-head-attention` runs them.
 //! Don't edit this file to make it pass: grading never reads it.
 
-use attention::scaled_dot_product_attention;
-use course_common::ndarray::array;
+use attention::{padding_mask, scaled_dot_product_attention};
+use course_common::ndarray::{Axis, array, concatenate, s};
 use course_common::{Float, Matrix, Vector};
-use course_harness::{Tol, assert_matrix_close, linspace_matrix};
+use course_harness::check::assert_same_shape_because;
+use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::mistakes::multi_head_attention::{
+    KV_FROM_QUERY, Layer, LinearWeights, ONE_PER_HEAD, input_gradient_mistakes,
+    merge_mistakes, output_mistakes, parameter_count_cause, split_mistakes,
+    weights_mistakes,
+};
+use course_harness::{
+    Tol, assert_gradient_close_named, assert_matrix_close, linspace, linspace_matrix,
+    numerical_gradient,
+};
 use multi_head_attention::{Linear, MultiHeadAttention, merge_heads, split_heads};
 
 /// A `d × d` identity projection with a zero bias: it hands its input on unchanged.
 fn identity(d: usize) -> Linear {
     Linear::new(Matrix::eye(d), Vector::zeros(d))
+}
+
+/// The layer's weights, as the builders of common mistakes take them.
+fn params(mha: &MultiHeadAttention) -> Layer<'_> {
+    fn projection(layer: &Linear) -> LinearWeights<'_> {
+        LinearWeights {
+            weight: &layer.weight,
+            bias: &layer.bias,
+        }
+    }
+    Layer {
+        n_heads: mha.n_heads,
+        w_q: projection(&mha.w_q),
+        w_k: projection(&mha.w_k),
+        w_v: projection(&mha.w_v),
+        w_o: projection(&mha.w_o),
+    }
 }
 
 #[test]
@@ -22,20 +51,38 @@ fn split_heads_cuts_the_features_into_blocks_of_d_k_columns() {
     // features 2 and 3. The rows (the tokens) stay as they are.
     let x = array![[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]];
     let heads = split_heads(&x, 2);
-    assert_eq!(
-        heads,
-        vec![
-            array![[1.0, 2.0], [5.0, 6.0]],
-            array![[3.0, 4.0], [7.0, 8.0]]
-        ]
-    );
+    assert_eq!(heads.len(), 2, "one matrix per head");
+    let expected = [
+        array![[1.0, 2.0], [5.0, 6.0]],
+        array![[3.0, 4.0], [7.0, 8.0]],
+    ];
+    let mistakes = split_mistakes(&x, 2);
+    for head in 0..2 {
+        assert_matrix_close(
+            &format!("split_heads(x, 2): head {head}"),
+            &heads[head],
+            &expected[head],
+            Tol::TIGHT,
+            &mistakes[head],
+        );
+    }
 }
 
 #[test]
 fn merge_heads_undoes_split_heads() {
     let x = linspace_matrix(3, 6, -1.0, 1.0);
     for n_heads in [1, 2, 3, 6] {
-        assert_eq!(merge_heads(&split_heads(&x, n_heads)), x);
+        let heads = split_heads(&x, n_heads);
+        assert_matrix_close(
+            &format!(
+                "merge_heads(split_heads(x, {n_heads})) (the heads sit side by side, not \
+                 stacked: the tokens stay the rows)"
+            ),
+            &merge_heads(&heads),
+            &x,
+            Tol::TIGHT,
+            &merge_mistakes(&heads),
+        );
     }
 }
 
@@ -51,8 +98,9 @@ fn two_heads_look_at_different_features() {
         [0.0, 1.0, 2.0, 0.0],
         [1.0, 1.0, 0.0, 0.0]
     ];
-    let mha =
-        MultiHeadAttention::new(2, identity(4), identity(4), identity(4), identity(4));
+    // W_o is the identity too, but adds a bias.
+    let w_o = Linear::new(Matrix::eye(4), Vector::from(vec![0.1, 0.2, 0.3, 0.4]));
+    let mha = MultiHeadAttention::new(2, identity(4), identity(4), identity(4), w_o);
     let forward = mha.forward(&x, &x, None);
     // Head 0, as chapter 02 works it: a = e^(1/√2), b = e^(2/√2).
     let a = (1.0 / Float::sqrt(2.0)).exp();
@@ -77,37 +125,66 @@ fn two_heads_look_at_different_features() {
         [1.0 / (c + 2.0), c / (c + 2.0), 1.0 / (c + 2.0)],
         [third, third, third]
     ];
-    assert_eq!(forward.weights.len(), 2, "one weight matrix per head");
+    assert_eq!(forward.weights.len(), 2, "{ONE_PER_HEAD}");
     // Head h sees columns h·d_k .. (h+1)·d_k of the projected queries and keys.
+    let wrong = weights_mistakes(&params(&mha), &x, &x, None);
     assert_matrix_close(
         "head 0's weights",
         &forward.weights[0],
         &head_0,
         Tol::TIGHT,
-        &[],
+        &wrong[0],
     );
     assert_matrix_close(
         "head 1's weights",
         &forward.weights[1],
         &head_1,
         Tol::TIGHT,
-        &[],
+        &wrong[1],
+    );
+    // Each head averages its own columns of the values; the heads' outputs side by side,
+    // then W_o (here: plus the bias), give the output.
+    let outputs = [
+        head_0.dot(&x.slice(s![.., 0..2])),
+        head_1.dot(&x.slice(s![.., 2..4])),
+    ];
+    let concat = concatenate(Axis(1), &[outputs[0].view(), outputs[1].view()]).unwrap();
+    assert_matrix_close(
+        "the output (the heads side by side, then W_o)",
+        &forward.output,
+        &(concat + &mha.w_o.bias),
+        Tol::TIGHT,
+        &output_mistakes(&params(&mha), &x, &x, None),
     );
 }
 
 #[test]
 fn one_head_with_identity_projections_is_lesson_02_attention() {
-    // Cross-attention: 2 queries over 3 keys. With one head and projections that change
-    // nothing, multi-head attention is exactly the attention you wrote in lesson 02.
+    // Cross-attention: 2 queries over 3 keys, the last key padded. With one head and
+    // projections that change nothing, multi-head attention is exactly the attention you
+    // wrote in lesson 02, mask included.
     let x_q = array![[1.0, 0.0, 0.5], [0.0, 1.0, -0.5]];
     let x_kv = array![[1.0, 1.0, 0.0], [0.0, 2.0, 1.0], [-1.0, 0.0, 1.0]];
+    let mask = padding_mask(2, &[true, true, false]);
     let mha =
         MultiHeadAttention::new(1, identity(3), identity(3), identity(3), identity(3));
-    let forward = mha.forward(&x_q, &x_kv, None);
-    let lesson02 = scaled_dot_product_attention(&x_q, &x_kv, &x_kv, None);
-    assert_eq!(forward.output.dim(), (2, 3));
-    approx::assert_abs_diff_eq!(forward.output, lesson02.output, epsilon = 1e-12);
-    approx::assert_abs_diff_eq!(forward.weights[0], lesson02.weights, epsilon = 1e-12);
+    let forward = mha.forward(&x_q, &x_kv, Some(&mask));
+    let lesson02 = scaled_dot_product_attention(&x_q, &x_kv, &x_kv, Some(&mask));
+    assert_eq!(forward.weights.len(), 1, "{ONE_PER_HEAD}");
+    assert_matrix_close(
+        "the weights of the only head",
+        &forward.weights[0],
+        &lesson02.weights,
+        Tol::TIGHT,
+        &weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask))[0],
+    );
+    assert_matrix_close(
+        "one-head attention with identity projections (lesson 02's attention)",
+        &forward.output,
+        &lesson02.output,
+        Tol::TIGHT,
+        &output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)),
+    );
 }
 
 #[test]
@@ -116,7 +193,12 @@ fn the_base_models_attention_has_about_a_million_parameters() {
     // biases of 512: 4 · 512² + 4 · 512 = 1,050,624, whatever the number of heads.
     let zero = || Linear::new(Matrix::zeros((512, 512)), Vector::zeros(512));
     let mha = MultiHeadAttention::new(8, zero(), zero(), zero(), zero());
-    assert_eq!(mha.parameter_count(), 1_050_624);
+    let got = mha.parameter_count();
+    assert!(
+        got == 1_050_624,
+        "parameter_count: expected 1,050,624, got {got}. Likely cause: {}.",
+        parameter_count_cause(got, 512, 8)
+    );
 }
 
 #[test]
@@ -128,8 +210,46 @@ fn cross_attention_gives_one_output_row_per_query() {
     let x_kv = linspace_matrix(5, 6, 1.0, -1.0);
     let forward = mha.forward(&x_q, &x_kv, None);
     assert_eq!(forward.output.dim(), (2, 6));
-    assert_eq!(forward.weights.len(), 3);
+    assert_eq!(forward.weights.len(), 3, "{ONE_PER_HEAD}");
     for weights in &forward.weights {
-        assert_eq!(weights.dim(), (2, 5));
+        // One row per query, one column per key.
+        assert_same_shape_because("a head's weights", weights, (2, 5), KV_FROM_QUERY);
     }
+}
+
+#[test]
+fn backward_matches_numerical_gradients_of_both_inputs() {
+    // Cross-attention, 2 heads: 2 queries over 3 keys, d_model = 4.
+    let layer = |seed: Float| {
+        Linear::new(
+            linspace_matrix(4, 4, -0.5 + seed, 0.6 - seed),
+            Vector::from(linspace(0.1, -seed, 4)),
+        )
+    };
+    let mha = MultiHeadAttention::new(2, layer(0.1), layer(0.2), layer(0.3), layer(0.4));
+    let x_q = linspace_matrix(2, 4, -1.0, 0.8);
+    let x_kv = linspace_matrix(3, 4, 0.9, -1.1);
+    let upstream = linspace_matrix(2, 4, 0.6, -0.7);
+    let forward = mha.forward(&x_q, &x_kv, None);
+    let grads = mha.backward(&x_q, &x_kv, &forward, &upstream);
+    let mistakes = input_gradient_mistakes(&params(&mha), &x_q, &x_kv, None, &upstream);
+    let loss = |x_q: &Matrix, x_kv: &Matrix| {
+        weighted_sum(&mha.forward(x_q, x_kv, None).output, &upstream)
+    };
+    assert_gradient_close_named(
+        "d_query_input",
+        &grads.d_query_input,
+        &numerical_gradient(|x| loss(x, &x_kv), &x_q, STEP),
+        "the query input feeds only W_q: d_query_input = dQ W_q, with dQ every head's d_q \
+         side by side and each head's upstream gradient its slice of d_output W_o. (If a \
+         forward test fails too, fix forward first: the numerical gradient uses it.)",
+        &mistakes.d_query_input,
+    );
+    assert_gradient_close_named(
+        "d_key_value_input",
+        &grads.d_key_value_input,
+        &numerical_gradient(|x| loss(&x_q, x), &x_kv, STEP),
+        "the key/value input feeds both W_k and W_v: d_key_value_input = dK W_k + dV W_v",
+        &mistakes.d_key_value_input,
+    );
 }

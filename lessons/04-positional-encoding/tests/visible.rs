@@ -1,15 +1,24 @@
 //! The visible tests of lesson 04: what "done" looks like.
 //!
-//! Run them with `cargo test -p positional-encoding`. The checker's graded tests check
-//! much more (the table against PyTorch and NumPy values, the rotation property, the
-//! backward pass, permutations); `cargo run -p checker -- grade 04-positional-encoding`
-//! runs them. Don't edit this file to make it pass: grading never reads it.
+//! Run them with `cargo test -p positional-encoding`. A failure says what was expected,
+//! what came back and, when your result is what a common mistake gives, which mistake: the
+//! same checks the graded tests use. The checker's graded tests check much more (the table
+//! against PyTorch and NumPy values, the rotation property, the backward pass,
+//! permutations); `cargo run -p checker -- grade 04-positional-encoding` runs them.
+//! Don't edit this file to make it pass: grading never reads it.
 
 use attention::scaled_dot_product_attention;
 use course_common::ndarray::{array, s};
 use course_common::{Float, Matrix};
-use course_harness::{Misconception, Tol, assert_matrix_close};
-use positional_encoding::{Embedding, embedding_to_encoding_ratio, sinusoidal_table};
+use course_harness::mistakes::positional_encoding::{
+    add_mistakes, embed_with_positions_mistakes, embedding_backward_mistakes,
+    embedding_mistakes, ratio_cause, table_mistakes,
+};
+use course_harness::{Tol, assert_matrix_close, linspace_matrix};
+use positional_encoding::{
+    Embedding, add_positional_encoding, embed_with_positions,
+    embedding_to_encoding_ratio, sinusoidal_table,
+};
 
 #[test]
 fn the_table_for_four_positions_and_d_model_4() {
@@ -20,18 +29,12 @@ fn the_table_for_four_positions_and_d_model_4() {
         let angle = p as Float * [1.0, 0.01][i / 2];
         if i % 2 == 0 { angle.sin() } else { angle.cos() }
     });
-    // Swapped, the cos columns would come first: PE(0) = [1, 0, 1, 0].
-    let swapped = Matrix::from_shape_fn((4, 4), |(p, i)| expected[[p, i ^ 1]]);
     assert_matrix_close(
         "sinusoidal_table(4, 4)",
         &table,
         &expected,
         Tol::TIGHT,
-        &[Misconception {
-            cause: "sin and cos are swapped: even columns 2i hold sin(p ω_i), odd columns \
-                    2i + 1 hold cos(p ω_i)",
-            result: swapped,
-        }],
+        &table_mistakes(4, 4),
     );
 }
 
@@ -54,7 +57,13 @@ fn the_embedding_looks_up_rows_and_scales_them_by_sqrt_d_model() {
         [2.0, 0.0, 1.0, -2.0],
         [0.5, 4.0, 0.0, 2.0]
     ];
-    approx::assert_abs_diff_eq!(x, expected, epsilon = 1e-12);
+    assert_matrix_close(
+        "Embedding::forward(&[1, 0, 1])",
+        &x,
+        &expected,
+        Tol::TIGHT,
+        &embedding_mistakes(&embedding.weight, &[1, 0, 1]),
+    );
 }
 
 #[test]
@@ -73,7 +82,42 @@ fn a_repeated_token_collects_the_gradient_of_every_use() {
         [8.0, 4.0, -4.0, 0.0],
         [0.0, 0.0, 0.0, 0.0]
     ];
-    approx::assert_abs_diff_eq!(d_weight, expected, epsilon = 1e-12);
+    assert_matrix_close(
+        "Embedding::backward(&[1, 0, 1], d_out)",
+        &d_weight,
+        &expected,
+        Tol::TIGHT,
+        &embedding_backward_mistakes(3, &[1, 0, 1], &d_out),
+    );
+}
+
+#[test]
+fn the_encoding_is_added_from_position_start_after_the_scale() {
+    // Any table will do here: row t of x gets row start + t of the table.
+    let table = linspace_matrix(6, 4, 0.5, -2.0);
+    let x = linspace_matrix(3, 4, -1.0, 1.2);
+    let expected = &x + &table.slice(s![2..5, ..]);
+    assert_matrix_close(
+        "add_positional_encoding(x, table, 2) (rows 2, 3, 4 of the table)",
+        &add_positional_encoding(&x, &table, 2),
+        &expected,
+        Tol::TIGHT,
+        &add_mistakes(&x, &table, 2),
+    );
+    // √d_model · weight[tokens] + table[0..n]: the scale is the embedding's alone.
+    let embedding = Embedding::new(array![[1.0, 0.0, 0.5, -1.0], [0.25, 2.0, 0.0, 1.0]]);
+    let expected = array![
+        [0.5, 4.0, 0.0, 2.0],
+        [2.0, 0.0, 1.0, -2.0],
+        [0.5, 4.0, 0.0, 2.0]
+    ] + table.slice(s![0..3, ..]);
+    assert_matrix_close(
+        "embed_with_positions(embedding, &[1, 0, 1], table)",
+        &embed_with_positions(&embedding, &[1, 0, 1], &table),
+        &expected,
+        Tol::TIGHT,
+        &embed_with_positions_mistakes(&embedding.weight, &[1, 0, 1], &table),
+    );
 }
 
 #[test]
@@ -105,9 +149,15 @@ fn embeddings_of_size_one_over_sqrt_d_model_sit_next_to_the_encoding() {
     let weight = Matrix::from_shape_fn((10, d_model), |(v, c)| {
         if (v + c) % 3 == 0 { -entry } else { entry }
     });
-    let ratio = embedding_to_encoding_ratio(
-        &Embedding::new(weight),
-        &sinusoidal_table(64, d_model),
+    let table = sinusoidal_table(64, d_model);
+    let ratio = embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
+    let expected = (2.0 as Float).sqrt();
+    assert!(
+        (ratio - expected).abs() <= 1e-12,
+        "embedding_to_encoding_ratio: expected √2 = {expected}, got {ratio}. Likely cause: {}.",
+        ratio_cause(ratio, &weight, &table).unwrap_or(
+            "ratio = sqrt(mean over the vocabulary of ‖scale · weight[v]‖²) / \
+             sqrt(mean over positions of ‖table[pos]‖²)"
+        )
     );
-    approx::assert_abs_diff_eq!(ratio, (2.0 as Float).sqrt(), epsilon = 1e-12);
 }

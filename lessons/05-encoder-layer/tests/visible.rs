@@ -1,14 +1,26 @@
 //! The visible tests of lesson 05: what "done" looks like.
 //!
-//! Run them with `cargo test -p encoder-layer`. The checker's graded tests check much
-//! more (PyTorch's values for every layer, post-LN and pre-LN, masks, every gradient);
+//! Run them with `cargo test -p encoder-layer`. A failure says what was expected, what
+//! came back and, when your result is what a common mistake gives, which mistake: the same
+//! checks the graded tests use. The layers are checked against themselves written out
+//! with their own parts (your LayerNorm, FFN and attention), so that a wiring mistake is
+//! named even while a part is wrong. The checker's graded tests check much more
+//! (PyTorch's values for every layer, post-LN and pre-LN, masks, every gradient);
 //! `cargo run -p checker -- grade 05-encoder-layer` runs them.
 //! Don't edit this file to make it pass: grading never reads it.
 
 use course_common::ndarray::{Axis, array};
 use course_common::{Float, Matrix, Vector};
+use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::mistakes::encoder_layer::{
+    Decoder, Encoder, Ffn, NO_CAUSAL_MASK, Norm, Position, decoder_mistakes,
+    encoder_d_x_mistakes, encoder_mistakes, ffn_backward_mistakes, ffn_mistakes,
+    layer_norm_backward_mistakes, layer_norm_mistakes, nearest_first,
+};
+use course_harness::mistakes::multi_head_attention::{Layer, LinearWeights};
 use course_harness::{
-    Misconception, Tol, assert_matrix_close, linspace, linspace_matrix,
+    Tol, assert_gradient_close_named, assert_matrix_close, linspace, linspace_matrix,
+    numerical_gradient,
 };
 use encoder_layer::{
     DecoderLayer, EncoderLayer, FeedForward, LayerNorm, Linear, MultiHeadAttention,
@@ -66,27 +78,17 @@ fn layer_norm_of_1_0_0_0_is_what_pytorch_gives() {
     // 0.75 / 0.43302 = 1.7320 and −0.25 / 0.43302 = −0.5773. PyTorch's nn.LayerNorm(4)
     // gives the same; the Annotated Transformer's LayerNorm gives [1.5, −0.5, ...].
     let x = array![[1.0, 0.0, 0.0, 0.0]];
-    let y = LayerNorm::new(4).forward(&x);
-    let normalised = |spread: Float| x.mapv(|v| (v - 0.25) / spread);
+    let norm = LayerNorm::new(4);
+    let y = norm.forward(&x);
     let eps: Float = 1e-5;
+    let expected = x.mapv(|v| (v - 0.25) / (3.0 / 16.0 + eps).sqrt());
+    // Some wrong formulas agree to 1e-9 on this row: the closest is the one named.
     assert_matrix_close(
         "LayerNorm([1, 0, 0, 0])",
         &y,
-        &normalised((3.0 / 16.0 + eps).sqrt()),
+        &expected,
         Tol::TIGHT,
-        &[
-            Misconception {
-                cause: "the variance was divided by n − 1 (unbiased): LayerNorm divides by \
-                        n, the number of features, as PyTorch's nn.LayerNorm does",
-                result: normalised((0.25 + eps).sqrt()),
-            },
-            Misconception {
-                cause: "the rows were divided by std + ε with the unbiased std, as the \
-                        Annotated Transformer's LayerNorm does: the course (and PyTorch) \
-                        divides by √(σ² + ε) with σ² the mean of the squared deviations",
-                result: normalised(0.5 + eps),
-            },
-        ],
+        &nearest_first(&y, layer_norm_mistakes(&x, &norm_parts(&norm))),
     );
 }
 
@@ -116,31 +118,141 @@ fn the_ffn_is_a_two_layer_mlp_with_a_relu() {
             Vector::from(vec![0.5, 0.0]),
         ),
     );
-    let forward = ffn.forward(&array![[2.0, 1.0], [1.0, -2.0]]);
-    assert_eq!(forward.hidden, array![[2.0, 1.0, 2.0], [1.0, 0.0, 0.0]]);
+    let x = array![[2.0, 1.0], [1.0, -2.0]];
+    let forward = ffn.forward(&x);
+    let mistakes = ffn_mistakes(&ffn_parts(&ffn), &x);
+    assert_matrix_close(
+        "FeedForward hidden (after the ReLU)",
+        &forward.hidden,
+        &array![[2.0, 1.0, 2.0], [1.0, 0.0, 0.0]],
+        Tol::TIGHT,
+        &mistakes.hidden,
+    );
     assert_matrix_close(
         "FeedForward output",
         &forward.output,
         &array![[5.5, -1.0], [1.5, 0.0]],
         Tol::TIGHT,
-        &[],
+        &mistakes.output,
+    );
+    // Backwards, the ReLU passes the gradient where the unit was on (hidden > 0) only.
+    let upstream = array![[1.0, -0.5], [0.25, 2.0]];
+    let d_x = ffn.backward(&x, &forward, &upstream).d_x;
+    assert_gradient_close_named(
+        "FeedForward d_x",
+        &d_x,
+        &numerical_gradient(
+            |x| weighted_sum(&ffn.forward(x).output, &upstream),
+            &x,
+            STEP,
+        ),
+        "back through w_2, the ReLU (× 1 where hidden > 0, × 0 elsewhere), then w_1. (If \
+         the forward checks fail too, fix forward first: the numerical gradient uses it.)",
+        &ffn_backward_mistakes(&ffn_parts(&ffn), &x, &upstream),
+    );
+}
+
+#[test]
+fn layer_norm_backward_matches_numerical_gradients() {
+    let norm = LayerNorm::from_parameters(
+        Vector::from(linspace(0.5, 1.5, 6)),
+        Vector::from(linspace(-0.3, 0.3, 6)),
+    );
+    let x = tokens();
+    let upstream = linspace_matrix(3, 6, 0.9, -0.6);
+    let grads = norm.backward(&x, &upstream);
+    let mistakes = layer_norm_backward_mistakes(&x, &norm_parts(&norm), &upstream);
+    let loss = |norm: &LayerNorm, x: &Matrix| weighted_sum(&norm.forward(x), &upstream);
+    assert_gradient_close_named(
+        "LayerNorm d_x",
+        &grads.d_x,
+        &numerical_gradient(|x| loss(&norm, x), &x, STEP),
+        "with g = dY ⊙ γ and r = 1/√(σ² + ε) per row, dx = r·(g − mean(g) − x̂ ⊙ mean(g ⊙ \
+         x̂)), the means over each row's features. (If a LayerNorm test fails too, fix \
+         forward first: the numerical gradient uses it.)",
+        &mistakes.d_x,
+    );
+    let d_gamma = numerical_gradient(
+        |g| {
+            loss(
+                &LayerNorm::from_parameters(g.row(0).to_owned(), norm.beta.clone()),
+                &x,
+            )
+        },
+        &norm.gamma.clone().insert_axis(Axis(0)),
+        STEP,
+    );
+    assert_gradient_close_named(
+        "LayerNorm d_gamma",
+        &grads.d_gamma.insert_axis(Axis(0)),
+        &d_gamma,
+        "dγ = Σ_rows dY ⊙ x̂, the normalised input",
+        &mistakes.d_gamma,
     );
 }
 
 #[test]
 fn post_ln_is_the_default_and_normalises_the_output() {
     assert_eq!(NormPosition::default(), NormPosition::Post);
+    let x = tokens();
+    // Post-LN: h = norm_1(x + SA(x)), out = norm_2(h + FFN(h)), written out with the
+    // layer's own parts.
+    let layer = encoder(NormPosition::Post);
+    let sa = |a: &Matrix| layer.self_attention.forward(a, a, None).output;
+    let ffn = |a: &Matrix| layer.ffn.forward(a).output;
+    let post = layer.forward(&x, None).output;
+    let h = layer.norm_1.forward(&(&x + &sa(&x)));
+    assert_matrix_close(
+        "post-LN encoder layer: norm_2(h + FFN(h)) with h = norm_1(x + SA(x))",
+        &post,
+        &layer.norm_2.forward(&(&h + &ffn(&h))),
+        Tol::TIGHT,
+        &encoder_mistakes(&encoder_parts(&layer), &x, None),
+    );
+    // Pre-LN: h = x + SA(norm_1(x)), out = h + FFN(norm_2(h)).
+    let pre_layer = encoder(NormPosition::Pre);
+    let pre = pre_layer.forward(&x, None).output;
+    let a = pre_layer.norm_1.forward(&x);
+    let h = &x + &pre_layer.self_attention.forward(&a, &a, None).output;
+    let b = pre_layer.norm_2.forward(&h);
+    assert_matrix_close(
+        "pre-LN encoder layer: h + FFN(norm_2(h)) with h = x + SA(norm_1(x))",
+        &pre,
+        &(&h + &pre_layer.ffn.forward(&b).output),
+        Tol::TIGHT,
+        &encoder_mistakes(&encoder_parts(&pre_layer), &x, None),
+    );
     // Post-LN ends with a LayerNorm (γ = 1, β = 0 here): every output row has mean 0
     // and variance almost 1. Pre-LN ends with a residual addition: its rows don't.
-    let post = encoder(NormPosition::Post).forward(&tokens(), None).output;
     let (mean, variance) = row_moments(&post);
     approx::assert_abs_diff_eq!(mean, Vector::zeros(3), epsilon = 1e-12);
     approx::assert_abs_diff_eq!(variance, Vector::ones(3), epsilon = 1e-4);
-    let pre = encoder(NormPosition::Pre).forward(&tokens(), None).output;
     let (_, variance) = row_moments(&pre);
     assert!(
         variance.iter().all(|v| (v - 1.0).abs() > 0.05),
         "pre-LN's output is x + (sublayers' outputs), not normalised: {variance}"
+    );
+}
+
+#[test]
+fn the_encoder_layers_backward_matches_the_numerical_gradient() {
+    let layer = encoder(NormPosition::Post);
+    let x = tokens();
+    let upstream = linspace_matrix(3, 6, 0.5, -0.7);
+    let forward = layer.forward(&x, None);
+    let d_x = layer.backward(&x, &forward, &upstream).d_x;
+    assert_gradient_close_named(
+        "EncoderLayer d_x",
+        &d_x,
+        &numerical_gradient(
+            |x| weighted_sum(&layer.forward(x, None).output, &upstream),
+            &x,
+            STEP,
+        ),
+        "walk the blocks backwards; at each residual connection y = x + F(..) the \
+         gradient of x is the gradient of y plus what comes back through F. (If a forward \
+         test fails too, fix forward first: the numerical gradient uses it.)",
+        &encoder_d_x_mistakes(&encoder_parts(&layer), &x, None, &upstream),
     );
 }
 
@@ -199,16 +311,115 @@ fn the_decoder_reads_the_memory_and_never_the_future() {
     let memory_mask = padding_mask(3, &[true, true, true, true, false]);
     let run =
         |x: &Matrix| decoder.forward(x, &memory, Some(&self_mask), Some(&memory_mask));
-    let forward = run(&tokens());
+    let x = tokens();
+    let forward = run(&x);
     assert_eq!(forward.output.dim(), (3, 6));
     assert_eq!(forward.cross_attention.weights[0].dim(), (3, 5));
+    // Post-LN, written out with the layer's own parts: masked self-attention, then
+    // cross-attention with queries from h_1 and keys and values from the memory, then
+    // the FFN.
+    let sa = decoder
+        .self_attention
+        .forward(&x, &x, Some(&self_mask))
+        .output;
+    let h_1 = decoder.norm_1.forward(&(&x + &sa));
+    let ca = decoder
+        .cross_attention
+        .forward(&h_1, &memory, Some(&memory_mask))
+        .output;
+    let h_2 = decoder.norm_2.forward(&(&h_1 + &ca));
+    assert_matrix_close(
+        "decoder layer: norm_3(h_2 + FFN(h_2)), h_2 = norm_2(h_1 + CA(h_1, memory)), \
+         h_1 = norm_1(x + SA(x))",
+        &forward.output,
+        &decoder
+            .norm_3
+            .forward(&(&h_2 + &decoder.ffn.forward(&h_2).output)),
+        Tol::TIGHT,
+        &decoder_mistakes(
+            &decoder_parts(&decoder),
+            &x,
+            &memory,
+            Some(&self_mask),
+            Some(&memory_mask),
+        ),
+    );
     // Changing the last target token leaves the first two outputs exactly as they were.
     let mut changed = tokens();
     changed.row_mut(2).fill(4.0);
     let after = run(&changed).output;
-    assert_eq!(after.row(0), forward.output.row(0));
-    assert_eq!(after.row(1), forward.output.row(1));
+    for i in 0..2 {
+        assert!(
+            after.row(i) == forward.output.row(i),
+            "decoder output row {i} changed when only target row 2 did: position {i} saw \
+             the future. Likely cause: {NO_CAUSAL_MASK}"
+        );
+    }
     // The encoder is trained through the decoder: the memory gets a gradient too.
     let grads = decoder.backward(&tokens(), &memory, &forward, &Matrix::ones((3, 6)));
     assert_eq!(grads.d_memory.dim(), (5, 6));
+}
+
+// The layers' parts, as the builders of common mistakes
+// (`course_harness::mistakes::encoder_layer`) take them.
+
+fn linear_parts(layer: &Linear) -> LinearWeights<'_> {
+    LinearWeights {
+        weight: &layer.weight,
+        bias: &layer.bias,
+    }
+}
+
+fn attention_parts(attention: &MultiHeadAttention) -> Layer<'_> {
+    Layer {
+        n_heads: attention.n_heads,
+        w_q: linear_parts(&attention.w_q),
+        w_k: linear_parts(&attention.w_k),
+        w_v: linear_parts(&attention.w_v),
+        w_o: linear_parts(&attention.w_o),
+    }
+}
+
+fn norm_parts(norm: &LayerNorm) -> Norm<'_> {
+    Norm {
+        gamma: &norm.gamma,
+        beta: &norm.beta,
+        eps: norm.eps,
+    }
+}
+
+fn ffn_parts(ffn: &FeedForward) -> Ffn<'_> {
+    Ffn {
+        w_1: linear_parts(&ffn.w_1),
+        w_2: linear_parts(&ffn.w_2),
+    }
+}
+
+fn position_of(position: NormPosition) -> Position {
+    match position {
+        NormPosition::Post => Position::Post,
+        NormPosition::Pre => Position::Pre,
+    }
+}
+
+fn encoder_parts(layer: &EncoderLayer) -> Encoder<'_> {
+    Encoder {
+        self_attention: attention_parts(&layer.self_attention),
+        ffn: ffn_parts(&layer.ffn),
+        norm_1: norm_parts(&layer.norm_1),
+        norm_2: norm_parts(&layer.norm_2),
+        position: position_of(layer.norm_position),
+    }
+}
+
+fn decoder_parts(layer: &DecoderLayer) -> Decoder<'_> {
+    Decoder {
+        self_attention: attention_parts(&layer.self_attention),
+        cross_attention: attention_parts(&layer.cross_attention),
+        ffn: ffn_parts(&layer.ffn),
+        norm_1: norm_parts(&layer.norm_1),
+        norm_2: norm_parts(&layer.norm_2),
+        norm_3: norm_parts(&layer.norm_3),
+        position: position_of(layer.norm_position),
+    }
 }
