@@ -48,6 +48,7 @@ const COURSE_PARTS: &[&str] = &[
     "course.toml",
     ".cargo",
     "common",
+    "figures",
     "harness",
     "manifest",
     "lessons",
@@ -73,12 +74,12 @@ pub fn export_student(root: &Path, out: &Path) -> Result<()> {
 pub fn solve_lessons(root: &Path, course: &Path) -> Result<()> {
     for entry in std::fs::read_dir(root.join("solutions"))? {
         let lesson = entry?.file_name();
-        let solution = root.join("solutions").join(&lesson).join("src/lib.rs");
-        if solution.is_file() {
-            std::fs::copy(
-                &solution,
-                course.join("lessons").join(&lesson).join("src/lib.rs"),
-            )?;
+        let solution = root.join("solutions").join(&lesson).join("src");
+        let stub = course.join("lessons").join(&lesson).join("src");
+        if solution.is_dir() && stub.is_dir() {
+            // The whole `src/`: a lesson may be several files.
+            std::fs::remove_dir_all(&stub)?;
+            copy_tree(&solution, &stub)?;
         }
     }
     Ok(())

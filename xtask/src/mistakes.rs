@@ -8,13 +8,18 @@
 //! - `cargo test -p <crate>`, the visible tests, whose output must name the mistake;
 //! - `checker grade <lesson>`, whose first failing test must name it.
 //!
-//! It prints a table per lesson and the share of mistakes named, and writes every
-//! message to `target/xtask/mistakes/<selection>/summary.json` to read why one was not.
+//! Every other lesson of the copy holds its solution, so the visible tests of a lesson
+//! that builds on earlier ones see the mistake alone, as a learner who has done those
+//! lessons does. A lesson's `src/` may be several files: `find` must occur once in all of
+//! them together. It prints a table per lesson and the share of mistakes named, and writes
+//! every message to `target/xtask/mistakes/<selection>/summary.json` to read why one was
+//! not.
 
-use crate::course_copy::CourseCopy;
+use crate::course_copy::{CourseCopy, solve_lessons};
 use crate::run_command;
 use anyhow::{Context, Result, bail};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// One mistake, as its list gives it.
@@ -46,6 +51,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         .join("mistakes")
         .join(only.unwrap_or("all"));
     let copy = CourseCopy::create(root, &base)?;
+    solve_lessons(root, &copy.course)?;
     let submission = base.join("submission");
     let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
 
@@ -59,11 +65,8 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
     let mut shares = Vec::new();
     for (lesson, mistakes) in &lists {
         let crate_name = manifest.lesson(lesson)?.crate_name.clone();
-        let solution = std::fs::read_to_string(
-            root.join("solutions").join(lesson).join("src/lib.rs"),
-        )?;
-        let stub_path = copy.course.join("lessons").join(lesson).join("src/lib.rs");
-        let stub = std::fs::read_to_string(&stub_path)?;
+        let solution = read_sources(&root.join("solutions").join(lesson).join("src"))?;
+        let lesson_src = copy.course.join("lessons").join(lesson).join("src");
         println!("\n{lesson} ({} mistakes)\n", mistakes.len());
         println!("  {:<72} {:<9} {:<9}", "mistake", "visible", "checker");
         let mut named = 0;
@@ -75,7 +78,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 &submission,
                 lesson,
                 &crate_name,
-                &stub_path,
+                &lesson_src,
                 &patched,
                 mistake,
             )?;
@@ -103,7 +106,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 "visible_output": outcome.visible_output,
             }));
         }
-        std::fs::write(&stub_path, &stub)?;
+        write_sources(&lesson_src, &solution)?;
         let share = named as f64 / mistakes.len().max(1) as f64;
         println!(
             "\n  named by the checker: {named} of {} ({:.0} %)",
@@ -130,12 +133,12 @@ fn try_mistake(
     submission: &Path,
     lesson: &str,
     crate_name: &str,
-    stub_path: &Path,
-    patched: &str,
+    lesson_src: &Path,
+    patched: &Sources,
     mistake: &Mistake,
 ) -> Result<Outcome> {
     // The visible tests, on the lesson as a learner's copy holds it.
-    std::fs::write(stub_path, patched)?;
+    write_sources(lesson_src, patched)?;
     let visible = copy
         .cargo(&["test", "-q", "-p", crate_name, "--test", "visible"])
         .stdin(Stdio::null())
@@ -147,9 +150,7 @@ fn try_mistake(
     );
 
     // The checker, on a submission of that lesson alone.
-    let lesson_dir = submission.join(lesson).join("src");
-    std::fs::create_dir_all(&lesson_dir)?;
-    std::fs::write(lesson_dir.join("lib.rs"), patched)?;
+    write_sources(&submission.join(lesson).join("src"), patched)?;
     let graded = Command::new(copy.checker())
         .current_dir(&copy.course)
         .args(["grade", lesson, "--format", "json", "--lessons-dir"])
@@ -193,16 +194,55 @@ fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The solution with the mistake made: `find` must occur exactly once.
-fn apply(solution: &str, mistake: &Mistake) -> Result<String> {
-    let count = solution.matches(&mistake.find).count();
+/// A lesson's source files, by path relative to its `src/`.
+type Sources = BTreeMap<PathBuf, String>;
+
+/// Every file under `src`.
+fn read_sources(src: &Path) -> Result<Sources> {
+    let mut sources = Sources::new();
+    for entry in walkdir::WalkDir::new(src).sort_by_file_name() {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            let text = std::fs::read_to_string(entry.path())
+                .with_context(|| format!("could not read {}", entry.path().display()))?;
+            sources.insert(entry.path().strip_prefix(src)?.to_path_buf(), text);
+        }
+    }
+    Ok(sources)
+}
+
+/// Makes `src` hold exactly `sources`.
+fn write_sources(src: &Path, sources: &Sources) -> Result<()> {
+    if src.exists() {
+        std::fs::remove_dir_all(src)?;
+    }
+    for (relative, text) in sources {
+        let path = src.join(relative);
+        std::fs::create_dir_all(path.parent().context("a file has a folder")?)?;
+        std::fs::write(&path, text)?;
+    }
+    Ok(())
+}
+
+/// The solution with the mistake made: `find` must occur exactly once in all its files.
+fn apply(solution: &Sources, mistake: &Mistake) -> Result<Sources> {
+    let count: usize = solution
+        .values()
+        .map(|text| text.matches(&mistake.find).count())
+        .sum();
     if count != 1 {
         bail!(
             "`find` occurs {count} times in the solution (it must occur once): {}",
             mistake.find
         );
     }
-    Ok(solution.replacen(&mistake.find, &mistake.replace, 1))
+    let mut patched = solution.clone();
+    for text in patched.values_mut() {
+        if text.contains(&mistake.find) {
+            *text = text.replacen(&mistake.find, &mistake.replace, 1);
+        }
+    }
+    Ok(patched)
 }
 
 /// The lists of mistakes under `mistakes/`, by lesson id (the file's stem), in order.
