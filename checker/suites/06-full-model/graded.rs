@@ -2024,7 +2024,9 @@ fn greedy_decoding_of_a_hand_built_model_starts_from_bos() {
             "exact_match of the successor model on two right targets and one wrong (too \
              short) target: expected 2/3, got {score}"
         );
-        let tie = next_token(array![9.0, 9.0, 1.0, 2.0, 2.0, 0.0, -1.0].view());
+        let tie = observe("next_token", || {
+            next_token(array![9.0, 9.0, 1.0, 2.0, 2.0, 0.0, -1.0].view())
+        });
         assert!(
             tie == 3,
             "next_token([9, 9, 1, 2, 2, 0, −1]) should be 3: never PAD or BOS, and the first \
