@@ -24,8 +24,14 @@ const ROOT_FILES: &[&str] = &[
 ];
 
 /// Folders the student edition copies whole.
-const WHOLE_FOLDERS: &[&str] =
-    &["common", "harness", "manifest", "lessons", "checker/src"];
+const WHOLE_FOLDERS: &[&str] = &[
+    "common",
+    "figures",
+    "harness",
+    "manifest",
+    "lessons",
+    "checker/src",
+];
 
 /// The student edition's README.
 const STUDENT_README: &str = include_str!("export/README.md");

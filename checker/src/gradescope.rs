@@ -35,6 +35,7 @@ const COURSE_PARTS: &[&str] = &[
     "course.toml",
     "rustfmt.toml",
     "common",
+    "figures",
     "harness",
     "manifest",
     "lessons",

@@ -16,11 +16,10 @@
 
 mod common;
 
-use common::{
-    BLUE, Corner, GREEN, ORANGE, Panel, PlotAxis, Series, VERMILLION, hash_matrix,
-    print_table, sci, svg, write_figure,
-};
+use common::{hash_matrix, print_table, sci};
 use course_common::{Float, Vector};
+use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
+use course_figures::colour::{BLUE, GREEN, ORANGE, VERMILLION};
 use rnn::{Rnn, orthogonal};
 
 const D_IN: usize = 16;
@@ -112,51 +111,33 @@ fn main() {
         .iter()
         .zip(&distances)
         .zip(colors)
-        .map(|((s, d), color)| Series {
-            label: format!("σ_max(W_hh) = {s}"),
-            color,
-            dashed: false,
-            markers: false,
+        .map(|((s, d), color)| {
             // Below 10⁻¹⁵ the two states agree to the last bits of f64 (the first token
             // is gone for good): the line stops there.
-            points: d
+            let points = d
                 .iter()
                 .enumerate()
                 .take_while(|&(_, &v)| v > 1e-15)
                 .map(|(t, &v)| ((t + 1) as Float, v))
-                .collect(),
+                .collect();
+            Series::line(format!("σ_max(W_hh) = {s}"), color, points)
         })
         .collect();
-    for ((s, d), color) in SIGMAS.iter().zip(&distances).zip(colors).take(1) {
-        series.push(Series {
-            label: String::new(),
-            color,
-            dashed: true,
-            markers: false,
-            points: (0..LEN)
-                .map(|t| ((t + 1) as Float, d[0] * s.powi(t as i32)))
-                .collect(),
-        });
-    }
+    // The bound for the first σ, dashed in its line's colour.
+    let (sigma, first) = (SIGMAS[0], distances[0][0]);
+    let bound = (0..LEN)
+        .map(|t| ((t + 1) as Float, first * sigma.powi(t as i32)))
+        .collect();
+    series.push(Series::line("", colors[0], bound).dashed());
     let panel = Panel {
         title: "Two sentences that differ only in token 1".to_owned(),
-        x: PlotAxis {
-            label: "sentence length T (tokens read)".to_owned(),
-            min: 1.0,
-            max: LEN as Float,
-            log: false,
-        },
-        y: PlotAxis {
-            label: "‖h_T − h′_T‖ (log scale)".to_owned(),
-            min: 1e-17,
-            max: 100.0,
-            log: true,
-        },
+        x: Axis::linear("sentence length T (tokens read)", 1.0, LEN as Float),
+        y: Axis::log("‖h_T − h′_T‖ (log scale)", 1e-17, 100.0),
         series,
         legend: Corner::Outside,
         note: Some("dashed: the bound 0.5^(T−1) · ‖h_1 − h′_1‖".to_owned()),
     };
-    let figure = svg(
+    let figure = line_chart(
         "How an RNN encoder forgets the first token",
         &format!(
             "Log-scale plot of the distance between the last hidden states of two \
@@ -171,6 +152,8 @@ fn main() {
             sci(distances[3][LEN - 1]),
         ),
         &[panel],
+        &ChartStyle::default(),
     );
-    write_figure("01-rnn-bottleneck-forgetting.svg", &figure);
+    let path = course_figures::write("01-rnn-bottleneck-forgetting.svg", &figure);
+    println!("wrote {}", path.display());
 }

@@ -17,11 +17,10 @@
 
 mod common;
 
-use common::{
-    BLUE, Corner, GREEN, Panel, PlotAxis, Series, VERMILLION, hash_matrix, print_table,
-    sci, svg, write_figure,
-};
+use common::{hash_matrix, print_table, sci};
 use course_common::{Float, Matrix, Vector};
+use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
+use course_figures::colour::{BLUE, GREEN, VERMILLION};
 use rnn::{Rnn, orthogonal, spectral_norm};
 
 const D_IN: usize = 16;
@@ -172,47 +171,33 @@ fn main() {
     let mut series: Vec<Series> = runs
         .iter()
         .zip(colors)
-        .map(|(r, color)| Series {
-            label: format!("σ_max(W_hh) = {}", r.sigma),
-            color,
-            dashed: false,
-            markers: false,
-            points: (0..LEN)
+        .map(|(r, color)| {
+            let points = (0..LEN)
                 .map(|d| (d as Float, r.jacobian_norms[d]))
-                .collect(),
+                .collect();
+            Series::line(format!("σ_max(W_hh) = {}", r.sigma), color, points)
         })
         .collect();
     // The bounds σ^d · σ_max(W_xh), dashed in each line's colour, with one legend entry.
     for (r, color) in runs.iter().zip(colors) {
-        series.push(Series {
-            label: String::new(),
-            color,
-            dashed: true,
-            markers: false,
-            points: (0..LEN)
-                .map(|d| (d as Float, r.sigma.powi(d as i32) * w_xh_norm))
-                .collect(),
-        });
+        let bound = (0..LEN)
+            .map(|d| (d as Float, r.sigma.powi(d as i32) * w_xh_norm))
+            .collect();
+        series.push(Series::line("", color, bound).dashed());
     }
     let panel = Panel {
         title: "Gradient of the last state reaching each input".to_owned(),
-        x: PlotAxis {
-            label: "distance d (steps of recurrence between x_t and h_T)".to_owned(),
-            min: 0.0,
-            max: (LEN - 1) as Float,
-            log: false,
-        },
-        y: PlotAxis {
-            label: "‖∂h_T / ∂x_t‖ (spectral norm, log scale)".to_owned(),
-            min: 1e-18,
-            max: 1e5,
-            log: true,
-        },
+        x: Axis::linear(
+            "distance d (steps of recurrence between x_t and h_T)",
+            0.0,
+            (LEN - 1) as Float,
+        ),
+        y: Axis::log("‖∂h_T / ∂x_t‖ (spectral norm, log scale)", 1e-18, 1e5),
         series,
         legend: Corner::BottomLeft,
         note: Some("dashed: the bound σ^d · σ_max(W_xh)".to_owned()),
     };
-    let figure = svg(
+    let figure = line_chart(
         "Gradient norm against distance for three recurrent matrices",
         &format!(
             "Log-scale plot of the spectral norm of the Jacobian of the last hidden state \
@@ -225,6 +210,8 @@ fn main() {
             sci(runs[2].jacobian_norms[49]),
         ),
         &[panel],
+        &ChartStyle::default(),
     );
-    write_figure("01-rnn-bottleneck-gradient-norms.svg", &figure);
+    let path = course_figures::write("01-rnn-bottleneck-gradient-norms.svg", &figure);
+    println!("wrote {}", path.display());
 }

@@ -14,12 +14,10 @@
 
 mod common;
 
-use common::{
-    BLUE, Corner, Panel, PlotAxis, Series, VERMILLION, hash_matrix, print_table, svg,
-    write_figure,
-};
-
+use common::{hash_matrix, print_table};
 use course_common::{Float, Matrix, Vector};
+use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
+use course_figures::colour::{BLUE, VERMILLION};
 use rnn::{Rnn, orthogonal};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -191,73 +189,41 @@ fn main() {
             .collect()
     };
     let d = D as Float;
+    let lengths = || Axis::log("sequence length n (log scale)", 10.0, 2000.0);
     let steps = Panel {
         title: "Steps that must run one after another".to_owned(),
-        x: PlotAxis {
-            label: "sequence length n (log scale)".to_owned(),
-            min: 10.0,
-            max: 2000.0,
-            log: true,
-        },
-        y: PlotAxis {
-            label: "sequential steps per layer (log scale)".to_owned(),
-            min: 1.0,
-            max: 2000.0,
-            log: true,
-        },
+        x: lengths(),
+        y: Axis::log("sequential steps per layer (log scale)", 1.0, 2000.0),
         series: vec![
-            Series {
-                label: "RNN: n".to_owned(),
-                color: VERMILLION,
-                dashed: false,
-                markers: true,
-                points: points(&|n| n),
-            },
-            Series {
-                label: format!("self-attention: {ATTENTION_STAGES}, whatever n"),
-                color: BLUE,
-                dashed: false,
-                markers: true,
-                points: points(&|_| ATTENTION_STAGES as Float),
-            },
+            Series::line("RNN: n", VERMILLION, points(&|n| n)).with_markers(),
+            Series::line(
+                format!("self-attention: {ATTENTION_STAGES}, whatever n"),
+                BLUE,
+                points(&|_| ATTENTION_STAGES as Float),
+            )
+            .with_markers(),
         ],
         legend: Corner::TopLeft,
         note: None,
     };
     let work = Panel {
         title: "Multiply-adds per layer (d = 64)".to_owned(),
-        x: PlotAxis {
-            label: "sequence length n (log scale)".to_owned(),
-            min: 10.0,
-            max: 2000.0,
-            log: true,
-        },
-        y: PlotAxis {
-            label: "multiply-adds (log scale)".to_owned(),
-            min: 1e4,
-            max: 1e9,
-            log: true,
-        },
+        x: lengths(),
+        y: Axis::log("multiply-adds (log scale)", 1e4, 1e9),
         series: vec![
-            Series {
-                label: "RNN: 2nd²".to_owned(),
-                color: VERMILLION,
-                dashed: false,
-                markers: true,
-                points: points(&|n| 2.0 * n * d * d),
-            },
-            Series {
-                label: "self-attention: 3nd² + 2n²d".to_owned(),
-                color: BLUE,
-                dashed: false,
-                markers: true,
-                points: points(&|n| 3.0 * n * d * d + 2.0 * n * n * d),
-            },
+            Series::line("RNN: 2nd²", VERMILLION, points(&|n| 2.0 * n * d * d))
+                .with_markers(),
+            Series::line(
+                "self-attention: 3nd² + 2n²d",
+                BLUE,
+                points(&|n| 3.0 * n * d * d + 2.0 * n * n * d),
+            )
+            .with_markers(),
         ],
         legend: Corner::TopLeft,
         note: None,
     };
-    let figure = svg(
+    let figure = line_chart(
         "Sequential steps and multiply-adds of an RNN layer and a self-attention layer",
         "Two log-log panels against the sequence length n from 16 to 1024, for width 64. \
          Left: the steps that must run one after another per layer, n for the RNN (a line \
@@ -265,6 +231,8 @@ fn main() {
          Right: multiply-adds per layer, 2 n d squared for the RNN and 3 n d squared plus \
          2 n squared d for self-attention, which grows faster and does more work at every n.",
         &[steps, work],
+        &ChartStyle::default(),
     );
-    write_figure("01-rnn-bottleneck-sequential-steps.svg", &figure);
+    let path = course_figures::write("01-rnn-bottleneck-sequential-steps.svg", &figure);
+    println!("wrote {}", path.display());
 }

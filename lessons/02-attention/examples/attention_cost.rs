@@ -30,9 +30,11 @@
 use attention::{Linear, scaled_dot_product_attention, softmax_rows};
 use course_common::ndarray::{Array1, Array2};
 use course_common::{Float, Matrix, Vector};
-use std::fmt::Write as _;
+use course_figures::chart::{
+    Axis, ChartStyle, Corner, LegendStyle, Panel, Series, decade_ticks, line_chart,
+};
+use course_figures::colour::{BLUE, GREY, VERMILLION};
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The sequence lengths measured.
@@ -264,49 +266,69 @@ fn main() {
         &table,
     );
 
-    let path = course_common::output::figures_dir().join("cost-of-attention.svg");
-    std::fs::write(&path, figure(&rows))
-        .unwrap_or_else(|err| panic!("could not write {}: {err}", path.display()));
+    let path = course_figures::write("cost-of-attention.svg", &figure(&rows));
     println!("\nwrote {}", path.display());
 }
 
-// The figure: two log-log panels, drawn by hand as SVG text.
+// The figure: two log-log panels.
 
-const PANEL_W: Float = 440.0;
-const HEIGHT: Float = 360.0;
-const LEFT: Float = 70.0;
-const RIGHT: Float = 14.0;
-const TOP: Float = 34.0;
-const BOTTOM: Float = 52.0;
-const BLUE: &str = "#0072B2";
-const VERMILLION: &str = "#D55E00";
-const GREY: &str = "#555555";
-
-/// One line of a panel.
-struct Line {
-    label: &'static str,
-    color: &'static str,
-    /// Dashed lines are references (slopes), solid ones are data.
-    dashed: bool,
-    points: Vec<(Float, Float)>,
+/// The look of the figure: taller than chapter 01's charts, lines not clipped, a larger
+/// dot on each measured point, and a fixed-width legend in grey ink.
+fn style() -> ChartStyle {
+    ChartStyle {
+        height: 360.0,
+        left: 70.0,
+        right: 14.0,
+        clip: false,
+        marker_radius: 3.0,
+        marker_no_stroke: false,
+        legend: LegendStyle {
+            inset: 8.0,
+            width: Some(236.0),
+            border: "#cccccc",
+            label_fill: Some(GREY),
+        },
+        ..ChartStyle::default()
+    }
 }
 
-/// A log-log panel: x from `LENGTHS[0]` to the last length, y over powers of ten.
-struct Panel {
-    title: &'static str,
-    y_label: &'static str,
-    lines: Vec<Line>,
-}
-
-impl Panel {
-    /// The powers of ten just below and just above every value drawn.
-    fn y_decades(&self) -> (i32, i32) {
-        let values = self.lines.iter().flat_map(|l| l.points.iter().map(|p| p.1));
-        let (min, max) = values
-            .fold((Float::INFINITY, 0.0), |(lo, hi): (Float, Float), v| {
-                (lo.min(v), hi.max(v))
-            });
-        (min.log10().floor() as i32, max.log10().ceil() as i32)
+/// A log-log panel against the sequence length, ticks at the measured lengths and at
+/// the powers of ten just below and just above every value drawn; measured lines get a
+/// dot at each point, dashed references none.
+fn panel(title: &str, y_label: &str, lines: Vec<Series>) -> Panel {
+    let (min, max) = lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.1))
+        .fold((Float::INFINITY, 0.0), |(lo, hi): (Float, Float), v| {
+            (lo.min(v), hi.max(v))
+        });
+    let (lo, hi) = (min.log10().floor() as i32, max.log10().ceil() as i32);
+    let (first, last) = (LENGTHS[0], LENGTHS[LENGTHS.len() - 1]);
+    let x = Axis::log(
+        "sequence length n (log scale)",
+        first as Float,
+        last as Float,
+    )
+    .with_ticks(
+        LENGTHS
+            .iter()
+            .map(|&n| (n as Float, n.to_string()))
+            .collect(),
+    );
+    let power = |e: i32| (10.0 as Float).powi(e);
+    Panel {
+        title: title.to_owned(),
+        x,
+        y: Axis::log(y_label, power(lo), power(hi)).with_ticks(decade_ticks(lo, hi)),
+        series: lines
+            .into_iter()
+            .map(|line| Series {
+                markers: !line.dashed,
+                ..line
+            })
+            .collect(),
+        legend: Corner::TopLeft,
+        note: None,
     }
 }
 
@@ -321,77 +343,48 @@ fn figure(rows: &[Row]) -> String {
         .iter()
         .find(|r| r.n == 1024)
         .expect("1024 is one of the lengths");
+    let line = |label: &str, color, value: &dyn Fn(&Row) -> Float| {
+        Series::line(
+            label,
+            color,
+            rows.iter().map(|r| (x(r), value(r))).collect(),
+        )
+    };
     let n2_through = |r: &Row, t: Float| t * (x(r) / x(anchor)).powi(2);
     let n1_through = |r: &Row, t: Float| t * (x(r) / x(anchor));
-    let time = Panel {
-        title: "Time of one call, d_k = 64 (measured)",
-        y_label: "milliseconds (log scale)",
-        lines: vec![
-            Line {
-                label: "attention, n × n",
-                color: BLUE,
-                dashed: false,
-                points: rows.iter().map(|r| (x(r), r.attention)).collect(),
-            },
-            Line {
-                label: "∝ n² (through n = 1024)",
-                color: BLUE,
-                dashed: true,
-                points: rows
-                    .iter()
-                    .map(|r| (x(r), n2_through(r, anchor.attention)))
-                    .collect(),
-            },
-            Line {
-                label: "Q, K, V projections",
-                color: VERMILLION,
-                dashed: false,
-                points: rows.iter().map(|r| (x(r), r.projections)).collect(),
-            },
-            Line {
-                label: "∝ n (through n = 1024)",
-                color: VERMILLION,
-                dashed: true,
-                points: rows
-                    .iter()
-                    .map(|r| (x(r), n1_through(r, anchor.projections)))
-                    .collect(),
-            },
+    let time = panel(
+        "Time of one call, d_k = 64 (measured)",
+        "milliseconds (log scale)",
+        vec![
+            line("attention, n × n", BLUE, &|r| r.attention),
+            line("∝ n² (through n = 1024)", BLUE, &|r| {
+                n2_through(r, anchor.attention)
+            })
+            .dashed(),
+            line("Q, K, V projections", VERMILLION, &|r| r.projections),
+            line("∝ n (through n = 1024)", VERMILLION, &|r| {
+                n1_through(r, anchor.projections)
+            })
+            .dashed(),
         ],
-    };
-    let bytes = |r: &Row| (r.n * r.n * BYTES) as Float;
-    let qkv_bytes = |r: &Row| (3 * r.n * D_K * BYTES) as Float;
-    let memory = Panel {
-        title: "Memory of one head (exact, f64)",
-        y_label: "bytes (log scale)",
-        lines: vec![
-            Line {
-                label: "attention weights, n × n",
-                color: BLUE,
-                dashed: false,
-                points: rows.iter().map(|r| (x(r), bytes(r))).collect(),
-            },
-            Line {
-                label: "Q, K and V, 3 × n × 64",
-                color: VERMILLION,
-                dashed: false,
-                points: rows.iter().map(|r| (x(r), qkv_bytes(r))).collect(),
-            },
-        ],
-    };
-    let width = 2.0 * PANEL_W;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{HEIGHT:.0}" viewBox="0 0 {width:.0} {HEIGHT:.0}" font-family="Helvetica, Arial, sans-serif" font-size="12" fill="#1a1a1a">"##
     );
-    let _ = writeln!(out, "  <title>The cost of attention</title>");
-    let _ = writeln!(
-        out,
-        "  <desc>Left: measured time of one scaled dot-product attention call with d_k = 64, \
-         from {:.3} ms at n = {} to {} ms at n = {}, against the three projections of a head, \
-         from {:.3} ms to {} ms, on log-log axes with dashed reference slopes n squared and n. \
-         Right: bytes of the n by n weight matrix against the bytes of Q, K and V.</desc>",
+    let memory = panel(
+        "Memory of one head (exact, f64)",
+        "bytes (log scale)",
+        vec![
+            line("attention weights, n × n", BLUE, &|r| {
+                (r.n * r.n * BYTES) as Float
+            }),
+            line("Q, K and V, 3 × n × 64", VERMILLION, &|r| {
+                (3 * r.n * D_K * BYTES) as Float
+            }),
+        ],
+    );
+    let description = format!(
+        "Left: measured time of one scaled dot-product attention call with d_k = 64, from \
+         {:.3} ms at n = {} to {} ms at n = {}, against the three projections of a head, \
+         from {:.3} ms to {} ms, on log-log axes with dashed reference slopes n squared and \
+         n. Right: bytes of the n by n weight matrix against the bytes of Q, K and V.",
         first.attention,
         first.n,
         last.attention,
@@ -399,145 +392,10 @@ fn figure(rows: &[Row]) -> String {
         first.projections,
         last.projections,
     );
-    let _ = writeln!(
-        out,
-        r##"  <rect x="0" y="0" width="{width:.0}" height="{HEIGHT:.0}" fill="#ffffff"/>"##
-    );
-    draw_panel(&mut out, &time, 0.0);
-    draw_panel(&mut out, &memory, PANEL_W);
-    out.push_str("</svg>\n");
-    out
-}
-
-fn draw_panel(out: &mut String, panel: &Panel, dx: Float) {
-    let (x0, x1) = (dx + LEFT, dx + PANEL_W - RIGHT);
-    let (y0, y1) = (TOP, HEIGHT - BOTTOM);
-    let (n_min, n_max) = (LENGTHS[0] as Float, LENGTHS[LENGTHS.len() - 1] as Float);
-    let (lo, hi) = panel.y_decades();
-    let sx = |n: Float| x0 + (n / n_min).log2() / (n_max / n_min).log2() * (x1 - x0);
-    let sy = |v: Float| y1 - (v.log10() - lo as Float) / (hi - lo) as Float * (y1 - y0);
-
-    let _ = writeln!(
-        out,
-        r#"  <text x="{:.1}" y="20" text-anchor="middle" font-weight="bold" font-size="13">{}</text>"#,
-        (x0 + x1) / 2.0,
-        panel.title
-    );
-    for &n in &LENGTHS {
-        let x = sx(n as Float);
-        let _ = writeln!(
-            out,
-            r##"  <line x1="{x:.1}" y1="{y0:.1}" x2="{x:.1}" y2="{y1:.1}" stroke="#e6e6e6"/>"##
-        );
-        let _ = writeln!(
-            out,
-            r#"  <text x="{x:.1}" y="{:.1}" text-anchor="middle">{n}</text>"#,
-            y1 + 16.0
-        );
-    }
-    for e in lo..=hi {
-        let y = sy(10f64.powi(e));
-        let _ = writeln!(
-            out,
-            r##"  <line x1="{x0:.1}" y1="{y:.1}" x2="{x1:.1}" y2="{y:.1}" stroke="#e6e6e6"/>"##
-        );
-        let label = match e {
-            0 => "1".to_owned(),
-            1 => "10".to_owned(),
-            2 => "100".to_owned(),
-            3 => "1000".to_owned(),
-            _ => format!(
-                r#"10<tspan dy="-5" font-size="9">{}</tspan>"#,
-                e.to_string().replace('-', "−")
-            ),
-        };
-        let _ = writeln!(
-            out,
-            r#"  <text x="{:.1}" y="{:.1}" text-anchor="end">{label}</text>"#,
-            x0 - 6.0,
-            y + 4.0
-        );
-    }
-    let _ = writeln!(
-        out,
-        r##"  <rect x="{x0:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#333"/>"##,
-        x1 - x0,
-        y1 - y0
-    );
-    let _ = writeln!(
-        out,
-        r#"  <text x="{:.1}" y="{:.1}" text-anchor="middle">sequence length n (log scale)</text>"#,
-        (x0 + x1) / 2.0,
-        HEIGHT - 14.0
-    );
-    let (lx, ly) = (dx + 16.0, (y0 + y1) / 2.0);
-    let _ = writeln!(
-        out,
-        r#"  <text x="{lx:.1}" y="{ly:.1}" text-anchor="middle" transform="rotate(-90 {lx:.1} {ly:.1})">{}</text>"#,
-        panel.y_label
-    );
-    for line in &panel.lines {
-        let path: Vec<String> = line
-            .points
-            .iter()
-            .enumerate()
-            .map(|(i, &(n, v))| {
-                let command = if i == 0 { "M" } else { "L" };
-                format!("{command}{:.1} {:.1}", sx(n), sy(v))
-            })
-            .collect();
-        let dash = if line.dashed {
-            r#" stroke-dasharray="6 4""#
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            out,
-            r#"  <path d="{}" fill="none" stroke="{}" stroke-width="2"{dash}/>"#,
-            path.join(" "),
-            line.color
-        );
-        if !line.dashed {
-            for &(n, v) in &line.points {
-                let _ = writeln!(
-                    out,
-                    r#"  <circle cx="{:.1}" cy="{:.1}" r="3" fill="{}"/>"#,
-                    sx(n),
-                    sy(v),
-                    line.color
-                );
-            }
-        }
-    }
-    // Legend, top left (both panels' lines rise to the right).
-    let (bx, by) = (x0 + 8.0, y0 + 8.0);
-    let rows = panel.lines.len() as Float;
-    let _ = writeln!(
-        out,
-        r##"  <rect x="{bx:.1}" y="{by:.1}" width="236" height="{:.1}" fill="#ffffff" fill-opacity="0.9" stroke="#cccccc"/>"##,
-        rows * 17.0 + 8.0
-    );
-    for (i, line) in panel.lines.iter().enumerate() {
-        let y = by + 14.0 + 17.0 * i as Float;
-        let dash = if line.dashed {
-            r#" stroke-dasharray="6 4""#
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            out,
-            r#"  <line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="2"{dash}/>"#,
-            bx + 6.0,
-            y - 4.0,
-            bx + 30.0,
-            y - 4.0,
-            line.color
-        );
-        let _ = writeln!(
-            out,
-            r#"  <text x="{:.1}" y="{y:.1}" fill="{GREY}">{}</text>"#,
-            bx + 36.0,
-            line.label
-        );
-    }
+    line_chart(
+        "The cost of attention",
+        &description,
+        &[time, memory],
+        &style(),
+    )
 }

@@ -14,12 +14,14 @@
 use attention::{Linear, SelfAttentionHead};
 use course_common::ndarray::array;
 use course_common::{Float, Matrix, Vector};
+use course_figures::colour::RED_BLUE;
+use course_figures::heatmap::Heatmap;
+use course_figures::svg::{Svg, fixed, polyline_points};
 use positional_encoding::{
     Embedding, embed_with_positions, embedding_to_encoding_ratio, frequencies,
     sinusoidal_table,
 };
-use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::fmt::Display;
 
 /// The figures and tables of chapter 04, computed from your lesson code.
 #[derive(clap::Parser)]
@@ -27,12 +29,12 @@ struct Args {}
 
 fn main() {
     <Args as clap::Parser>::parse();
-    let figures = course_common::output::figures_dir();
-    let heatmap = figures.join("04-positional-encoding-heatmap.svg");
-    std::fs::write(&heatmap, heatmap_svg(64, 32)).expect("write the heatmap");
-    let curves = figures.join("04-positional-encoding-curves.svg");
-    std::fs::write(&curves, curves_svg(64, 32, &[2, 3, 8, 14]))
-        .expect("write the curves");
+    let heatmap =
+        course_figures::write("04-positional-encoding-heatmap.svg", &heatmap_svg(64, 32));
+    let curves = course_figures::write(
+        "04-positional-encoding-curves.svg",
+        &curves_svg(64, 32, &[2, 3, 8, 14]),
+    );
     println!("wrote {}\nwrote {}\n", heatmap.display(), curves.display());
 
     dot_products_against_distance();
@@ -213,34 +215,27 @@ fn cat_chases_dog() {
 // SVG
 // ---------------------------------------------------------------------------------------
 
-/// RdBu-like diverging colour: −1 blue, 0 near white, +1 red.
-fn colour(value: Float) -> String {
-    let blue = [33.0, 102.0, 172.0];
-    let white = [247.0, 247.0, 247.0];
-    let red = [178.0, 24.0, 43.0];
-    let v = value.clamp(-1.0, 1.0);
-    let (from, to, t) = if v < 0.0 {
-        (white, blue, -v)
-    } else {
-        (white, red, v)
-    };
-    let mix = |i: usize| (from[i] + (to[i] - from[i]) * t).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
+/// A document with the chapter's title and description on a white background.
+fn svg_open(width: usize, height: usize, title: &str, desc: &str) -> Svg {
+    let mut svg = Svg::new(width, height, 14);
+    svg.title(title, desc);
+    svg.background(width, height);
+    svg
 }
 
-fn svg_open(out: &mut String, width: usize, height: usize, title: &str, desc: &str) {
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\" font-family=\"Helvetica, Arial, sans-serif\" \
-         font-size=\"14\" fill=\"#1a1a1a\">"
-    );
-    let _ = writeln!(out, "  <title>{title}</title>");
-    let _ = writeln!(out, "  <desc>{desc}</desc>");
-    let _ = writeln!(
-        out,
-        "  <rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"#ffffff\"/>"
-    );
+/// A line from `(x1, y1)` to `(x2, y2)` in the document's ink.
+fn tick(svg: &mut Svg, x1: Float, y1: Float, x2: Float, y2: Float) {
+    svg.line(fixed(x1, 1), fixed(y1, 1), fixed(x2, 1), fixed(y2, 1))
+        .attr("stroke", "#1a1a1a")
+        .end();
+}
+
+/// A label at `(x, y)`, 12 pixels high, anchored as `anchor` says (if it says).
+fn label(svg: &mut Svg, x: Float, y: Float, anchor: Option<&str>, text: impl Display) {
+    svg.text(fixed(x, 1), fixed(y, 1))
+        .attr_opt("text-anchor", anchor)
+        .attr("font-size", 12)
+        .text(text);
 }
 
 /// The table as a heatmap: positions down, dimensions across.
@@ -251,9 +246,7 @@ fn heatmap_svg(max_len: usize, d_model: usize) -> String {
     let (plot_w, plot_h) = (cell_w * d_model as Float, cell_h * max_len as Float);
     let width = (left + plot_w + 130.0) as usize;
     let height = (top + plot_h + 80.0) as usize;
-    let mut out = String::new();
-    svg_open(
-        &mut out,
+    let mut svg = svg_open(
         width,
         height,
         "Sinusoidal positional encoding as a heatmap",
@@ -265,107 +258,70 @@ fn heatmap_svg(max_len: usize, d_model: usize) -> String {
              columns) over all {max_len} positions."
         ),
     );
-    let _ = writeln!(
-        out,
-        "  <text x=\"{:.1}\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" \
-         font-size=\"16\">PE(pos, j) for d_model = {d_model}, positions 0 to {}</text>",
-        left + plot_w / 2.0,
-        max_len - 1
-    );
-    let _ = writeln!(out, "  <g shape-rendering=\"crispEdges\">");
-    for pos in 0..max_len {
-        for col in 0..d_model {
-            let _ = writeln!(
-                out,
-                "    <rect x=\"{:.0}\" y=\"{:.0}\" width=\"{cell_w:.0}\" height=\"{cell_h:.0}\" \
-                 fill=\"{}\"/>",
-                left + cell_w * col as Float,
-                top + cell_h * pos as Float,
-                colour(table[[pos, col]])
-            );
-        }
-    }
-    let _ = writeln!(out, "  </g>");
-    let _ = writeln!(
-        out,
-        "  <rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{plot_w:.1}\" height=\"{plot_h:.1}\" \
-         fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"1\"/>"
-    );
+    let one = |v: Float| fixed(v, 1);
+    svg.text(one(left + plot_w / 2.0), 28)
+        .attr("text-anchor", "middle")
+        .attr("font-weight", "bold")
+        .attr("font-size", 16)
+        .text(format!(
+            "PE(pos, j) for d_model = {d_model}, positions 0 to {}",
+            max_len - 1
+        ));
+    let mut heatmap = Heatmap::new(&table, RED_BLUE, left, top, cell_w);
+    heatmap.cell_height = cell_h;
+    heatmap.decimals = 0;
+    heatmap.crisp = true;
+    heatmap.cells(&mut svg);
+    svg.rect(one(left), one(top), one(plot_w), one(plot_h))
+        .attr("fill", "none")
+        .attr("stroke", "#1a1a1a")
+        .attr("stroke-width", 1)
+        .end();
     // Axes: columns across the top, positions down the left.
     for col in (0..d_model).step_by(4).chain([d_model - 1]) {
         let x = left + cell_w * (col as Float + 0.5);
-        let _ = writeln!(
-            out,
-            "  <line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{top:.1}\" stroke=\"#1a1a1a\"/>",
-            top - 5.0
-        );
-        let _ = writeln!(
-            out,
-            "  <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"12\">{col}</text>",
-            top - 9.0
-        );
+        tick(&mut svg, x, top - 5.0, x, top);
+        label(&mut svg, x, top - 9.0, Some("middle"), col);
     }
-    let _ = writeln!(
-        out,
-        "  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">dimension j (sin at even j, \
-         cos at odd j); frequency falls to the right</text>",
-        left + plot_w / 2.0,
-        top + plot_h + 28.0
-    );
+    svg.text(one(left + plot_w / 2.0), one(top + plot_h + 28.0))
+        .attr("text-anchor", "middle")
+        .text("dimension j (sin at even j, cos at odd j); frequency falls to the right");
     for pos in (0..max_len).step_by(8).chain([max_len - 1]) {
         let y = top + cell_h * (pos as Float + 0.5);
-        let _ = writeln!(
-            out,
-            "  <line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{left:.1}\" y2=\"{y:.1}\" stroke=\"#1a1a1a\"/>",
-            left - 5.0
-        );
-        let _ = writeln!(
-            out,
-            "  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\">{pos}</text>",
-            left - 9.0,
-            y + 4.0
-        );
+        tick(&mut svg, left - 5.0, y, left, y);
+        label(&mut svg, left - 9.0, y + 4.0, Some("end"), pos);
     }
-    let _ = writeln!(
-        out,
-        "  <text x=\"24\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 24 {:.1})\">\
-         position pos</text>",
-        top + plot_h / 2.0,
-        top + plot_h / 2.0
-    );
-    // Colour bar.
+    let middle = one(top + plot_h / 2.0);
+    svg.text(24, middle)
+        .attr("text-anchor", "middle")
+        .attr("transform", format!("rotate(-90 24 {middle})"))
+        .text("position pos");
+    // Colour bar, +1 at the top.
     let (bar_x, bar_w, bar_h) = (left + plot_w + 40.0, 18.0, 200.0);
     let bar_top = top + (plot_h - bar_h) / 2.0;
-    let _ = writeln!(out, "  <g shape-rendering=\"crispEdges\">");
+    svg.tag("g").attr("shape-rendering", "crispEdges").open();
     let steps = 40;
     for s in 0..steps {
         let value = 1.0 - 2.0 * (s as Float + 0.5) / steps as Float;
-        let _ = writeln!(
-            out,
-            "    <rect x=\"{bar_x:.1}\" y=\"{:.1}\" width=\"{bar_w:.1}\" height=\"{:.1}\" \
-             fill=\"{}\"/>",
-            bar_top + bar_h * s as Float / steps as Float,
-            bar_h / steps as Float,
-            colour(value)
-        );
+        svg.rect(
+            one(bar_x),
+            one(bar_top + bar_h * s as Float / steps as Float),
+            one(bar_w),
+            one(bar_h / steps as Float),
+        )
+        .attr("fill", RED_BLUE.colour(value))
+        .end();
     }
-    let _ = writeln!(out, "  </g>");
-    let _ = writeln!(
-        out,
-        "  <rect x=\"{bar_x:.1}\" y=\"{bar_top:.1}\" width=\"{bar_w:.1}\" height=\"{bar_h:.1}\" \
-         fill=\"none\" stroke=\"#1a1a1a\"/>"
-    );
-    for (label, frac) in [("+1", 0.0), ("0", 0.5), ("−1", 1.0)] {
+    svg.close("g");
+    svg.rect(one(bar_x), one(bar_top), one(bar_w), one(bar_h))
+        .attr("fill", "none")
+        .attr("stroke", "#1a1a1a")
+        .end();
+    for (text, frac) in [("+1", 0.0), ("0", 0.5), ("−1", 1.0)] {
         let y = bar_top + bar_h * frac;
-        let _ = writeln!(
-            out,
-            "  <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{label}</text>",
-            bar_x + bar_w + 6.0,
-            y + 4.0
-        );
+        label(&mut svg, bar_x + bar_w + 6.0, y + 4.0, None, text);
     }
-    let _ = writeln!(out, "</svg>");
-    out
+    svg.finish()
 }
 
 /// A few columns of the table against the position: the continuous curve
@@ -380,14 +336,12 @@ fn curves_svg(max_len: usize, d_model: usize, columns: &[usize]) -> String {
     let x_of = |pos: Float| left + plot_w * pos / (max_len - 1) as Float;
     let y_of = |v: Float| top + plot_h * (1.0 - v) / 2.0;
     let styles = [
-        ("#1b6ca8", ""),
-        ("#e07b00", " stroke-dasharray=\"7 4\""),
-        ("#2a9d3a", " stroke-dasharray=\"2 3\""),
-        ("#b0178c", " stroke-dasharray=\"10 3 2 3\""),
+        ("#1b6ca8", None),
+        ("#e07b00", Some("7 4")),
+        ("#2a9d3a", Some("2 3")),
+        ("#b0178c", Some("10 3 2 3")),
     ];
-    let mut out = String::new();
-    svg_open(
-        &mut out,
+    let mut svg = svg_open(
         width,
         height,
         "Columns of the positional-encoding table against the position",
@@ -398,65 +352,44 @@ fn curves_svg(max_len: usize, d_model: usize, columns: &[usize]) -> String {
             max_len - 1
         ),
     );
-    let _ = writeln!(
-        out,
-        "  <text x=\"{:.1}\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" \
-         font-size=\"16\">Columns of the table (d_model = {d_model}) against the position</text>",
-        left + plot_w / 2.0
-    );
+    let one = |v: Float| fixed(v, 1);
+    svg.text(one(left + plot_w / 2.0), 28)
+        .attr("text-anchor", "middle")
+        .attr("font-weight", "bold")
+        .attr("font-size", 16)
+        .text(format!(
+            "Columns of the table (d_model = {d_model}) against the position"
+        ));
     // Grid and axes.
     for v in [-1.0, -0.5, 0.0, 0.5, 1.0] {
         let y = y_of(v);
-        let stroke = if v == 0.0 { "#888888" } else { "#dddddd" };
-        let _ = writeln!(
-            out,
-            "  <line x1=\"{left:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{stroke}\"/>",
-            left + plot_w
-        );
-        let _ = writeln!(
-            out,
-            "  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\">{}</text>",
-            left - 8.0,
-            y + 4.0,
-            if v < 0.0 {
-                format!("−{:.1}", -v)
-            } else {
-                format!("{v:.1}")
-            }
-        );
+        svg.line(one(left), one(y), one(left + plot_w), one(y))
+            .attr("stroke", if v == 0.0 { "#888888" } else { "#dddddd" })
+            .end();
+        let text = if v < 0.0 {
+            format!("−{:.1}", -v)
+        } else {
+            format!("{v:.1}")
+        };
+        label(&mut svg, left - 8.0, y + 4.0, Some("end"), text);
     }
     for pos in (0..max_len).step_by(8).chain([max_len - 1]) {
         let x = x_of(pos as Float);
-        let _ = writeln!(
-            out,
-            "  <line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#1a1a1a\"/>",
-            top + plot_h,
-            top + plot_h + 5.0
-        );
-        let _ = writeln!(
-            out,
-            "  <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"12\">{pos}</text>",
-            top + plot_h + 19.0
-        );
+        tick(&mut svg, x, top + plot_h, x, top + plot_h + 5.0);
+        label(&mut svg, x, top + plot_h + 19.0, Some("middle"), pos);
     }
-    let _ = writeln!(
-        out,
-        "  <rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{plot_w:.1}\" height=\"{plot_h:.1}\" \
-         fill=\"none\" stroke=\"#1a1a1a\"/>"
-    );
-    let _ = writeln!(
-        out,
-        "  <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">position pos</text>",
-        left + plot_w / 2.0,
-        top + plot_h + 40.0
-    );
-    let _ = writeln!(
-        out,
-        "  <text x=\"20\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 20 {:.1})\">\
-         PE(pos, j)</text>",
-        top + plot_h / 2.0,
-        top + plot_h / 2.0
-    );
+    svg.rect(one(left), one(top), one(plot_w), one(plot_h))
+        .attr("fill", "none")
+        .attr("stroke", "#1a1a1a")
+        .end();
+    svg.text(one(left + plot_w / 2.0), one(top + plot_h + 40.0))
+        .attr("text-anchor", "middle")
+        .text("position pos");
+    let middle = one(top + plot_h / 2.0);
+    svg.text(20, middle)
+        .attr("text-anchor", "middle")
+        .attr("transform", format!("rotate(-90 20 {middle})"))
+        .text("PE(pos, j)");
     // Curves, dots and legend.
     for (n, &col) in columns.iter().enumerate() {
         let (stroke, dash) = styles[n % styles.len()];
@@ -468,46 +401,39 @@ fn curves_svg(max_len: usize, d_model: usize, columns: &[usize]) -> String {
                 (p * w).cos()
             }
         };
-        let mut points = String::new();
         let samples = (max_len - 1) * 8;
-        for s in 0..=samples {
-            let p = s as Float / 8.0;
-            let _ = write!(points, "{:.1},{:.1} ", x_of(p), y_of(f(p)));
-        }
-        let _ = writeln!(
-            out,
-            "  <polyline points=\"{}\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"2\"{dash}/>",
-            points.trim_end()
-        );
-        let _ = writeln!(out, "  <g fill=\"{stroke}\">");
+        let points: Vec<(Float, Float)> = (0..=samples)
+            .map(|s| {
+                let p = s as Float / 8.0;
+                (x_of(p), y_of(f(p)))
+            })
+            .collect();
+        svg.tag("polyline")
+            .attr("points", polyline_points(&points, 1))
+            .attr("fill", "none")
+            .attr("stroke", stroke)
+            .attr("stroke-width", 2)
+            .attr_opt("stroke-dasharray", dash)
+            .end();
+        svg.tag("g").attr("fill", stroke).open();
         for pos in 0..max_len {
-            let _ = writeln!(
-                out,
-                "    <circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.2\"/>",
-                x_of(pos as Float),
-                y_of(table[[pos, col]])
-            );
+            svg.circle(one(x_of(pos as Float)), one(y_of(table[[pos, col]])), 2.2)
+                .end();
         }
-        let _ = writeln!(out, "  </g>");
+        svg.close("g");
         let y = top + plot_h + 62.0 + 24.0 * n as Float;
-        let _ = writeln!(
-            out,
-            "  <line x1=\"{left:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{stroke}\" \
-             stroke-width=\"2\"{dash}/>",
-            y - 4.0,
-            left + 40.0,
-            y - 4.0
-        );
+        svg.line(one(left), one(y - 4.0), one(left + 40.0), one(y - 4.0))
+            .attr("stroke", stroke)
+            .attr("stroke-width", 2)
+            .attr_opt("stroke-dasharray", dash)
+            .end();
         let (kind, i) = (if col.is_multiple_of(2) { "sin" } else { "cos" }, col / 2);
         let sub = format!("ω<tspan baseline-shift=\"sub\" font-size=\"10\">{i}</tspan>");
-        let _ = writeln!(
-            out,
-            "  <text x=\"{:.1}\" y=\"{y:.1}\">column {col} = {kind}(pos · {sub}), {sub} = \
-             {w:.4}, wavelength 2π/{sub} = {:.1} positions</text>",
-            left + 50.0,
+        svg.text(one(left + 50.0), one(y)).markup(&format!(
+            "column {col} = {kind}(pos · {sub}), {sub} = {w:.4}, wavelength 2π/{sub} = \
+                 {:.1} positions",
             std::f64::consts::TAU as Float / w
-        );
+        ));
     }
-    let _ = writeln!(out, "</svg>");
-    out
+    svg.finish()
 }

@@ -61,21 +61,19 @@
 //! --rnn-only                 train only the RNN
 //! ```
 
-// The plotting helpers of chapter 01's measurements, so that the figures look alike.
+// The table printer of chapter 01's measurements, so that the tables look alike.
 #[path = "../../01-rnn-bottleneck/examples/common/mod.rs"]
 mod common;
 
-use common::{
-    BLUE, Corner, GREY, Panel, PlotAxis, Series, VERMILLION, print_table, svg,
-    write_figure,
-};
+use common::print_table;
 use course_common::ndarray::{Axis, concatenate, s};
 use course_common::{Float, Matrix, Vector};
+use course_figures::chart::{self, ChartStyle, Corner, Panel, Series, line_chart};
+use course_figures::colour::{BLUE, GREY, VERMILLION};
 use rand::RngExt;
 use rnn::{Rnn, orthogonal};
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::time::Instant;
 use transformer::{
     Adam, BOS, Batch, ChaCha8Rng, Config, EOS, Linear, NormPosition, TrainConfig,
@@ -1008,10 +1006,9 @@ fn main() {
     std::fs::write(experiments.join(&name), json).expect("write the JSON summary");
     println!("wrote {}", experiments.join(&name).display());
     if options.variant().is_none() {
-        write_figure(
-            "06-full-model-length-sweep.svg",
-            &figure(&options, &rnn_cells, &transformer_cells),
-        );
+        let figure = figure(&options, &rnn_cells, &transformer_cells);
+        let path = course_figures::write("06-full-model-length-sweep.svg", &figure);
+        println!("wrote {}", path.display());
     }
 }
 
@@ -1019,45 +1016,114 @@ fn main() {
 // What is written
 // ---------------------------------------------------------------------------------------
 
-fn cells_json(cells: &[Cell]) -> String {
-    let entries: Vec<String> = cells
+/// `value` with `decimals` decimals, the number `format!("{value:.decimals$}")` writes:
+/// the precision the summary keeps.
+fn rounded(value: Float, decimals: usize) -> Float {
+    format!("{value:.decimals$}")
+        .parse()
+        .expect("a formatted number parses back")
+}
+
+/// The summary of a sweep: the settings, then every model's scores.
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    task: &'static str,
+    lengths: &'a [usize],
+    steps: usize,
+    seeds: u64,
+    batch_size: usize,
+    eval_size: usize,
+    vocab_size: usize,
+    optimiser: OptimiserSummary,
+    rnn: RnnSummary,
+    transformer: TransformerSummary,
+    notes: &'static str,
+    models: Models,
+    machine: &'static str,
+}
+
+#[derive(serde::Serialize)]
+struct OptimiserSummary {
+    adam: [Float; 3],
+    peak_lr: Float,
+    warmup: usize,
+    decay: &'static str,
+    clip_norm: u32,
+}
+
+#[derive(serde::Serialize)]
+struct RnnSummary {
+    cell: &'static str,
+    hidden: usize,
+    embedding: usize,
+    embedding_std: Float,
+    w_hh: &'static str,
+    parameters: usize,
+}
+
+#[derive(serde::Serialize)]
+struct TransformerSummary {
+    d_model: usize,
+    heads: usize,
+    d_ff: usize,
+    layers: usize,
+    norm: &'static str,
+    parameters: usize,
+}
+
+#[derive(serde::Serialize)]
+struct Models {
+    rnn: Vec<CellSummary>,
+    transformer: Vec<CellSummary>,
+}
+
+/// One model at one length: the means over the seeds, then each seed's run.
+#[derive(serde::Serialize)]
+struct CellSummary {
+    length: usize,
+    exact_match: Float,
+    token_accuracy: Float,
+    train_seconds: Float,
+    runs: Vec<RunSummary>,
+}
+
+#[derive(serde::Serialize)]
+struct RunSummary {
+    seed: u64,
+    exact_match: Float,
+    token_accuracy: Float,
+    train_seconds: Float,
+    final_loss: Float,
+    per_position: Vec<Float>,
+}
+
+fn cell_summaries(cells: &[Cell]) -> Vec<CellSummary> {
+    cells
         .iter()
-        .map(|cell| {
-            let runs: Vec<String> = cell
+        .map(|cell| CellSummary {
+            length: cell.length,
+            exact_match: rounded(cell.exact(), 4),
+            token_accuracy: rounded(cell.token(), 4),
+            train_seconds: rounded(cell.train_seconds(), 2),
+            runs: cell
                 .runs
                 .iter()
-                .map(|r| {
-                    let positions: Vec<String> = r
+                .map(|r| RunSummary {
+                    seed: r.seed,
+                    exact_match: rounded(r.scores.exact, 4),
+                    token_accuracy: rounded(r.scores.token, 4),
+                    train_seconds: rounded(r.train_seconds, 2),
+                    final_loss: rounded(r.final_loss, 5),
+                    per_position: r
                         .scores
                         .per_position
                         .iter()
-                        .map(|a| format!("{a:.3}"))
-                        .collect();
-                    format!(
-                        "{{\"seed\": {}, \"exact_match\": {:.4}, \"token_accuracy\": {:.4}, \
-                         \"train_seconds\": {:.2}, \"final_loss\": {:.5}, \
-                         \"per_position\": [{}]}}",
-                        r.seed,
-                        r.scores.exact,
-                        r.scores.token,
-                        r.train_seconds,
-                        r.final_loss,
-                        positions.join(", ")
-                    )
+                        .map(|&a| rounded(a, 3))
+                        .collect(),
                 })
-                .collect();
-            format!(
-                "{{\"length\": {}, \"exact_match\": {:.4}, \"token_accuracy\": {:.4}, \
-                 \"train_seconds\": {:.2},\n        \"runs\": [\n          {}\n        ]}}",
-                cell.length,
-                cell.exact(),
-                cell.token(),
-                cell.train_seconds(),
-                runs.join(",\n          ")
-            )
+                .collect(),
         })
-        .collect();
-    format!("[\n      {}\n    ]", entries.join(",\n      "))
+        .collect()
 }
 
 fn summary_json(
@@ -1067,52 +1133,49 @@ fn summary_json(
     rnn: &[Cell],
     transformer: &[Cell],
 ) -> String {
-    let lengths: Vec<String> = options.lengths.iter().map(|l| l.to_string()).collect();
-    let recurrent = match options.rnn_init.recurrent {
-        Recurrent::Orthogonal => "orthogonal",
-        Recurrent::Xavier => "xavier_uniform",
+    let summary = Summary {
+        task: "copy",
+        lengths: &options.lengths,
+        steps: options.steps,
+        seeds: options.seeds,
+        batch_size: BATCH,
+        eval_size: EVAL_SIZE,
+        vocab_size: VOCAB,
+        optimiser: OptimiserSummary {
+            adam: [0.9, 0.98, 1e-9],
+            peak_lr: 0.003,
+            warmup: 100,
+            decay: "inverse_sqrt",
+            clip_norm: 1,
+        },
+        rnn: RnnSummary {
+            cell: "elman_tanh",
+            hidden: RNN_HIDDEN,
+            embedding: RNN_EMBEDDING,
+            embedding_std: rounded(options.rnn_init.embedding_std, 6),
+            w_hh: match options.rnn_init.recurrent {
+                Recurrent::Orthogonal => "orthogonal",
+                Recurrent::Xavier => "xavier_uniform",
+            },
+            parameters: rnn_params,
+        },
+        transformer: TransformerSummary {
+            d_model: 32,
+            heads: 2,
+            d_ff: 64,
+            layers: 1,
+            norm: "post",
+            parameters: transformer_params,
+        },
+        notes: "exact_match, token_accuracy and train_seconds of a length are means over \
+                the seeds' runs; train_seconds is one run's training on one thread",
+        models: Models {
+            rnn: cell_summaries(rnn),
+            transformer: cell_summaries(transformer),
+        },
+        machine: "AMD EPYC, 2 hardware threads (training uses one)",
     };
-    let mut out = String::new();
-    let _ = writeln!(out, "{{");
-    let _ = writeln!(out, "  \"task\": \"copy\",");
-    let _ = writeln!(out, "  \"lengths\": [{}],", lengths.join(", "));
-    let _ = writeln!(out, "  \"steps\": {},", options.steps);
-    let _ = writeln!(out, "  \"seeds\": {},", options.seeds);
-    let _ = writeln!(out, "  \"batch_size\": {BATCH},");
-    let _ = writeln!(out, "  \"eval_size\": {EVAL_SIZE},");
-    let _ = writeln!(out, "  \"vocab_size\": {VOCAB},");
-    let _ = writeln!(
-        out,
-        "  \"optimiser\": {{\"adam\": [0.9, 0.98, 1e-9], \"peak_lr\": 0.003, \
-         \"warmup\": 100, \"decay\": \"inverse_sqrt\", \"clip_norm\": 1}},"
-    );
-    let _ = writeln!(
-        out,
-        "  \"rnn\": {{\"cell\": \"elman_tanh\", \"hidden\": {RNN_HIDDEN}, \
-         \"embedding\": {RNN_EMBEDDING}, \"embedding_std\": {:.6}, \"w_hh\": \
-         \"{recurrent}\", \"parameters\": {rnn_params}}},",
-        options.rnn_init.embedding_std
-    );
-    let _ = writeln!(
-        out,
-        "  \"transformer\": {{\"d_model\": 32, \"heads\": 2, \"d_ff\": 64, \"layers\": 1, \
-         \"norm\": \"post\", \"parameters\": {transformer_params}}},"
-    );
-    let _ = writeln!(
-        out,
-        "  \"notes\": \"exact_match, token_accuracy and train_seconds of a length are means \
-         over the seeds' runs; train_seconds is one run's training on one thread\","
-    );
-    let _ = writeln!(out, "  \"models\": {{");
-    let _ = writeln!(out, "    \"rnn\": {},", cells_json(rnn));
-    let _ = writeln!(out, "    \"transformer\": {}", cells_json(transformer));
-    let _ = writeln!(out, "  }},");
-    let _ = writeln!(
-        out,
-        "  \"machine\": \"AMD EPYC, 2 hardware threads (training uses one)\""
-    );
-    let _ = writeln!(out, "}}");
-    out
+    serde_json::to_string_pretty(&summary).expect("a summary is JSON") + "\n"
 }
 
 /// Exact match and per-digit accuracy against length, one line per seed. Scores only,
@@ -1124,19 +1187,13 @@ fn figure(options: &Options, rnn: &[Cell], transformer: &[Cell]) -> String {
     let lines =
         |cells: &[Cell], name: &str, color: &'static str, pick: fn(&Scores) -> Float| {
             (0..options.seeds as usize)
-                .map(|i| Series {
-                    label: if i == 0 {
-                        name.to_owned()
-                    } else {
-                        String::new()
-                    },
-                    color,
-                    dashed: false,
-                    markers: true,
-                    points: cells
+                .map(|i| {
+                    let label = if i == 0 { name } else { "" };
+                    let points = cells
                         .iter()
                         .map(|c| (c.length as Float, 100.0 * pick(&c.runs[i].scores)))
-                        .collect(),
+                        .collect();
+                    Series::line(label, color, points).with_markers()
                 })
                 .collect::<Vec<Series>>()
         };
@@ -1146,27 +1203,12 @@ fn figure(options: &Options, rnn: &[Cell], transformer: &[Cell]) -> String {
         series.extend(lines(transformer, "Transformer", BLUE, pick));
         series
     };
-    let length_axis = || PlotAxis {
-        label: "source length L (digits)".to_owned(),
-        min: 0.0,
-        max: x_max,
-        log: false,
-    };
+    let length_axis = || chart::Axis::linear("source length L (digits)", 0.0, x_max);
     // A little room above 100 %, so that the lines along the top stay visible.
-    let percent_axis = |label: &str| PlotAxis {
-        label: label.to_owned(),
-        min: 0.0,
-        max: 104.0,
-        log: false,
-    };
+    let percent_axis = |label: &str| chart::Axis::linear(label, 0.0, 104.0);
     let mut digits = both(|s| s.token);
-    digits.push(Series {
-        label: "chance (1 in 10)".to_owned(),
-        color: GREY,
-        dashed: true,
-        markers: false,
-        points: vec![(0.0, 10.0), (x_max, 10.0)],
-    });
+    let chance = vec![(0.0, 10.0), (x_max, 10.0)];
+    digits.push(Series::line("chance (1 in 10)", GREY, chance).dashed());
     let note = format!("one line per seed ({})", options.seeds);
     let panels = [
         Panel {
@@ -1203,9 +1245,10 @@ fn figure(options: &Options, rnn: &[Cell], transformer: &[Cell]) -> String {
     }
     description.pop();
     description.push('.');
-    svg(
+    line_chart(
         "An RNN without attention against the Transformer, copying longer and longer strings",
         &description,
         &panels,
+        &ChartStyle::default(),
     )
 }

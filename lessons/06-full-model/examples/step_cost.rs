@@ -15,6 +15,7 @@
 //! at initialisation"). Writes the numbers to `target/experiments/step_cost.json`.
 
 use course_common::{Float, Matrix};
+use serde::Serialize;
 use std::time::Instant;
 use transformer::{
     Adam, Config, DateTask, Split, Transformer, clip_global_norm, cross_entropy_loss,
@@ -30,6 +31,50 @@ fn best_ms(reps: usize, mut f: impl FnMut()) -> Float {
             1e3 * start.elapsed().as_secs_f64()
         })
         .fold(Float::INFINITY, Float::min)
+}
+
+/// The numbers written to `target/experiments/step_cost.json`.
+#[derive(Serialize)]
+struct Summary {
+    /// The parts of one step, ms.
+    step_ms: StepMs,
+    #[serde(rename = "projection 32 → 32")]
+    projection: Products,
+    #[serde(rename = "FFN 32 → 64")]
+    ffn: Products,
+    initial_loss_minus_ln_v_d16: Vec<Float>,
+    initial_loss_minus_ln_v_d32: Vec<Float>,
+    batch: BatchShape,
+}
+
+#[derive(Serialize)]
+struct StepMs {
+    forward: Float,
+    loss: Float,
+    backward: Float,
+    clip_and_adam: Float,
+}
+
+/// One product for the whole batch, µs: per sequence, and stacked.
+#[derive(Serialize)]
+struct Products {
+    per_sequence_us: Float,
+    stacked_us: Float,
+}
+
+#[derive(Serialize)]
+struct BatchShape {
+    pairs: usize,
+    s: usize,
+    t: usize,
+}
+
+/// `value` with `decimals` decimals, the number `format!("{value:.decimals$}")` writes:
+/// the precision the summary keeps.
+fn rounded(value: Float, decimals: usize) -> Float {
+    format!("{value:.decimals$}")
+        .parse()
+        .expect("a formatted number parses back")
 }
 
 /// Where the time of one training step goes, and what stacking the batch would buy.
@@ -80,10 +125,12 @@ fn main() {
         "| total | {:.2} |\n",
         t_forward + t_loss + t_backward + t_update
     );
-    let mut json = format!(
-        "{{\n  \"step_ms\": {{\"forward\": {t_forward:.3}, \"loss\": {t_loss:.3}, \
-         \"backward\": {t_backward:.3}, \"clip_and_adam\": {t_update:.3}}},\n"
-    );
+    let step_ms = StepMs {
+        forward: rounded(t_forward, 3),
+        loss: rounded(t_loss, 3),
+        backward: rounded(t_backward, 3),
+        clip_and_adam: rounded(t_update, 3),
+    };
 
     println!(
         "one product x Wᵀ for the whole batch, per sequence or stacked (S = {s}):\n"
@@ -92,41 +139,43 @@ fn main() {
         "| product | 64 per-sequence products (µs) | one stacked product (µs) | stacked GFLOP/s |"
     );
     println!("|---|---:|---:|---:|");
-    for (name, d_in, d_out) in [("projection 32 → 32", 32, 32), ("FFN 32 → 64", 32, 64)]
-    {
-        let fill = |r: usize, c: usize, k: usize| {
-            Matrix::from_shape_fn((r, c), |(i, j)| {
-                ((i * 7 + j * 13 + k) % 17) as Float * 0.01
-            })
-        };
-        let w = fill(d_out, d_in, 1);
-        let pieces: Vec<Matrix> = (0..64).map(|b| fill(s, d_in, b)).collect();
-        let stacked = fill(64 * s, d_in, 3);
-        let per_sequence = 1e3
-            * best_ms(200, || {
-                for x in &pieces {
-                    std::hint::black_box(x.dot(&w.t()));
-                }
-            });
-        let one = 1e3
-            * best_ms(200, || {
-                std::hint::black_box(stacked.dot(&w.t()));
-            });
-        let flops = 2.0 * (64 * s * d_in * d_out) as Float;
-        json.push_str(&format!(
-            "  \"{name}\": {{\"per_sequence_us\": {per_sequence:.2}, \"stacked_us\": {one:.2}}},\n"
-        ));
-        println!(
-            "| {name} | {per_sequence:.1} | {one:.1} | {:.1} |",
-            flops / (one * 1e-6) / 1e9
-        );
-    }
+    let products = [("projection 32 → 32", 32, 32), ("FFN 32 → 64", 32, 64)].map(
+        |(name, d_in, d_out)| {
+            let fill = |r: usize, c: usize, k: usize| {
+                Matrix::from_shape_fn((r, c), |(i, j)| {
+                    ((i * 7 + j * 13 + k) % 17) as Float * 0.01
+                })
+            };
+            let w = fill(d_out, d_in, 1);
+            let pieces: Vec<Matrix> = (0..64).map(|b| fill(s, d_in, b)).collect();
+            let stacked = fill(64 * s, d_in, 3);
+            let per_sequence = 1e3
+                * best_ms(200, || {
+                    for x in &pieces {
+                        std::hint::black_box(x.dot(&w.t()));
+                    }
+                });
+            let one = 1e3
+                * best_ms(200, || {
+                    std::hint::black_box(stacked.dot(&w.t()));
+                });
+            let flops = 2.0 * (64 * s * d_in * d_out) as Float;
+            println!(
+                "| {name} | {per_sequence:.1} | {one:.1} | {:.1} |",
+                flops / (one * 1e-6) / 1e9
+            );
+            Products {
+                per_sequence_us: rounded(per_sequence, 2),
+                stacked_us: rounded(one, 2),
+            }
+        },
+    );
 
     println!(
         "\nthe loss at initialisation minus ln V = ln 44, one batch of 64 dates, seeds 0 to 9:\n"
     );
     let ln_v = (44.0 as Float).ln();
-    for d_model in [16, 32] {
+    let excesses = [16, 32].map(|d_model| {
         let mut config = Config::dates();
         config.d_model = d_model;
         config.d_ff = 2 * d_model;
@@ -139,15 +188,22 @@ fn main() {
             .collect();
         let text: Vec<String> = excess.iter().map(|e| format!("{e:+.2}")).collect();
         println!("d_model {d_model:>2}: {}", text.join(" "));
-        let values: Vec<String> = excess.iter().map(|e| format!("{e:.4}")).collect();
-        json.push_str(&format!(
-            "  \"initial_loss_minus_ln_v_d{d_model}\": [{}],\n",
-            values.join(", ")
-        ));
-    }
-    json.push_str(&format!(
-        "  \"batch\": {{\"pairs\": 64, \"s\": {s}, \"t\": {t}}}\n}}\n"
-    ));
+        excess
+            .iter()
+            .map(|&e| rounded(e, 4))
+            .collect::<Vec<Float>>()
+    });
+    let [projection, ffn] = products;
+    let [d16, d32] = excesses;
+    let summary = Summary {
+        step_ms,
+        projection,
+        ffn,
+        initial_loss_minus_ln_v_d16: d16,
+        initial_loss_minus_ln_v_d32: d32,
+        batch: BatchShape { pairs: 64, s, t },
+    };
+    let json = serde_json::to_string_pretty(&summary).expect("a summary is JSON") + "\n";
     let dir = course_common::output::experiments_dir();
     std::fs::write(dir.join("step_cost.json"), json).expect("write step_cost.json");
 }

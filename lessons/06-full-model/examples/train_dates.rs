@@ -38,8 +38,10 @@
 
 use course_common::ndarray::s;
 use course_common::{Float, Matrix};
-use std::fmt::Write as _;
-use std::path::PathBuf;
+use course_figures::colour::BLUES;
+use course_figures::heatmap::{Heatmap, LabelOrder, colour_steps};
+use course_figures::svg::{Svg, fixed, polyline_points};
+use serde::Serialize;
 use std::time::{Duration, Instant};
 use transformer::{
     Adam, BOS, Batch, Config, Date, DateFormat, DateTask, Example, NormPosition, Split,
@@ -612,6 +614,79 @@ fn machine() -> String {
 // The JSON summary
 // ---------------------------------------------------------------------------------------
 
+/// `value` with `decimals` decimals, the number `format!("{value:.decimals$}")` writes:
+/// the precision the summary keeps.
+fn rounded(value: Float, decimals: usize) -> Float {
+    format!("{value:.decimals$}")
+        .parse()
+        .expect("a formatted number parses back")
+}
+
+/// The summary of a run, written to `target/experiments/date_translation*.json`.
+#[derive(Serialize)]
+struct Summary {
+    heldout_exact_match: Float,
+    heldout_examples: usize,
+    in_distribution_exact_match: Float,
+    attention_alignment: AlignmentSummary,
+    train_seconds: Float,
+    steps: usize,
+    parameters: usize,
+    initial_loss: Float,
+    final_loss_mean_last_50: Float,
+    /// (step, held-out exact match on 200 dates)
+    heldout_curve: Vec<(usize, Float)>,
+    decoding_ms_per_date: DecodingMs,
+    decoding_ms_by_length: Vec<DecodingAtLength>,
+    config: ConfigSummary,
+    machine: String,
+}
+
+#[derive(Serialize)]
+struct AlignmentSummary {
+    overall: Float,
+    year: Float,
+    month: Float,
+    day: Float,
+    field_plus_neighbours: Float,
+}
+
+#[derive(Serialize)]
+struct DecodingMs {
+    full: Float,
+    cached: Float,
+}
+
+#[derive(Serialize)]
+struct DecodingAtLength {
+    tokens: usize,
+    full: Float,
+    cached: Float,
+}
+
+/// The model's shape and the training settings.
+#[derive(Serialize)]
+struct ConfigSummary {
+    vocab_size: usize,
+    d_model: usize,
+    n_heads: usize,
+    d_ff: usize,
+    n_layers: usize,
+    norm_position: String,
+    batch_size: usize,
+    peak_lr: Float,
+    warmup: usize,
+    clip_norm: Float,
+    label_smoothing: Float,
+    beta1: Float,
+    beta2: Float,
+    adam_eps: Float,
+    model_seed: u64,
+    data_seed: u64,
+    years: [u32; 2],
+    heldout_years: Vec<u32>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn summary_json(
     options: &Options,
@@ -627,115 +702,80 @@ fn summary_json(
     decoding: &DecodingCost,
 ) -> String {
     let c = &model.config;
-    let mut json = String::from("{\n");
-    let mut field = |name: &str, value: String| {
-        let _ = writeln!(json, "  \"{name}\": {value},");
+    let four = |v: Float| rounded(v, 4);
+    let summary = Summary {
+        heldout_exact_match: four(heldout_exact),
+        heldout_examples: EVAL_SIZE,
+        in_distribution_exact_match: four(in_distribution_exact),
+        attention_alignment: AlignmentSummary {
+            overall: four(alignment.overall),
+            year: four(alignment.year),
+            month: four(alignment.month),
+            day: four(alignment.day),
+            field_plus_neighbours: four(alignment.widened),
+        },
+        train_seconds: rounded(train_seconds, 2),
+        steps: settings.steps,
+        parameters: model.parameter_count(),
+        initial_loss: four(losses[0]),
+        final_loss_mean_last_50: rounded(mean_tail(losses, 50), 5),
+        heldout_curve: curve.iter().map(|&(s, a)| (s, rounded(a, 3))).collect(),
+        decoding_ms_per_date: DecodingMs {
+            full: four(decoding.dates_full_ms),
+            cached: four(decoding.dates_cached_ms),
+        },
+        decoding_ms_by_length: decoding
+            .by_length
+            .iter()
+            .map(|&(tokens, full, cached)| DecodingAtLength {
+                tokens,
+                full: four(full),
+                cached: four(cached),
+            })
+            .collect(),
+        config: ConfigSummary {
+            vocab_size: c.vocab_size,
+            d_model: c.d_model,
+            n_heads: c.n_heads,
+            d_ff: c.d_ff,
+            n_layers: c.n_layers,
+            norm_position: format!("{:?}", c.norm_position),
+            batch_size: settings.batch_size,
+            peak_lr: settings.peak_lr,
+            warmup: settings.warmup,
+            clip_norm: settings.clip_norm,
+            label_smoothing: settings.label_smoothing,
+            beta1: settings.beta1,
+            beta2: settings.beta2,
+            adam_eps: settings.adam_eps,
+            model_seed: options.seed,
+            data_seed: DATA_SEED,
+            years: [*task.years.start(), *task.years.end()],
+            heldout_years: task.heldout_years.clone(),
+        },
+        machine: machine(),
     };
-    field("heldout_exact_match", format!("{heldout_exact:.4}"));
-    field("heldout_examples", EVAL_SIZE.to_string());
-    field(
-        "in_distribution_exact_match",
-        format!("{in_distribution_exact:.4}"),
-    );
-    field(
-        "attention_alignment",
-        format!(
-            "{{\"overall\": {:.4}, \"year\": {:.4}, \"month\": {:.4}, \"day\": {:.4}, \
-             \"field_plus_neighbours\": {:.4}}}",
-            alignment.overall,
-            alignment.year,
-            alignment.month,
-            alignment.day,
-            alignment.widened
-        ),
-    );
-    field("train_seconds", format!("{train_seconds:.2}"));
-    field("steps", settings.steps.to_string());
-    field("parameters", model.parameter_count().to_string());
-    field("initial_loss", format!("{:.4}", losses[0]));
-    field(
-        "final_loss_mean_last_50",
-        format!("{:.5}", mean_tail(losses, 50)),
-    );
-    field(
-        "heldout_curve",
-        format!(
-            "[{}]",
-            curve
-                .iter()
-                .map(|(s, a)| format!("[{s}, {a:.3}]"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    );
-    field(
-        "decoding_ms_per_date",
-        format!(
-            "{{\"full\": {:.4}, \"cached\": {:.4}}}",
-            decoding.dates_full_ms, decoding.dates_cached_ms
-        ),
-    );
-    field(
-        "decoding_ms_by_length",
-        format!(
-            "[{}]",
-            decoding
-                .by_length
-                .iter()
-                .map(|(n, full, cached)| format!(
-                    "{{\"tokens\": {n}, \"full\": {full:.4}, \"cached\": {cached:.4}}}"
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    );
-    field(
-        "config",
-        format!(
-            "{{\"vocab_size\": {}, \"d_model\": {}, \"n_heads\": {}, \"d_ff\": {}, \
-             \"n_layers\": {}, \"norm_position\": \"{:?}\", \"batch_size\": {}, \
-             \"peak_lr\": {}, \"warmup\": {}, \"clip_norm\": {}, \"label_smoothing\": {}, \
-             \"beta1\": {}, \"beta2\": {}, \"adam_eps\": {:e}, \"model_seed\": {}, \
-             \"data_seed\": {DATA_SEED}, \"years\": [{}, {}], \"heldout_years\": {:?}}}",
-            c.vocab_size,
-            c.d_model,
-            c.n_heads,
-            c.d_ff,
-            c.n_layers,
-            c.norm_position,
-            settings.batch_size,
-            settings.peak_lr,
-            settings.warmup,
-            settings.clip_norm,
-            settings.label_smoothing,
-            settings.beta1,
-            settings.beta2,
-            settings.adam_eps,
-            options.seed,
-            task.years.start(),
-            task.years.end(),
-            task.heldout_years
-        ),
-    );
-    let _ = writeln!(json, "  \"machine\": \"{}\"", machine());
-    json.push_str("}\n");
-    json
+    serde_json::to_string_pretty(&summary).expect("a summary is JSON") + "\n"
 }
 
 // ---------------------------------------------------------------------------------------
 // Figures
 // ---------------------------------------------------------------------------------------
 
-fn svg_open(width: f64, height: f64) -> String {
-    format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="14" fill="#1a1a1a">
-  <rect width="{width}" height="{height}" fill="white"/>
-"##
-    )
+/// A document `width` by `height` on a white background, without title or description.
+fn svg_open(width: Float, height: Float) -> Svg {
+    let mut svg = Svg::new(width, height, 14);
+    svg.tag("rect")
+        .attr("width", width)
+        .attr("height", height)
+        .attr("fill", "white")
+        .end();
+    svg
 }
 
 /// The loss (log scale, left) and the held-out exact match (right) against the step.
 fn training_svg(losses: &[Float], curve: &[(usize, Float)]) -> String {
+    const ACCURACY: &str = "#d95f02";
     let (width, height) = (760.0, 400.0);
     let (left, right, top, bottom) = (80.0, 680.0, 40.0, 330.0);
     let steps = losses.len() as Float;
@@ -745,141 +785,149 @@ fn training_svg(losses: &[Float], curve: &[(usize, Float)]) -> String {
         bottom - (bottom - top) * (loss.max(1e-4).log10() - log_min) / (log_max - log_min)
     };
     let y_acc = |acc: Float| bottom - (bottom - top) * acc;
+    let one = |v: Float| fixed(v, 1);
     let mut svg = svg_open(width, height);
-    let _ = writeln!(
-        svg,
-        r##"  <text x="{:.1}" y="24" text-anchor="middle" font-weight="bold">Training the date model: loss and held-out exact match</text>"##,
-        (left + right) / 2.0
-    );
+    svg.text(one((left + right) / 2.0), 24)
+        .attr("text-anchor", "middle")
+        .attr("font-weight", "bold")
+        .text("Training the date model: loss and held-out exact match");
     // Axes and grid.
-    for k in 0..=5 {
-        let value = 10f64.powi(log_min as i32 + k);
-        let y = y_loss(value);
-        let _ = writeln!(
-            svg,
-            r##"  <line x1="{left}" y1="{y:.1}" x2="{right}" y2="{y:.1}" stroke="#e0e0e0"/>
-  <text x="{:.1}" y="{:.1}" text-anchor="end" font-size="12">{}</text>"##,
-            left - 6.0,
-            y + 4.0,
-            match k {
-                0 => "0.0001",
-                1 => "0.001",
-                2 => "0.01",
-                3 => "0.1",
-                4 => "1",
-                _ => "10",
-            }
-        );
+    let loss_labels = ["0.0001", "0.001", "0.01", "0.1", "1", "10"];
+    for (k, label) in loss_labels.iter().enumerate() {
+        let y = y_loss(10f64.powi(log_min as i32 + k as i32));
+        svg.line(left, one(y), right, one(y))
+            .attr("stroke", "#e0e0e0")
+            .end();
+        svg.text(one(left - 6.0), one(y + 4.0))
+            .attr("text-anchor", "end")
+            .attr("font-size", 12)
+            .text(label);
     }
     for k in 0..=4 {
-        let acc = k as Float * 0.25;
-        let _ = writeln!(
-            svg,
-            r##"  <text x="{:.1}" y="{:.1}" font-size="12" fill="#d95f02">{}%</text>"##,
-            right + 6.0,
-            y_acc(acc) + 4.0,
-            k * 25
-        );
+        svg.text(one(right + 6.0), one(y_acc(k as Float * 0.25) + 4.0))
+            .attr("font-size", 12)
+            .attr("fill", ACCURACY)
+            .text(format!("{}%", k * 25));
     }
     let tick = if steps > 1000.0 { 500 } else { 100 };
-    let mut step = 0;
-    while step as Float <= steps {
-        let _ = writeln!(
-            svg,
-            r##"  <line x1="{0:.1}" y1="{bottom}" x2="{0:.1}" y2="{1}" stroke="#888"/>
-  <text x="{0:.1}" y="{2}" text-anchor="middle" font-size="12">{step}</text>"##,
-            x(step as Float),
-            bottom + 5.0,
-            bottom + 20.0
-        );
-        step += tick;
+    for step in (0..).step_by(tick).take_while(|&s| s as Float <= steps) {
+        let at = one(x(step as Float));
+        svg.line(at, bottom, at, bottom + 5.0)
+            .attr("stroke", "#888")
+            .end();
+        svg.text(at, bottom + 20.0)
+            .attr("text-anchor", "middle")
+            .attr("font-size", 12)
+            .text(step);
     }
-    let _ = writeln!(
-        svg,
-        r##"  <line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#444"/>
-  <line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#444"/>
-  <line x1="{right}" y1="{top}" x2="{right}" y2="{bottom}" stroke="#444"/>
-  <text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="13">training step</text>
-  <text x="20" y="{:.1}" text-anchor="middle" font-size="13" transform="rotate(-90 20 {:.1})">loss per token (log scale)</text>
-  <text x="740" y="{:.1}" text-anchor="middle" font-size="13" fill="#d95f02" transform="rotate(90 740 {:.1})">held-out exact match</text>"##,
-        (left + right) / 2.0,
-        bottom + 42.0,
-        (top + bottom) / 2.0,
-        (top + bottom) / 2.0,
-        (top + bottom) / 2.0,
-        (top + bottom) / 2.0
-    );
-    // The raw loss, then its moving average.
-    let raw: Vec<String> = losses
+    for (x1, y1, x2) in [
+        (left, bottom, right),
+        (left, top, left),
+        (right, top, right),
+    ] {
+        svg.line(x1, y1, x2, bottom).attr("stroke", "#444").end();
+    }
+    let middle = one((top + bottom) / 2.0);
+    svg.text(one((left + right) / 2.0), one(bottom + 42.0))
+        .attr("text-anchor", "middle")
+        .attr("font-size", 13)
+        .text("training step");
+    svg.text(20, middle)
+        .attr("text-anchor", "middle")
+        .attr("font-size", 13)
+        .attr("transform", format!("rotate(-90 20 {middle})"))
+        .text("loss per token (log scale)");
+    svg.text(740, middle)
+        .attr("text-anchor", "middle")
+        .attr("font-size", 13)
+        .attr("fill", ACCURACY)
+        .attr("transform", format!("rotate(90 740 {middle})"))
+        .text("held-out exact match");
+    // The raw loss, its moving average, and the accuracy.
+    let window = 25;
+    let raw: Vec<(Float, Float)> = losses
         .iter()
         .enumerate()
-        .map(|(i, &l)| format!("{:.1},{:.1}", x((i + 1) as Float), y_loss(l)))
+        .map(|(i, &l)| (x((i + 1) as Float), y_loss(l)))
         .collect();
-    let _ = writeln!(
-        svg,
-        r##"  <polyline points="{}" fill="none" stroke="#9ecae1" stroke-width="0.8"/>"##,
-        raw.join(" ")
-    );
-    let window = 25;
-    let smooth: Vec<String> = (0..losses.len())
+    let smooth: Vec<(Float, Float)> = (0..losses.len())
         .map(|i| {
             let from = i.saturating_sub(window - 1);
             let mean = losses[from..=i].iter().sum::<Float>() / (i + 1 - from) as Float;
-            format!("{:.1},{:.1}", x((i + 1) as Float), y_loss(mean))
+            (x((i + 1) as Float), y_loss(mean))
         })
         .collect();
-    let _ = writeln!(
-        svg,
-        r##"  <polyline points="{}" fill="none" stroke="#08519c" stroke-width="2"/>"##,
-        smooth.join(" ")
-    );
-    let accuracy: Vec<String> = curve
+    let accuracy: Vec<(Float, Float)> = curve
         .iter()
-        .map(|&(s, a)| format!("{:.1},{:.1}", x(s as Float), y_acc(a)))
+        .map(|&(s, a)| (x(s as Float), y_acc(a)))
         .collect();
-    let _ = writeln!(
-        svg,
-        r##"  <polyline points="{}" fill="none" stroke="#d95f02" stroke-width="2"/>"##,
-        accuracy.join(" ")
-    );
-    for &(s, a) in curve {
-        let _ = writeln!(
-            svg,
-            r##"  <circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#d95f02"/>"##,
-            x(s as Float),
-            y_acc(a)
-        );
+    for (points, colour, stroke_width) in [
+        (&raw, "#9ecae1", 0.8),
+        (&smooth, "#08519c", 2.0),
+        (&accuracy, ACCURACY, 2.0),
+    ] {
+        svg.tag("polyline")
+            .attr("points", polyline_points(points, 1))
+            .attr("fill", "none")
+            .attr("stroke", colour)
+            .attr("stroke-width", stroke_width)
+            .end();
+    }
+    for &(cx, cy) in &accuracy {
+        svg.circle(one(cx), one(cy), 3.5)
+            .attr("fill", ACCURACY)
+            .end();
     }
     // Legend.
-    let _ = writeln!(
-        svg,
-        r##"  <line x1="420" y1="60" x2="450" y2="60" stroke="#9ecae1" stroke-width="2"/>
-  <text x="456" y="64" font-size="12">loss of each batch</text>
-  <line x1="420" y1="80" x2="450" y2="80" stroke="#08519c" stroke-width="2"/>
-  <text x="456" y="84" font-size="12">loss, mean of the last 25 steps</text>
-  <line x1="420" y1="100" x2="450" y2="100" stroke="#d95f02" stroke-width="2"/>
-  <text x="456" y="104" font-size="12">held-out exact match (200 dates)</text>"##
-    );
-    svg.push_str("</svg>\n");
-    svg
-}
-
-/// A colour from white (weight 0) to dark blue (weight 1).
-fn colour(weight: Float) -> String {
-    let (low, high) = ([247.0, 251.0, 255.0], [8.0, 48.0, 107.0]);
-    let t = weight.clamp(0.0, 1.0);
-    let channel = |i: usize| (low[i] + (high[i] - low[i]) * t).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", channel(0), channel(1), channel(2))
-}
-
-fn escape(c: char) -> String {
-    match c {
-        '<' => "&lt;".to_owned(),
-        '>' => "&gt;".to_owned(),
-        '&' => "&amp;".to_owned(),
-        ' ' => "␣".to_owned(),
-        c => c.to_string(),
+    let legend = [
+        ("#9ecae1", "loss of each batch"),
+        ("#08519c", "loss, mean of the last 25 steps"),
+        (ACCURACY, "held-out exact match (200 dates)"),
+    ];
+    for (i, (colour, label)) in legend.iter().enumerate() {
+        let y = 60.0 + 20.0 * i as Float;
+        svg.line(420, y, 450, y)
+            .attr("stroke", colour)
+            .attr("stroke-width", 2)
+            .end();
+        svg.text(456, y + 4.0).attr("font-size", 12).text(label);
     }
+    svg.finish()
+}
+
+/// The labels of a cross-attention heatmap: the source characters (a space as ␣) across,
+/// the output characters and EOS down.
+fn labels(example: &Example) -> (Vec<String>, Vec<String>) {
+    let columns = example
+        .source
+        .chars()
+        .map(|c| if c == ' ' { '␣' } else { c }.to_string())
+        .collect();
+    let rows = example
+        .target
+        .chars()
+        .map(|c| c.to_string())
+        .chain(std::iter::once("EOS".to_owned()))
+        .collect();
+    (columns, rows)
+}
+
+/// A heatmap of `weights` (outputs × source characters) at `(left, top)`, cells `cell`
+/// wide, labelled in a monospaced font of `font_size`.
+fn cross_attention_map<'a>(
+    weights: &'a Matrix,
+    left: Float,
+    top: Float,
+    cell: Float,
+    font_size: &'static str,
+) -> Heatmap<'a> {
+    let mut heatmap = Heatmap::new(weights, BLUES, left, top, cell);
+    heatmap.outline = Some(("white", 0.5));
+    heatmap.labels.attributes = vec![
+        ("font-size", font_size),
+        ("font-family", "Menlo, Consolas, monospace"),
+    ];
+    heatmap
 }
 
 /// The head-averaged cross-attention of the trained model for a few held-out dates.
@@ -899,129 +947,67 @@ fn heatmaps_svg(model: &Transformer, task: &DateTask) -> String {
     for example in &examples {
         let weights = cross_attention(model, task, example);
         let got = decode_text(model, task, example);
-        let _ = writeln!(
-            svg,
-            r##"  <text x="{left}" y="{:.1}" font-weight="bold">"{}" → {} (the model's greedy output: {})</text>"##,
-            y0 + 14.0,
-            example.source,
-            example.target,
-            got
-        );
-        let top = y0 + 44.0;
-        for (j, c) in example.source.chars().enumerate() {
-            let _ = writeln!(
-                svg,
-                r##"  <text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="13" font-family="Menlo, Consolas, monospace">{}</text>"##,
-                left + cell * (j as Float + 0.5),
-                top - 6.0,
-                escape(c)
-            );
-        }
-        let outputs: Vec<String> = example
-            .target
-            .chars()
-            .map(|c| c.to_string())
-            .chain(std::iter::once("EOS".to_owned()))
-            .collect();
-        for (i, label) in outputs.iter().enumerate() {
-            let y = top + cell * i as Float;
-            let _ = writeln!(
-                svg,
-                r##"  <text x="{:.1}" y="{:.1}" text-anchor="end" font-size="13" font-family="Menlo, Consolas, monospace">{label}</text>"##,
-                left - 8.0,
-                y + cell * 0.7
-            );
-            for j in 0..example.source.len() {
-                let _ = writeln!(
-                    svg,
-                    r##"  <rect x="{:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{}" stroke="white" stroke-width="0.5"/>"##,
-                    left + cell * j as Float,
-                    colour(weights[[i, j]])
-                );
-            }
-        }
+        svg.text(left, fixed(y0 + 14.0, 1))
+            .attr("font-weight", "bold")
+            .text(format!(
+                "\"{}\" → {} (the model's greedy output: {got})",
+                example.source, example.target
+            ));
+        let mut heatmap = cross_attention_map(&weights, left, y0 + 44.0, cell, "13");
+        heatmap.labels.row_gap = 8.0;
+        let (columns, rows) = labels(example);
+        heatmap.draw(&mut svg, &columns, &rows, LabelOrder::WithRows);
         y0 += panel_height(example);
     }
     // Colour scale.
-    let _ = writeln!(
-        svg,
-        r##"  <text x="{left}" y="{:.1}" font-size="12">weight:</text>"##,
-        y0 + 14.0
+    let caption = |svg: &mut Svg, x: Float, y: Float, text: &str| {
+        svg.text(fixed(x, 1), fixed(y, 1))
+            .attr("font-size", 12)
+            .text(text);
+    };
+    svg.text(left, fixed(y0 + 14.0, 1))
+        .attr("font-size", 12)
+        .text("weight:");
+    let outline = Some(("#ccc", 0.5));
+    colour_steps(
+        &mut svg,
+        BLUES,
+        left + 55.0,
+        y0 + 3.0,
+        20.0,
+        14.0,
+        10,
+        outline,
     );
-    for k in 0..=10 {
-        let w = k as Float / 10.0;
-        let _ = writeln!(
-            svg,
-            r##"  <rect x="{:.1}" y="{:.1}" width="20" height="14" fill="{}" stroke="#ccc" stroke-width="0.5"/>"##,
-            left + 55.0 + 20.0 * k as Float,
-            y0 + 3.0,
-            colour(w)
-        );
-    }
-    let _ = writeln!(
-        svg,
-        r##"  <text x="{:.1}" y="{:.1}" font-size="12">0</text>
-  <text x="{:.1}" y="{:.1}" font-size="12">1</text>
-  <text x="{:.1}" y="{:.1}" font-size="12">rows: the output character each query predicts; columns: the source characters (␣ is a space)</text>"##,
-        left + 46.0,
-        y0 + 14.0,
-        left + 55.0 + 20.0 * 11.0 + 4.0,
-        y0 + 14.0,
+    caption(&mut svg, left + 46.0, y0 + 14.0, "0");
+    caption(&mut svg, left + 55.0 + 20.0 * 11.0 + 4.0, y0 + 14.0, "1");
+    caption(
+        &mut svg,
         left,
-        y0 + 34.0
+        y0 + 34.0,
+        "rows: the output character each query predicts; columns: the source characters \
+         (␣ is a space)",
     );
-    svg.push_str("</svg>\n");
-    svg
+    svg.finish()
 }
 
-/// One heatmap panel: `weights` (outputs × source characters) at (x0, y0).
+/// One heatmap panel: its title, and `weights` (outputs × source characters) at
+/// (x0, y0).
 fn panel(
-    svg: &mut String,
+    svg: &mut Svg,
     x0: Float,
     y0: Float,
     title: &str,
     example: &Example,
     weights: &Matrix,
 ) {
-    let cell = 20.0;
-    let _ = writeln!(
-        svg,
-        r##"  <text x="{x0:.1}" y="{:.1}" font-weight="bold" font-size="13">{title}</text>"##,
-        y0 + 14.0
-    );
-    let top = y0 + 40.0;
-    for (j, c) in example.source.chars().enumerate() {
-        let _ = writeln!(
-            svg,
-            r##"  <text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="12" font-family="Menlo, Consolas, monospace">{}</text>"##,
-            x0 + 30.0 + cell * (j as Float + 0.5),
-            top - 6.0,
-            escape(c)
-        );
-    }
-    let outputs: Vec<String> = example
-        .target
-        .chars()
-        .map(|c| c.to_string())
-        .chain(std::iter::once("EOS".to_owned()))
-        .collect();
-    for (i, label) in outputs.iter().enumerate() {
-        let y = top + cell * i as Float;
-        let _ = writeln!(
-            svg,
-            r##"  <text x="{:.1}" y="{:.1}" text-anchor="end" font-size="12" font-family="Menlo, Consolas, monospace">{label}</text>"##,
-            x0 + 24.0,
-            y + cell * 0.7
-        );
-        for j in 0..example.source.len() {
-            let _ = writeln!(
-                svg,
-                r##"  <rect x="{:.1}" y="{y:.1}" width="{cell}" height="{cell}" fill="{}" stroke="white" stroke-width="0.5"/>"##,
-                x0 + 30.0 + cell * j as Float,
-                colour(weights[[i, j]])
-            );
-        }
-    }
+    svg.text(fixed(x0, 1), fixed(y0 + 14.0, 1))
+        .attr("font-weight", "bold")
+        .attr("font-size", 13)
+        .text(title);
+    let heatmap = cross_attention_map(weights, x0 + 30.0, y0 + 40.0, 20.0, "12");
+    let (columns, rows) = labels(example);
+    heatmap.draw(svg, &columns, &rows, LabelOrder::WithRows);
 }
 
 /// The two heads of the last decoder layer's cross-attention for one held-out date, and
@@ -1049,23 +1035,17 @@ fn heads_svg(model: &Transformer, task: &DateTask) -> String {
         &example,
         &average,
     );
-    let _ = writeln!(
-        svg,
-        r##"  <text x="{:.1}" y="{:.1}" font-size="12">"{}" → {}</text>
-  <text x="{:.1}" y="{:.1}" font-size="12">cross-attention of the trained model's</text>
-  <text x="{:.1}" y="{:.1}" font-size="12">decoder layer, teacher-forced: each row</text>
-  <text x="{:.1}" y="{:.1}" font-size="12">(one per output character) sums to 1</text>"##,
-        width + 10.0,
-        panel_height + 40.0,
-        example.source,
-        example.target,
-        width + 10.0,
-        panel_height + 64.0,
-        width + 10.0,
-        panel_height + 82.0,
-        width + 10.0,
-        panel_height + 100.0
-    );
-    svg.push_str("</svg>\n");
-    svg
+    let source_to_target = format!("\"{}\" → {}", example.source, example.target);
+    let notes = [
+        (40.0, source_to_target.as_str()),
+        (64.0, "cross-attention of the trained model's"),
+        (82.0, "decoder layer, teacher-forced: each row"),
+        (100.0, "(one per output character) sums to 1"),
+    ];
+    for (dy, text) in notes {
+        svg.text(fixed(width + 10.0, 1), fixed(panel_height + dy, 1))
+            .attr("font-size", 12)
+            .text(text);
+    }
+    svg.finish()
 }
