@@ -1,21 +1,49 @@
 #!/usr/bin/env bash
-# Builds the book and checks the result.
+# Builds both editions of the book and checks the result.
 #
 #   book/check/build_and_check.sh
 #
-# Fails if mdBook logs any error or warning (a missing {{#include}} file is only logged:
-# mdbook still exits 0), except mdbook-katex's notice that it was built against an earlier
-# mdBook 0.5 release, and then runs check_pages.sh on the built book.
+# The English edition goes to book/build/, the Simplified Chinese one (po/zh-CN.po) to
+# book/build/zh-CN/. Fails if mdBook logs any error or warning (a missing {{#include}} file
+# is only logged: mdbook still exits 0), except mdbook-katex's notice that it was built
+# against an earlier mdBook 0.5 release; then runs check_pages.sh on each edition, and
+# checks that po/messages.pot is the English source's current template (else run
+# po/update.sh) and that the translation has no message marked fuzzy.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 book="$(cd "$here/.." && pwd)"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 
-(cd "$book" && mdbook build) >"$log" 2>&1 || { cat "$log"; echo "mdbook build failed" >&2; exit 1; }
-if sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '\b(ERROR|WARN)\b' \
-    | grep -v 'This mdbook-katex was built against mdbook'; then
-    echo "mdbook build logged the problems above" >&2
+build() { # build <output dir> [VAR=value ...]: one edition
+    local out="$1"
+    shift
+    (cd "$book" && env "$@" mdbook build -d "$out") >"$log" 2>&1 \
+        || { cat "$log"; echo "mdbook build failed" >&2; exit 1; }
+    if sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '\b(ERROR|WARN)\b' \
+        | grep -v 'This mdbook-katex was built against mdbook'; then
+        echo "mdbook build logged the problems above" >&2
+        exit 1
+    fi
+}
+build "$book/build"
+build "$book/build/zh-CN" MDBOOK_BOOK__LANGUAGE=zh-CN "MDBOOK_BOOK__TITLE=用 Rust 构建 Transformer"
+"$here/check_pages.sh" "$book/build"
+"$here/check_pages.sh" "$book/build/zh-CN"
+
+# The translation is kept in step: its template is the English source's, and nothing in it
+# is marked fuzzy (English text changed since it was translated).
+current="$(mktemp)"
+trap 'rm -f "$log" "$current"' EXIT
+"$book/po/extract.sh" "$current"
+if ! cmp -s "$current" "$book/po/messages.pot"; then
+    diff "$book/po/messages.pot" "$current" | head -20
+    echo "book/po/messages.pot is not the English source's template: run book/po/update.sh" >&2
     exit 1
 fi
-"$here/check_pages.sh" "$book/build"
+printf 'zh-CN: '
+msgfmt --statistics --check -o /dev/null "$book/po/zh-CN.po"
+if grep -q '^#, .*fuzzy' "$book/po/zh-CN.po"; then
+    echo "book/po/zh-CN.po has fuzzy messages: translate the changed English text" >&2
+    exit 1
+fi

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Keeps the book's TeX intact through the translation step.
+
+mdBook preprocessor, in three modes (book.toml runs the first two around the gettext
+preprocessor, the third after KaTeX):
+
+    math_guard.py protect    every math span, \\( ... \\) or \\[ ... \\], becomes an inline
+                             code span holding it: `\\( ... \\)`
+    math_guard.py restore    every such code span becomes the math span again
+    math_guard.py annotations  the TeX KaTeX keeps in its MathML is written with character
+                             references, so that Markdown does not read it as emphasis
+
+The translation workflow (mdbook-i18n-helpers) parses each chapter as Markdown and writes
+it back, which would take a backslash escape `\\(` for a plain parenthesis and escape every
+`_` and `*` of the TeX. A code span survives that unchanged, so the TeX reaches KaTeX as it
+was written, in the English edition and in the translated one, and translators see it
+whole in their messages. po/extract.sh runs the `protect` mode before extracting, so the
+messages hold the same code spans. Fenced code blocks and existing code spans are left as
+they are. Needs only the Python standard library.
+"""
+import json
+import re
+import sys
+
+# A fenced code block (``` or ~~~), an inline code span, or a math span.
+TOKEN = re.compile(
+    r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[^\n]*\n.*?^[ \t]*(?P=ticks)[ \t]*$)"
+    r"|(?P<code>(?P<run>`+)(?P<body>.+?)(?<!`)(?P=run)(?!`))"
+    r"|(?P<math>\\\((?P<inline>.+?)\\\)|\\\[(?P<display>.+?)\\\])",
+    re.S | re.M,
+)
+
+
+def code_span(text):
+    """`text` as an inline code span, with a fence longer than any backtick run in it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence}{text}{fence}"
+
+
+def protect(markdown):
+    def replace(match):
+        if match.group("math") is None:
+            return match.group(0)
+        return code_span(match.group("math"))
+
+    return TOKEN.sub(replace, markdown)
+
+
+def restore(markdown):
+    def replace(match):
+        body = match.group("body")
+        if match.group("code") is None or body is None:
+            return match.group(0)
+        inner = body.strip(" ") if body.startswith(" ") and body.endswith(" ") else body
+        if (inner.startswith("\\(") and inner.endswith("\\)")) or (
+            inner.startswith("\\[") and inner.endswith("\\]")
+        ):
+            return inner
+        return match.group(0)
+
+    return TOKEN.sub(replace, markdown)
+
+
+# The TeX that KaTeX keeps, for screen readers and copying, in each formula's MathML.
+ANNOTATION = re.compile(r'(<annotation encoding="application/x-tex">)(.*?)(</annotation>)', re.S)
+# Characters Markdown would read as emphasis, escapes, links or code.
+MARKDOWN_SIGNS = {"_": "&#95;", "*": "&#42;", "\\": "&#92;", "`": "&#96;", "[": "&#91;", "]": "&#93;", "~": "&#126;"}
+
+
+def annotations(markdown):
+    """KaTeX's output keeps each formula's TeX as text in its MathML; Markdown would read
+    its `_` and `*` as emphasis (and break the HTML) and drop a backslash before
+    punctuation. Written as character references, they reach the page as written."""
+
+    def replace(match):
+        tex = "".join(MARKDOWN_SIGNS.get(c, c) for c in match.group(2))
+        return match.group(1) + tex + match.group(3)
+
+    return ANNOTATION.sub(replace, markdown)
+
+
+def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "supports":
+        return 0
+    if len(sys.argv) >= 3 and sys.argv[2] == "supports":
+        return 0  # every renderer
+    mode = {"protect": protect, "restore": restore, "annotations": annotations}[sys.argv[1]]
+    _context, book = json.load(sys.stdin)
+
+    def walk(items):
+        for item in items:
+            chapter = item.get("Chapter") if isinstance(item, dict) else None
+            if chapter:
+                chapter["content"] = mode(chapter["content"])
+                walk(chapter.get("sub_items", []))
+
+    walk(book.get("items", book.get("sections", [])))
+    json.dump(book, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
