@@ -19,7 +19,7 @@ use crate::{
     EncoderLayerForward, FeedForward, LayerNorm, Linear, LinearGrads, Mask,
     MultiHeadAttention, NormPosition, causal_mask, padding_mask, sinusoidal_table,
 };
-use course_common::ndarray::{Axis, concatenate, s};
+use course_common::ndarray::{Array, Axis, Dimension, concatenate, s};
 use course_common::{Float, Matrix, Vector};
 use encoder_layer::{
     DecoderLayerGrads, EncoderLayerGrads, FeedForwardGrads, LayerNormGrads,
@@ -164,6 +164,81 @@ pub struct Transformer {
     pub positions: Matrix,
 }
 
+/// The model's parameter tree, written once: every learned tensor of `$model`, with its
+/// name, in the order [`Transformer::parameters`] documents.
+///
+/// `parameter_walk!(self, as_slice)` walks a `&Transformer` and gives
+/// `Vec<(String, &[Float])>`; `parameter_walk!(self, as_slice_mut, mut)` walks a
+/// `&mut Transformer` and gives `Vec<(String, &mut [Float])>`. Below, `&$($mut)?` is `&`
+/// in the first walk and `&mut` in the second, so both come from this one list: a new
+/// parameter is one edit, here, and every walk of the parameters (the lists, the count,
+/// the zeroing, Adam's state) follows.
+macro_rules! parameter_walk {
+    ($model:expr, $as_slice:ident $(, $mut:tt)?) => {{
+        type List<'a> = Vec<(String, &'a $($mut)? [Float])>;
+        fn tensor<'a, D: Dimension>(
+            list: &mut List<'a>,
+            name: String,
+            tensor: &'a $($mut)? Array<Float, D>,
+        ) {
+            match tensor.$as_slice() {
+                Some(flat) => list.push((name, flat)),
+                None => panic!("parameter {name} is not in standard (row-major) layout"),
+            }
+        }
+        fn embedding<'a>(
+            list: &mut List<'a>,
+            name: String,
+            embedding: &'a $($mut)? Embedding,
+        ) {
+            tensor(list, format!("{name}.weight"), &$($mut)? embedding.weight);
+        }
+        fn linear<'a>(list: &mut List<'a>, name: String, linear: &'a $($mut)? Linear) {
+            tensor(list, format!("{name}.weight"), &$($mut)? linear.weight);
+            tensor(list, format!("{name}.bias"), &$($mut)? linear.bias);
+        }
+        fn attention<'a>(
+            list: &mut List<'a>,
+            name: String,
+            attention: &'a $($mut)? MultiHeadAttention,
+        ) {
+            linear(list, format!("{name}.w_q"), &$($mut)? attention.w_q);
+            linear(list, format!("{name}.w_k"), &$($mut)? attention.w_k);
+            linear(list, format!("{name}.w_v"), &$($mut)? attention.w_v);
+            linear(list, format!("{name}.w_o"), &$($mut)? attention.w_o);
+        }
+        fn norm<'a>(list: &mut List<'a>, name: String, norm: &'a $($mut)? LayerNorm) {
+            tensor(list, format!("{name}.gamma"), &$($mut)? norm.gamma);
+            tensor(list, format!("{name}.beta"), &$($mut)? norm.beta);
+        }
+
+        let model = $model;
+        let mut list = List::new();
+        embedding(&mut list, "src_embedding".into(), &$($mut)? model.src_embedding);
+        embedding(&mut list, "tgt_embedding".into(), &$($mut)? model.tgt_embedding);
+        for (i, layer) in (&$($mut)? model.encoder).into_iter().enumerate() {
+            let at = |field: &str| format!("encoder.{i}.{field}");
+            attention(&mut list, at("self_attention"), &$($mut)? layer.self_attention);
+            linear(&mut list, at("ffn.w_1"), &$($mut)? layer.ffn.w_1);
+            linear(&mut list, at("ffn.w_2"), &$($mut)? layer.ffn.w_2);
+            norm(&mut list, at("norm_1"), &$($mut)? layer.norm_1);
+            norm(&mut list, at("norm_2"), &$($mut)? layer.norm_2);
+        }
+        for (i, layer) in (&$($mut)? model.decoder).into_iter().enumerate() {
+            let at = |field: &str| format!("decoder.{i}.{field}");
+            attention(&mut list, at("self_attention"), &$($mut)? layer.self_attention);
+            attention(&mut list, at("cross_attention"), &$($mut)? layer.cross_attention);
+            linear(&mut list, at("ffn.w_1"), &$($mut)? layer.ffn.w_1);
+            linear(&mut list, at("ffn.w_2"), &$($mut)? layer.ffn.w_2);
+            norm(&mut list, at("norm_1"), &$($mut)? layer.norm_1);
+            norm(&mut list, at("norm_2"), &$($mut)? layer.norm_2);
+            norm(&mut list, at("norm_3"), &$($mut)? layer.norm_3);
+        }
+        linear(&mut list, "output".into(), &$($mut)? model.output);
+        list
+    }};
+}
+
 impl Transformer {
     /// A freshly initialised model: embeddings from [`embedding_init`], every
     /// weight matrix from [`xavier_uniform`], biases 0, LayerNorms `γ = 1`,
@@ -260,96 +335,32 @@ impl Transformer {
     ///    `norm_3`, in the same way;
     /// 4. `output` (weight, bias).
     ///
-    /// The positional table is not in the list: it is not learned.
+    /// The positional table is not in the list: it is not learned. The list is
+    /// [`Transformer::named_parameters`] without the names.
     pub fn parameters(&self) -> Vec<&[Float]> {
-        let mut list: Vec<&[Float]> = Vec::new();
-        fn matrix(m: &Matrix) -> &[Float] {
-            m.as_slice()
-                .expect("parameters are stored in standard (row-major) layout")
-        }
-        fn vector(v: &Vector) -> &[Float] {
-            v.as_slice().expect("parameters are stored contiguously")
-        }
-        fn linear<'a>(l: &'a Linear, list: &mut Vec<&'a [Float]>) {
-            list.push(matrix(&l.weight));
-            list.push(vector(&l.bias));
-        }
-        fn mha<'a>(a: &'a MultiHeadAttention, list: &mut Vec<&'a [Float]>) {
-            for l in [&a.w_q, &a.w_k, &a.w_v, &a.w_o] {
-                linear(l, list);
-            }
-        }
-        fn norm<'a>(n: &'a LayerNorm, list: &mut Vec<&'a [Float]>) {
-            list.push(vector(&n.gamma));
-            list.push(vector(&n.beta));
-        }
-        list.push(matrix(&self.src_embedding.weight));
-        list.push(matrix(&self.tgt_embedding.weight));
-        for layer in &self.encoder {
-            mha(&layer.self_attention, &mut list);
-            linear(&layer.ffn.w_1, &mut list);
-            linear(&layer.ffn.w_2, &mut list);
-            norm(&layer.norm_1, &mut list);
-            norm(&layer.norm_2, &mut list);
-        }
-        for layer in &self.decoder {
-            mha(&layer.self_attention, &mut list);
-            mha(&layer.cross_attention, &mut list);
-            linear(&layer.ffn.w_1, &mut list);
-            linear(&layer.ffn.w_2, &mut list);
-            norm(&layer.norm_1, &mut list);
-            norm(&layer.norm_2, &mut list);
-            norm(&layer.norm_3, &mut list);
-        }
-        linear(&self.output, &mut list);
-        list
+        let named = self.named_parameters();
+        named.into_iter().map(|(_, tensor)| tensor).collect()
     }
 
     /// The same tensors as [`Transformer::parameters`], in the same order, to
     /// change them in place (the optimiser does).
     pub fn parameters_mut(&mut self) -> Vec<&mut [Float]> {
-        let mut list: Vec<&mut [Float]> = Vec::new();
-        fn matrix(m: &mut Matrix) -> &mut [Float] {
-            m.as_slice_mut()
-                .expect("parameters are stored in standard (row-major) layout")
-        }
-        fn vector(v: &mut Vector) -> &mut [Float] {
-            v.as_slice_mut()
-                .expect("parameters are stored contiguously")
-        }
-        fn linear<'a>(l: &'a mut Linear, list: &mut Vec<&'a mut [Float]>) {
-            list.push(matrix(&mut l.weight));
-            list.push(vector(&mut l.bias));
-        }
-        fn mha<'a>(a: &'a mut MultiHeadAttention, list: &mut Vec<&'a mut [Float]>) {
-            for l in [&mut a.w_q, &mut a.w_k, &mut a.w_v, &mut a.w_o] {
-                linear(l, list);
-            }
-        }
-        fn norm<'a>(n: &'a mut LayerNorm, list: &mut Vec<&'a mut [Float]>) {
-            list.push(vector(&mut n.gamma));
-            list.push(vector(&mut n.beta));
-        }
-        list.push(matrix(&mut self.src_embedding.weight));
-        list.push(matrix(&mut self.tgt_embedding.weight));
-        for layer in &mut self.encoder {
-            mha(&mut layer.self_attention, &mut list);
-            linear(&mut layer.ffn.w_1, &mut list);
-            linear(&mut layer.ffn.w_2, &mut list);
-            norm(&mut layer.norm_1, &mut list);
-            norm(&mut layer.norm_2, &mut list);
-        }
-        for layer in &mut self.decoder {
-            mha(&mut layer.self_attention, &mut list);
-            mha(&mut layer.cross_attention, &mut list);
-            linear(&mut layer.ffn.w_1, &mut list);
-            linear(&mut layer.ffn.w_2, &mut list);
-            norm(&mut layer.norm_1, &mut list);
-            norm(&mut layer.norm_2, &mut list);
-            norm(&mut layer.norm_3, &mut list);
-        }
-        linear(&mut self.output, &mut list);
-        list
+        let named = self.named_parameters_mut();
+        named.into_iter().map(|(_, tensor)| tensor).collect()
+    }
+
+    /// Every learned tensor with its name, the path of its field, in the order of
+    /// [`Transformer::parameters`]: `src_embedding.weight`, `tgt_embedding.weight`,
+    /// `encoder.0.self_attention.w_q.weight`, `encoder.0.self_attention.w_q.bias`, …,
+    /// `decoder.0.norm_3.beta`, `output.weight`, `output.bias`.
+    pub fn named_parameters(&self) -> Vec<(String, &[Float])> {
+        parameter_walk!(self, as_slice)
+    }
+
+    /// The same named tensors as [`Transformer::named_parameters`], in the same
+    /// order, to change them in place.
+    pub fn named_parameters_mut(&mut self) -> Vec<(String, &mut [Float])> {
+        parameter_walk!(self, as_slice_mut, mut)
     }
 
     /// The number of learned numbers.
