@@ -2,7 +2,7 @@
 //! of its own: the latency, mistakes and figures tasks edit lessons in it without touching
 //! the workspace (nor are they helped by its builds).
 
-use anyhow::Result;
+use anyhow::{Result, ensure};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -72,16 +72,28 @@ pub fn export_student(root: &Path, out: &Path) -> Result<()> {
 /// a learner who has finished them all.
 pub fn solve_lessons(root: &Path, course: &Path) -> Result<()> {
     for entry in std::fs::read_dir(root.join("solutions"))? {
-        let lesson = entry?.file_name();
+        let lesson = entry?.file_name().to_string_lossy().into_owned();
         let solution = root.join("solutions").join(&lesson).join("src/lib.rs");
         if solution.is_file() {
-            std::fs::copy(
-                &solution,
-                course.join("lessons").join(&lesson).join("src/lib.rs"),
-            )?;
+            solve_lesson(root, course, &lesson)?;
         }
     }
     Ok(())
+}
+
+/// Puts the reference solution of lesson `id` in place of its `src/` in `course`: every
+/// file of the solution's `src/` (`lib.rs` and the modules it declares), and no other.
+pub fn solve_lesson(root: &Path, course: &Path, id: &str) -> Result<()> {
+    let solution = root.join("solutions").join(id).join("src");
+    ensure!(
+        solution.join("lib.rs").is_file(),
+        "no solution for lesson {id}"
+    );
+    let src = course.join("lessons").join(id).join("src");
+    if src.exists() {
+        std::fs::remove_dir_all(&src)?;
+    }
+    copy_tree(&solution, &src)
 }
 
 /// Copies the course at `root` to `to`, replacing what was there.

@@ -1,9 +1,10 @@
 //! `cargo xtask mistakes`: does a plausible mistake get named?
 //!
 //! `mistakes/<lesson>.toml` lists plausible mistakes for a lesson, each as an edit of its
-//! reference solution (`find` replaced by `replace`, once) and the phrases (`named`) a
-//! message that names the mistake contains. For every mistake, in a copy of the course
-//! (`target/xtask/mistakes/`), the task applies the edit and runs what a learner runs:
+//! reference solution (`find` replaced by `replace`, once, in whichever file of its `src/`
+//! holds it) and the phrases (`named`) a message that names the mistake contains. For
+//! every mistake, in a copy of the course (`target/xtask/mistakes/`), the task applies the
+//! edit and runs what a learner runs:
 //!
 //! - `cargo test -p <crate>`, the visible tests, whose output must name the mistake;
 //! - `checker grade <lesson>`, whose first failing test must name it.
@@ -14,8 +15,11 @@
 use crate::course_copy::CourseCopy;
 use crate::run_command;
 use anyhow::{Context, Result, bail};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// A lesson's source files, each by its path relative to `src/`, with its text.
+type Sources = Vec<(PathBuf, String)>;
 
 /// One mistake, as its list gives it.
 struct Mistake {
@@ -59,11 +63,9 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
     let mut shares = Vec::new();
     for (lesson, mistakes) in &lists {
         let crate_name = manifest.lesson(lesson)?.crate_name.clone();
-        let solution = std::fs::read_to_string(
-            root.join("solutions").join(lesson).join("src/lib.rs"),
-        )?;
-        let stub_path = copy.course.join("lessons").join(lesson).join("src/lib.rs");
-        let stub = std::fs::read_to_string(&stub_path)?;
+        let solution = read_sources(&root.join("solutions").join(lesson).join("src"))?;
+        let stub_src = copy.course.join("lessons").join(lesson).join("src");
+        let stub = read_sources(&stub_src)?;
         println!("\n{lesson} ({} mistakes)\n", mistakes.len());
         println!("  {:<72} {:<9} {:<9}", "mistake", "visible", "checker");
         let mut named = 0;
@@ -75,7 +77,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 &submission,
                 lesson,
                 &crate_name,
-                &stub_path,
+                &stub_src,
                 &patched,
                 mistake,
             )?;
@@ -103,7 +105,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 "visible_output": outcome.visible_output,
             }));
         }
-        std::fs::write(&stub_path, &stub)?;
+        write_sources(&stub_src, &stub)?;
         let share = named as f64 / mistakes.len().max(1) as f64;
         println!(
             "\n  named by the checker: {named} of {} ({:.0} %)",
@@ -130,12 +132,12 @@ fn try_mistake(
     submission: &Path,
     lesson: &str,
     crate_name: &str,
-    stub_path: &Path,
-    patched: &str,
+    stub_src: &Path,
+    patched: &Sources,
     mistake: &Mistake,
 ) -> Result<Outcome> {
     // The visible tests, on the lesson as a learner's copy holds it.
-    std::fs::write(stub_path, patched)?;
+    write_sources(stub_src, patched)?;
     let visible = copy
         .cargo(&["test", "-q", "-p", crate_name, "--test", "visible"])
         .stdin(Stdio::null())
@@ -147,9 +149,7 @@ fn try_mistake(
     );
 
     // The checker, on a submission of that lesson alone.
-    let lesson_dir = submission.join(lesson).join("src");
-    std::fs::create_dir_all(&lesson_dir)?;
-    std::fs::write(lesson_dir.join("lib.rs"), patched)?;
+    write_sources(&submission.join(lesson).join("src"), patched)?;
     let graded = Command::new(copy.checker())
         .current_dir(&copy.course)
         .args(["grade", lesson, "--format", "json", "--lessons-dir"])
@@ -193,16 +193,56 @@ fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The solution with the mistake made: `find` must occur exactly once.
-fn apply(solution: &str, mistake: &Mistake) -> Result<String> {
-    let count = solution.matches(&mistake.find).count();
+/// The solution with the mistake made: `find` must occur exactly once, in all its files.
+fn apply(solution: &Sources, mistake: &Mistake) -> Result<Sources> {
+    let count: usize = solution
+        .iter()
+        .map(|(_, text)| text.matches(&mistake.find).count())
+        .sum();
     if count != 1 {
         bail!(
             "`find` occurs {count} times in the solution (it must occur once): {}",
             mistake.find
         );
     }
-    Ok(solution.replacen(&mistake.find, &mistake.replace, 1))
+    Ok(solution
+        .iter()
+        .map(|(file, text)| {
+            (
+                file.clone(),
+                text.replacen(&mistake.find, &mistake.replace, 1),
+            )
+        })
+        .collect())
+}
+
+/// Every `.rs` file under a lesson's `src/`, in a fixed order.
+fn read_sources(src: &Path) -> Result<Sources> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(src).sort_by_file_name() {
+        let entry = entry?;
+        if entry.file_type().is_file()
+            && entry.path().extension().is_some_and(|ext| ext == "rs")
+        {
+            let text = std::fs::read_to_string(entry.path())
+                .with_context(|| format!("could not read {}", entry.path().display()))?;
+            files.push((entry.path().strip_prefix(src)?.to_path_buf(), text));
+        }
+    }
+    Ok(files)
+}
+
+/// Makes `src` hold exactly `files`.
+fn write_sources(src: &Path, files: &Sources) -> Result<()> {
+    if src.exists() {
+        std::fs::remove_dir_all(src)?;
+    }
+    for (file, text) in files {
+        let path = src.join(file);
+        std::fs::create_dir_all(path.parent().context("a parent folder")?)?;
+        std::fs::write(path, text)?;
+    }
+    Ok(())
 }
 
 /// The lists of mistakes under `mistakes/`, by lesson id (the file's stem), in order.
