@@ -12,6 +12,10 @@
 //! Lesson 05's layers attend over one sequence at a time, so the stacks loop over the
 //! batch; the output projection and the loss take every position of every sequence at
 //! once, stacked into one matrix. Book: chapter 06, "The whole architecture".
+//!
+//! The model's learned tensors are listed once, in `parameter_walk!`:
+//! [`Transformer::named_parameters`], [`Transformer::parameters`] and their `_mut`
+//! twins are that list, and the count, the zeroing and the optimiser read it.
 
 use crate::data::{Batch, PAD};
 use crate::{
