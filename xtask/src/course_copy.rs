@@ -2,7 +2,7 @@
 //! of its own: the latency, mistakes and figures tasks edit lessons in it without touching
 //! the workspace (nor are they helped by its builds).
 
-use anyhow::{Result, ensure};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -72,28 +72,16 @@ pub fn export_student(root: &Path, out: &Path) -> Result<()> {
 /// a learner who has finished them all.
 pub fn solve_lessons(root: &Path, course: &Path) -> Result<()> {
     for entry in std::fs::read_dir(root.join("solutions"))? {
-        let lesson = entry?.file_name().to_string_lossy().into_owned();
-        let solution = root.join("solutions").join(&lesson).join("src/lib.rs");
-        if solution.is_file() {
-            solve_lesson(root, course, &lesson)?;
+        let lesson = entry?.file_name();
+        let solution = root.join("solutions").join(&lesson).join("src");
+        let stub = course.join("lessons").join(&lesson).join("src");
+        if solution.is_dir() && stub.is_dir() {
+            // The whole `src/`: a lesson may be several files.
+            std::fs::remove_dir_all(&stub)?;
+            copy_tree(&solution, &stub)?;
         }
     }
     Ok(())
-}
-
-/// Puts the reference solution of lesson `id` in place of its `src/` in `course`: every
-/// file of the solution's `src/` (`lib.rs` and the modules it declares), and no other.
-pub fn solve_lesson(root: &Path, course: &Path, id: &str) -> Result<()> {
-    let solution = root.join("solutions").join(id).join("src");
-    ensure!(
-        solution.join("lib.rs").is_file(),
-        "no solution for lesson {id}"
-    );
-    let src = course.join("lessons").join(id).join("src");
-    if src.exists() {
-        std::fs::remove_dir_all(&src)?;
-    }
-    copy_tree(&solution, &src)
 }
 
 /// Copies the course at `root` to `to`, replacing what was there.
@@ -124,4 +112,19 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Puts the reference solution of lesson `id` in place of its `src/` in `course`: every
+/// file of the solution's `src/` (`lib.rs` and the modules it declares), and no other.
+pub fn solve_lesson(root: &Path, course: &Path, id: &str) -> Result<()> {
+    let solution = root.join("solutions").join(id).join("src");
+    anyhow::ensure!(
+        solution.join("lib.rs").is_file(),
+        "no solution for lesson {id}"
+    );
+    let src = course.join("lessons").join(id).join("src");
+    if src.exists() {
+        std::fs::remove_dir_all(&src)?;
+    }
+    copy_tree(&solution, &src)
 }

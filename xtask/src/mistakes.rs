@@ -1,25 +1,26 @@
 //! `cargo xtask mistakes`: does a plausible mistake get named?
 //!
 //! `mistakes/<lesson>.toml` lists plausible mistakes for a lesson, each as an edit of its
-//! reference solution (`find` replaced by `replace`, once, in whichever file of its `src/`
-//! holds it) and the phrases (`named`) a message that names the mistake contains. For
-//! every mistake, in a copy of the course (`target/xtask/mistakes/`), the task applies the
-//! edit and runs what a learner runs:
+//! reference solution (`find` replaced by `replace`, once) and the phrases (`named`) a
+//! message that names the mistake contains. For every mistake, in a copy of the course
+//! (`target/xtask/mistakes/`), the task applies the edit and runs what a learner runs:
 //!
 //! - `cargo test -p <crate>`, the visible tests, whose output must name the mistake;
 //! - `checker grade <lesson>`, whose first failing test must name it.
 //!
-//! It prints a table per lesson and the share of mistakes named, and writes every
-//! message to `target/xtask/mistakes/<selection>/summary.json` to read why one was not.
+//! Every other lesson of the copy holds its solution, so the visible tests of a lesson
+//! that builds on earlier ones see the mistake alone, as a learner who has done those
+//! lessons does. A lesson's `src/` may be several files: `find` must occur once in all of
+//! them together. It prints a table per lesson and the share of mistakes named, and writes
+//! every message to `target/xtask/mistakes/<selection>/summary.json` to read why one was
+//! not.
 
-use crate::course_copy::CourseCopy;
+use crate::course_copy::{CourseCopy, solve_lessons};
 use crate::run_command;
 use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-/// A lesson's source files, each by its path relative to `src/`, with its text.
-type Sources = Vec<(PathBuf, String)>;
 
 /// One mistake, as its list gives it.
 struct Mistake {
@@ -50,6 +51,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         .join("mistakes")
         .join(only.unwrap_or("all"));
     let copy = CourseCopy::create(root, &base)?;
+    solve_lessons(root, &copy.course)?;
     let submission = base.join("submission");
     let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
 
@@ -64,8 +66,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
     for (lesson, mistakes) in &lists {
         let crate_name = manifest.lesson(lesson)?.crate_name.clone();
         let solution = read_sources(&root.join("solutions").join(lesson).join("src"))?;
-        let stub_src = copy.course.join("lessons").join(lesson).join("src");
-        let stub = read_sources(&stub_src)?;
+        let lesson_src = copy.course.join("lessons").join(lesson).join("src");
         println!("\n{lesson} ({} mistakes)\n", mistakes.len());
         println!("  {:<72} {:<9} {:<9}", "mistake", "visible", "checker");
         let mut named = 0;
@@ -77,7 +78,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 &submission,
                 lesson,
                 &crate_name,
-                &stub_src,
+                &lesson_src,
                 &patched,
                 mistake,
             )?;
@@ -105,7 +106,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 "visible_output": outcome.visible_output,
             }));
         }
-        write_sources(&stub_src, &stub)?;
+        write_sources(&lesson_src, &solution)?;
         let share = named as f64 / mistakes.len().max(1) as f64;
         println!(
             "\n  named by the checker: {named} of {} ({:.0} %)",
@@ -132,12 +133,12 @@ fn try_mistake(
     submission: &Path,
     lesson: &str,
     crate_name: &str,
-    stub_src: &Path,
+    lesson_src: &Path,
     patched: &Sources,
     mistake: &Mistake,
 ) -> Result<Outcome> {
     // The visible tests, on the lesson as a learner's copy holds it.
-    write_sources(stub_src, patched)?;
+    write_sources(lesson_src, patched)?;
     let visible = copy
         .cargo(&["test", "-q", "-p", crate_name, "--test", "visible"])
         .stdin(Stdio::null())
@@ -193,11 +194,41 @@ fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The solution with the mistake made: `find` must occur exactly once, in all its files.
+/// A lesson's source files, by path relative to its `src/`.
+type Sources = BTreeMap<PathBuf, String>;
+
+/// Every file under `src`.
+fn read_sources(src: &Path) -> Result<Sources> {
+    let mut sources = Sources::new();
+    for entry in walkdir::WalkDir::new(src).sort_by_file_name() {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            let text = std::fs::read_to_string(entry.path())
+                .with_context(|| format!("could not read {}", entry.path().display()))?;
+            sources.insert(entry.path().strip_prefix(src)?.to_path_buf(), text);
+        }
+    }
+    Ok(sources)
+}
+
+/// Makes `src` hold exactly `sources`.
+fn write_sources(src: &Path, sources: &Sources) -> Result<()> {
+    if src.exists() {
+        std::fs::remove_dir_all(src)?;
+    }
+    for (relative, text) in sources {
+        let path = src.join(relative);
+        std::fs::create_dir_all(path.parent().context("a file has a folder")?)?;
+        std::fs::write(&path, text)?;
+    }
+    Ok(())
+}
+
+/// The solution with the mistake made: `find` must occur exactly once in all its files.
 fn apply(solution: &Sources, mistake: &Mistake) -> Result<Sources> {
     let count: usize = solution
-        .iter()
-        .map(|(_, text)| text.matches(&mistake.find).count())
+        .values()
+        .map(|text| text.matches(&mistake.find).count())
         .sum();
     if count != 1 {
         bail!(
@@ -205,44 +236,13 @@ fn apply(solution: &Sources, mistake: &Mistake) -> Result<Sources> {
             mistake.find
         );
     }
-    Ok(solution
-        .iter()
-        .map(|(file, text)| {
-            (
-                file.clone(),
-                text.replacen(&mistake.find, &mistake.replace, 1),
-            )
-        })
-        .collect())
-}
-
-/// Every `.rs` file under a lesson's `src/`, in a fixed order.
-fn read_sources(src: &Path) -> Result<Sources> {
-    let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(src).sort_by_file_name() {
-        let entry = entry?;
-        if entry.file_type().is_file()
-            && entry.path().extension().is_some_and(|ext| ext == "rs")
-        {
-            let text = std::fs::read_to_string(entry.path())
-                .with_context(|| format!("could not read {}", entry.path().display()))?;
-            files.push((entry.path().strip_prefix(src)?.to_path_buf(), text));
+    let mut patched = solution.clone();
+    for text in patched.values_mut() {
+        if text.contains(&mistake.find) {
+            *text = text.replacen(&mistake.find, &mistake.replace, 1);
         }
     }
-    Ok(files)
-}
-
-/// Makes `src` hold exactly `files`.
-fn write_sources(src: &Path, files: &Sources) -> Result<()> {
-    if src.exists() {
-        std::fs::remove_dir_all(src)?;
-    }
-    for (file, text) in files {
-        let path = src.join(file);
-        std::fs::create_dir_all(path.parent().context("a parent folder")?)?;
-        std::fs::write(path, text)?;
-    }
-    Ok(())
+    Ok(patched)
 }
 
 /// The lists of mistakes under `mistakes/`, by lesson id (the file's stem), in order.
