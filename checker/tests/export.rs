@@ -17,9 +17,15 @@ fn solution_lines() -> Vec<String> {
         .filter_map(|e| std::fs::read_to_string(e.path()).ok())
         .collect();
     let mut lines = Vec::new();
-    for entry in std::fs::read_dir(root.join("solutions")).unwrap().flatten() {
-        let solution =
-            std::fs::read_to_string(entry.path().join("src/lib.rs")).unwrap_or_default();
+    // Every file of every solution's src/: lib.rs and the modules it declares.
+    let sources = std::fs::read_dir(root.join("solutions"))
+        .unwrap()
+        .flatten()
+        .flat_map(|lesson| walkdir::WalkDir::new(lesson.path().join("src")))
+        .flatten()
+        .filter(|e| e.file_type().is_file());
+    for file in sources {
+        let solution = std::fs::read_to_string(file.path()).unwrap_or_default();
         lines.extend(
             solution
                 .lines()

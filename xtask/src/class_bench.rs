@@ -158,15 +158,23 @@ fn write_submission(
     let folder = class.join(name);
     let lessons_dir = folder.join("lessons");
     if kind == "loops_everywhere" {
-        // Every function of every lesson loops: each stub's todo!() becomes a busy loop.
+        // Every function of every lesson loops: each stub's todo!() becomes a busy loop, in
+        // every file of its src/.
         for id in lessons {
-            let stub = std::fs::read_to_string(
-                root.join("lessons").join(id).join("src/lib.rs"),
-            )?;
-            let looping = looping_bodies(&stub);
-            let lib = lessons_dir.join(id).join("src/lib.rs");
-            std::fs::create_dir_all(lib.parent().context("a parent")?)?;
-            std::fs::write(lib, looping)?;
+            let stub = root.join("lessons").join(id).join("src");
+            for entry in walkdir::WalkDir::new(&stub) {
+                let entry = entry?;
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let looping = looping_bodies(&std::fs::read_to_string(entry.path())?);
+                let file = lessons_dir
+                    .join(id)
+                    .join("src")
+                    .join(entry.path().strip_prefix(&stub)?);
+                std::fs::create_dir_all(file.parent().context("a parent")?)?;
+                std::fs::write(file, looping)?;
+            }
         }
         return Ok(());
     }

@@ -114,3 +114,18 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// Puts the reference solution of lesson `id` in place of its `src/` in `course`: every
+/// file of the solution's `src/` (`lib.rs` and the modules it declares), and no other.
+pub fn solve_lesson(root: &Path, course: &Path, id: &str) -> Result<()> {
+    let solution = root.join("solutions").join(id).join("src");
+    anyhow::ensure!(
+        solution.join("lib.rs").is_file(),
+        "no solution for lesson {id}"
+    );
+    let src = course.join("lessons").join(id).join("src");
+    if src.exists() {
+        std::fs::remove_dir_all(&src)?;
+    }
+    copy_tree(&solution, &src)
+}
