@@ -6,7 +6,9 @@ preprocessor, the third after KaTeX):
 
     math_guard.py protect    every math span, \\( ... \\) or \\[ ... \\], becomes an inline
                              code span holding it: `\\( ... \\)`
-    math_guard.py restore    every such code span becomes the math span again
+    math_guard.py restore    every such code span becomes the math span again (and what
+                             looks like math outside them, escaped brackets the translation
+                             step wrote, becomes plain brackets)
     math_guard.py annotations  the TeX KaTeX keeps in its MathML is written with character
                              references, so that Markdown does not read it as emphasis
 
@@ -47,8 +49,20 @@ def protect(markdown):
     return TOKEN.sub(replace, markdown)
 
 
+# Escaped brackets and parentheses, written as character references.
+ESCAPED_SIGNS = {"\\(": "&#40;", "\\)": "&#41;", "\\[": "&#91;", "\\]": "&#93;"}
+
+
 def restore(markdown):
     def replace(match):
+        if match.group("math") is not None:
+            # All the math is in code spans here, so this is text the translation step
+            # wrote with escaped brackets (plain `[SEP]` comes back as `\[SEP\]`): keep
+            # KaTeX from reading it as a formula.
+            text = match.group(0)
+            for escaped, reference in ESCAPED_SIGNS.items():
+                text = text.replace(escaped, reference)
+            return text
         body = match.group("body")
         if match.group("code") is None or body is None:
             return match.group(0)
