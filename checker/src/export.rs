@@ -52,7 +52,7 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
         copy_tree(&root.join(folder), &out.join(folder))?;
     }
     // The book, without its build output.
-    for part in ["book.toml", "src", "theme", "check"] {
+    for part in ["book.toml", "src", "theme", "check", "po", "preprocessors"] {
         copy_tree(&root.join("book").join(part), &out.join("book").join(part))?;
     }
     // The graded tier of each suite, and nothing of the held-out tier.
