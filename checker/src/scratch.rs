@@ -175,7 +175,13 @@ impl Scratch {
         // stack, a lesson builds on the submission's own earlier lessons: add those as
         // members, built but not tested.
         let mut needed: Vec<&Lesson> = Vec::new();
-        let mut queue: Vec<&Lesson> = lessons.to_vec();
+        // (Only the lessons that will be tested: a lesson not built needs nothing.)
+        let mut queue: Vec<&Lesson> = lessons
+            .iter()
+            .zip(&states)
+            .filter(|(_, state)| **state == SourceState::Copied)
+            .map(|(lesson, _)| *lesson)
+            .collect();
         while let Some(lesson) = queue.pop() {
             for id in &lesson.depends_on {
                 let earlier = course.manifest.lesson(id)?;
