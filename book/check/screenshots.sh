@@ -25,12 +25,16 @@ for spec in "$@"; do
     [[ -f "$build/$page" ]] || { echo "no such page: $build/$page" >&2; exit 1; }
     # A copy of the page that resolves its links against the build directory and is shifted
     # up by the offset, so that one fixed-size screenshot can show any part of a long page.
-    copy="$scratch/${page%.html}-$offset.html"
+    # Pages of the Chinese edition are under zh-CN/: the copy's name is flat, its base that
+    # folder.
+    flat="$(echo "${page%.html}" | tr / _)"
+    base="$(dirname "$page")"
+    copy="$scratch/$flat-$offset.html"
     open_details='s|<details>|<details>|'
     [[ "${OPEN_DETAILS:-0}" == 1 ]] && open_details='s|<details>|<details open>|g'
-    sed -e "$open_details" -e "s|<head>|<head><base href=\"file://$build/\"><style>#mdbook-content main { margin-top: -${offset}px; }</style>|" \
+    sed -e "$open_details" -e "s|<head>|<head><base href=\"file://$build/$base/\"><style>#mdbook-content main { margin-top: -${offset}px; }</style>|" \
         "$build/$page" >"$copy"
-    png="$out/${page%.html}-$offset.png"
+    png="$out/$flat-$offset.png"
     chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
         --user-data-dir="$scratch/profile" --screenshot="$png" --window-size=1200,2400 \
