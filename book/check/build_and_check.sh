@@ -30,6 +30,8 @@ build "$book/build"
 build "$book/build/zh-CN" MDBOOK_BOOK__LANGUAGE=zh-CN "MDBOOK_BOOK__TITLE=用 Rust 构建 Transformer"
 "$here/check_pages.sh" "$book/build"
 "$here/check_pages.sh" "$book/build/zh-CN"
+# Every CJK character the book uses is in its web font.
+python3 "$here/check_cjk_font.py"
 
 # The translation is kept in step: its template is the English source's, and nothing in it
 # is marked fuzzy (English text changed since it was translated).
