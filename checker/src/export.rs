@@ -33,8 +33,9 @@ const WHOLE_FOLDERS: &[&str] = &[
     "checker/src",
 ];
 
-/// The student edition's README.
+/// The student edition's README, in English and in Simplified Chinese.
 const STUDENT_README: &str = include_str!("export/README.md");
+const STUDENT_README_ZH: &str = include_str!("export/README.zh-CN.md");
 
 /// Writes the student edition of `course` into `out`, which must not exist or be empty.
 pub fn export_student(course: &Course, out: &Path) -> Result<()> {
@@ -63,6 +64,7 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
         copy_file(&root.join(&suite), &out.join(&suite))?;
     }
     std::fs::write(out.join("README.md"), STUDENT_README)?;
+    std::fs::write(out.join("README.zh-CN.md"), STUDENT_README_ZH)?;
     let workflows = out.join(".github").join("workflows");
     std::fs::create_dir_all(&workflows)?;
     std::fs::write(workflows.join("classroom.yml"), crate::classroom::WORKFLOW)?;
