@@ -25,7 +25,9 @@
 //   no element of the target page (as the browser built it) has as its id or name.
 //
 // It also checks that the built-in search works offline: on index.html it types "softmax"
-// into the search box and expects at least one result.
+// into the search box and expects at least one result; and, when the Chinese edition is
+// built (zh-CN/), that its search (Pagefind) finds 注意力, 多头注意力 and 位置编码 on their
+// chapters.
 //
 // Every problem is printed on its own line as `page: detail`. Exit status: 0 all good,
 // 1 problems found, 2 usage or set-up error (no build, no browser).
@@ -268,6 +270,47 @@ async function checkSearch(page, base, problems) {
   }
 }
 
+// The Chinese edition's search (Pagefind): each term must find its chapter among the first
+// five pages found, and no result's excerpt may show TeX source.
+const CHINESE_SEARCHES = [
+  ["注意力", "02-attention.html"],
+  ["多头注意力", "03-multi-head-attention.html"],
+  ["位置编码", "04-positional-encoding.html"],
+];
+
+async function checkChineseSearch(page, base, problems) {
+  let found = 0;
+  for (const [term, expected] of CHINESE_SEARCHES) {
+    try {
+      await page.goto(base + "zh-CN/index.html", { waitUntil: "load", timeout: NAV_TIMEOUT_MS });
+      await page.click("button[aria-label='搜索本书']", { timeout: 5000 });
+      const input = page.locator("#book-search input");
+      await input.waitFor({ state: "visible", timeout: 10_000 });
+      await input.fill(term);
+      const links = page.locator("#book-search .pagefind-ui__result-link");
+      try {
+        await links.first().waitFor({ state: "attached", timeout: 10_000 });
+      } catch {
+        problems.push(`Chinese search for "${term}" gave no result`);
+        continue;
+      }
+      // The first five pages found (a page's sections are listed under it).
+      const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute("href") || ""));
+      const pages = [...new Set(hrefs.map((href) => href.split("#")[0]))].slice(0, 5);
+      if (!pages.some((href) => href.endsWith(expected))) {
+        problems.push(`Chinese search for "${term}" does not find ${expected} among its first pages: ${pages.join(", ")}`);
+      }
+      const excerpts = await page.locator("#book-search .pagefind-ui__result-excerpt").allTextContents();
+      const tex = excerpts.find((text) => /\\[a-zA-Z]+/.test(text));
+      if (tex) problems.push(`Chinese search for "${term}" shows TeX in a result: ${tex.slice(0, 80)}`);
+      found += await links.count();
+    } catch (e) {
+      problems.push(`Chinese search could not be used: ${String(e.message || e).split("\n")[0]}`);
+    }
+  }
+  return found;
+}
+
 async function main() {
   const args = process.argv.slice(2);
   if (args.length > 1 || args[0] === "-h" || args[0] === "--help") {
@@ -297,6 +340,7 @@ async function main() {
   const idsOf = new Map(); // page path -> Set of ids
   const linksOf = new Map(); // page path -> links
   let searchResults = 0;
+  let chineseResults = null;
 
   // Opens one page in its own tab, with listeners that attribute every console message and
   // request to it, and runs `body` once it has loaded; waits until none of its requests is
@@ -399,6 +443,11 @@ async function main() {
     await withPage(context, "index.html (search)", async (page, problems) => {
       searchResults = await checkSearch(page, base, problems);
     });
+    if (existsSync(path.join(root, "zh-CN", "pagefind"))) {
+      await withPage(context, "zh-CN/index.html (search)", async (page, problems) => {
+        chineseResults = await checkChineseSearch(page, base, problems);
+      });
+    }
     await context.close();
   } finally {
     await browser.close().catch(() => {});
@@ -439,14 +488,16 @@ async function main() {
   }
 
   const problems = [];
-  for (const rel of [...pages, "index.html (search)"]) {
+  for (const rel of [...pages, "index.html (search)", "zh-CN/index.html (search)"]) {
     for (const p of found.get(rel) || []) problems.push(`${rel}: ${p}`);
   }
 
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   const summary =
     `${totals.pages} pages, ${totals.math} math, ${totals.images} images, ${totals.code} code blocks, ` +
-    `${totals.links} links, ${searchResults} search results for "${SEARCH_TERM}", ${secs} s`;
+    `${totals.links} links, ${searchResults} search results for "${SEARCH_TERM}", ` +
+    (chineseResults === null ? "" : `${chineseResults} Chinese search results, `) +
+    `${secs} s`;
   if (problems.length) {
     for (const p of problems) console.log(p);
     console.error(`browser_check: ${problems.length} problem(s) in ${root} (${summary})`);
