@@ -9,8 +9,8 @@ preprocessor, the third after KaTeX):
     math_guard.py restore    every such code span becomes the math span again (and what
                              looks like math outside them, escaped brackets the translation
                              step wrote, becomes plain brackets)
-    math_guard.py annotations  the TeX KaTeX keeps in its MathML is written with character
-                             references, so that Markdown does not read it as emphasis
+    math_guard.py annotations  the TeX KaTeX keeps in its MathML is left out, so that
+                             Markdown does not read it as emphasis nor search index it
 
 The translation workflow (mdbook-i18n-helpers) parses each chapter as Markdown and writes
 it back, which would take a backslash escape `\\(` for a plain parenthesis and escape every
@@ -78,20 +78,13 @@ def restore(markdown):
 
 # The TeX that KaTeX keeps, for screen readers and copying, in each formula's MathML.
 ANNOTATION = re.compile(r'(<annotation encoding="application/x-tex">)(.*?)(</annotation>)', re.S)
-# Characters Markdown would read as emphasis, escapes, links or code.
-MARKDOWN_SIGNS = {"_": "&#95;", "*": "&#42;", "\\": "&#92;", "`": "&#96;", "[": "&#91;", "]": "&#93;", "~": "&#126;"}
-
 
 def annotations(markdown):
-    """KaTeX's output keeps each formula's TeX as text in its MathML; Markdown would read
-    its `_` and `*` as emphasis (and break the HTML) and drop a backslash before
-    punctuation. Written as character references, they reach the page as written."""
-
-    def replace(match):
-        tex = "".join(MARKDOWN_SIGNS.get(c, c) for c in match.group(2))
-        return match.group(1) + tex + match.group(3)
-
-    return ANNOTATION.sub(replace, markdown)
+    """KaTeX's output keeps each formula's TeX as text in its MathML. Markdown would read
+    its `_` and `*` as emphasis (and break the HTML), and both editions' search indexes
+    would hold it as words. Readers and screen readers use the rendering and the MathML,
+    not this copy of the source, so it is left out."""
+    return ANNOTATION.sub("", markdown)
 
 
 def main():
