@@ -102,17 +102,7 @@ impl LessonReport {
         message: String,
         expected: &[ExpectedTest],
     ) -> Self {
-        let tests = expected
-            .iter()
-            .map(|test| TestResult {
-                name: test.name.clone(),
-                tier: test.tier,
-                passed: false,
-                status: TestStatus::NotBuilt,
-                message: String::new(),
-                function: None,
-            })
-            .collect();
+        let tests = failed_alike(expected, TestStatus::NotBuilt, "", None);
         Self::from_tests(id, title, status, Some(message), tests)
     }
 
@@ -127,17 +117,7 @@ impl LessonReport {
         let todo = format!(
             "`{first}` is still a todo!(): implement it following its /// contract."
         );
-        let tests = expected
-            .iter()
-            .map(|test| TestResult {
-                name: test.name.clone(),
-                tier: test.tier,
-                passed: false,
-                status: TestStatus::NotStarted,
-                message: todo.clone(),
-                function: Some(first.to_owned()),
-            })
-            .collect();
+        let tests = failed_alike(expected, TestStatus::NotStarted, &todo, Some(first));
         let message = format!(
             "Not started: the lesson is still its stub, every function a todo!(). Start \
              with `{first}`, following its /// contract."
@@ -194,6 +174,26 @@ impl LessonReport {
                     .iter()
                     .all(|t| t.status == TestStatus::NotStarted)
     }
+}
+
+/// Every expected test, failed for one reason: `status`, `message`, pointing at `function`.
+fn failed_alike(
+    expected: &[ExpectedTest],
+    status: TestStatus,
+    message: &str,
+    function: Option<&str>,
+) -> Vec<TestResult> {
+    expected
+        .iter()
+        .map(|test| TestResult {
+            name: test.name.clone(),
+            tier: test.tier,
+            passed: false,
+            status,
+            message: message.to_owned(),
+            function: function.map(str::to_owned),
+        })
+        .collect()
 }
 
 /// The points each lesson is worth on grading platforms (Gradescope, GitHub Classroom),

@@ -72,15 +72,9 @@ pub fn export_student(root: &Path, out: &Path) -> Result<()> {
 /// same folder in `course` (a copy of the course, or the student edition): the lessons of
 /// a learner who has finished them all.
 pub fn solve_lessons(root: &Path, course: &Path) -> Result<()> {
-    for entry in std::fs::read_dir(root.join("solutions"))? {
-        let lesson = entry?.file_name();
-        let solution = root.join("solutions").join(&lesson).join("src");
-        let stub = course.join("lessons").join(&lesson).join("src");
-        if solution.is_dir() && stub.is_dir() {
-            // The whole `src/`: a lesson may be several files.
-            std::fs::remove_dir_all(&stub)?;
-            copy_tree(&solution, &stub)?;
-        }
+    let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
+    for lesson in &manifest.lessons {
+        solve_lesson(root, course, &lesson.id)?;
     }
     Ok(())
 }
