@@ -168,6 +168,16 @@ impl Course {
             .join(format!("{}.rs", tier.stem()))
     }
 
+    /// The messages of a lesson's suites, one folder per language:
+    /// `checker/suites/<id>/locales/`.
+    pub fn suite_locales(&self, lesson: &Lesson) -> PathBuf {
+        self.root
+            .join("checker")
+            .join("suites")
+            .join(&lesson.id)
+            .join("locales")
+    }
+
     /// The suites of a lesson that this edition of the course has, with their sources:
     /// the graded suite always, the held-out one in the instructor's edition.
     pub fn suites(&self, lesson: &Lesson) -> Result<Vec<(Tier, String)>> {

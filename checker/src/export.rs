@@ -28,9 +28,11 @@ const WHOLE_FOLDERS: &[&str] = &[
     "common",
     "figures",
     "harness",
+    "i18n",
     "manifest",
     "lessons",
     "checker/src",
+    "checker/locales",
 ];
 
 /// The student edition's README, in English and in Simplified Chinese.
@@ -62,6 +64,9 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
             .join(&lesson.id)
             .join(format!("{}.rs", Tier::Graded.stem()));
         copy_file(&root.join(&suite), &out.join(&suite))?;
+        // The graded suite's messages (a held-out suite would keep its own elsewhere).
+        let locales = course.suite_locales(lesson);
+        copy_tree(&locales, &out.join(locales.strip_prefix(root)?))?;
     }
     std::fs::write(out.join("README.md"), STUDENT_README)?;
     std::fs::write(out.join("README.zh-CN.md"), STUDENT_README_ZH)?;

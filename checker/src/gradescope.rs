@@ -37,11 +37,13 @@ const COURSE_PARTS: &[&str] = &[
     "common",
     "figures",
     "harness",
+    "i18n",
     "manifest",
     "lessons",
     "solutions",
     "checker/Cargo.toml",
     "checker/src",
+    "checker/locales",
     "checker/suites",
     "xtask",
 ];

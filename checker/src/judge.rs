@@ -110,6 +110,8 @@ pub fn replay(
         .arg(format!("--test-threads={}", threads.max(1)))
         .current_dir(&run_dir)
         .env(REPLAY_ENV, &run_dir)
+        // The teaching messages the judge writes are in the checker's language.
+        .env(course_i18n::LANG_VAR, course_i18n::current().tag())
         .env("RUST_BACKTRACE", "0")
         .env("INSTA_UPDATE", "no")
         .env("CI", "true");

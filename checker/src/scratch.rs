@@ -345,6 +345,10 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
             None => {}
         }
     }
+    if !suites.is_empty() {
+        // The suites' messages in every language, which they `include_str!`.
+        copy_if_changed(&course.suite_locales(lesson), &suites_dir.join("locales"))?;
+    }
     if place.origin == Origin::Empty {
         // Builds the suites' dependencies too: an empty test target that links them.
         let path = suites_dir.join("warm.rs");
@@ -463,6 +467,18 @@ fn unsafe_refusal(relative: &Path, bytes: &[u8]) -> Option<String> {
             relative.display()
         )
     })
+}
+
+/// Copies every file under `from` to the same place under `to`, writing only what changed
+/// (so that cargo does not rebuild what it need not).
+fn copy_if_changed(from: &Path, to: &Path) -> Result<()> {
+    for entry in crate::files::regular_files(from) {
+        let entry = entry?;
+        let bytes = std::fs::read(entry.path())
+            .with_context(|| format!("could not read {}", entry.path().display()))?;
+        write_bytes_if_changed(&to.join(entry.path().strip_prefix(from)?), &bytes)?;
+    }
+    Ok(())
 }
 
 fn write_if_changed(path: &Path, text: &str) -> Result<()> {

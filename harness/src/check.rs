@@ -13,6 +13,7 @@
 //! Tolerances are stated per check as a [`Tol`]: `|got - expected| <= abs + rel * |expected|`.
 //! NaN is never close to anything, so a NaN always fails.
 
+use crate::{MESSAGES, tr};
 use course_common::ndarray::Array2;
 use course_common::{Float, Matrix};
 use std::fmt::Write as _;
@@ -59,8 +60,16 @@ pub struct Misconception<'a> {
 pub fn assert_close(what: &str, got: Float, expected: Float, tol: Tol) {
     if !tol.accepts(got, expected) {
         panic!(
-            "{what}: expected {expected}, got {got} (tolerance {} + {} x |expected|).",
-            tol.abs, tol.rel
+            "{}",
+            tr!(
+                MESSAGES,
+                "close-mismatch",
+                what = what,
+                expected = expected.to_string(),
+                got = got.to_string(),
+                abs = tol.abs.to_string(),
+                rel = tol.rel.to_string(),
+            )
         );
     }
 }
@@ -69,13 +78,7 @@ pub fn assert_close(what: &str, got: Float, expected: Float, tol: Tol) {
 /// differs.
 #[track_caller]
 pub fn assert_same_shape(what: &str, got: &Matrix, expected: (usize, usize)) {
-    assert_same_shape_because(
-        what,
-        got,
-        expected,
-        "a product, a sum or a transpose over the wrong axis: write down each operand's \
-         (rows, columns) from the /// contract and follow them through",
-    );
+    assert_same_shape_because(what, got, expected, &tr!(MESSAGES, "shape-likely-cause"));
 }
 
 /// As [`assert_same_shape`], with the likely cause the caller knows.
@@ -90,23 +93,35 @@ pub fn assert_same_shape_because(
     if (rows, cols) == expected {
         return;
     }
-    let mut differs = Vec::new();
-    if rows != expected.0 {
-        differs.push(format!("{rows} rows instead of {}", expected.0));
-    }
-    if cols != expected.1 {
-        differs.push(format!("{cols} columns instead of {}", expected.1));
-    }
+    let row_text = tr!(MESSAGES, "shape-rows", got = rows, expected = expected.0);
+    let col_text = tr!(MESSAGES, "shape-cols", got = cols, expected = expected.1);
+    let differs = match (rows != expected.0, cols != expected.1) {
+        (true, true) => tr!(
+            MESSAGES,
+            "shape-rows-and-cols",
+            rows = row_text,
+            cols = col_text
+        ),
+        (true, false) => row_text,
+        _ => col_text,
+    };
     let transposed = if (cols, rows) == expected && rows != cols {
-        " (exactly the transpose of the right shape)"
+        tr!(MESSAGES, "shape-transposed")
     } else {
-        ""
+        String::new()
     };
     panic!(
-        "{what}: expected shape {expected:?} (rows, columns), got {:?}: {}{transposed}.\n\
-         Likely cause: {hint}",
-        got.dim(),
-        differs.join(" and "),
+        "{}",
+        tr!(
+            MESSAGES,
+            "shape-mismatch",
+            what = what,
+            expected = format!("{expected:?}"),
+            got = format!("{:?}", got.dim()),
+            differs = differs,
+            transposed = transposed,
+            hint = hint,
+        )
     );
 }
 
@@ -114,11 +129,16 @@ pub fn assert_same_shape_because(
 #[track_caller]
 pub fn assert_all_finite(what: &str, got: &Matrix, hint: &str) {
     if let Some(((row, col), value)) = got.indexed_iter().find(|(_, v)| !v.is_finite()) {
-        panic!(
-            "{what}: entry [{row}, {col}] is {value}; every entry must be finite.\n\
-             Likely cause: {hint}\n{}",
-            show("got", got)
+        let message = tr!(
+            MESSAGES,
+            "not-finite",
+            what = what,
+            row = row,
+            col = col,
+            value = value.to_string(),
+            hint = hint,
         );
+        panic!("{message}\n{}", show(&tr!(MESSAGES, "label-got"), got));
     }
 }
 
@@ -128,11 +148,15 @@ pub fn assert_rows_sum_to_one(what: &str, got: &Matrix, hint: &str) {
     for (row, values) in got.rows().into_iter().enumerate() {
         let sum: Float = values.sum();
         if !Tol::TIGHT.accepts(sum, 1.0) {
-            panic!(
-                "{what}: row {row} sums to {sum:.6}, but every row of a softmax sums to 1.\n\
-                 Likely cause: {hint}\n{}",
-                show("got", got)
+            let message = tr!(
+                MESSAGES,
+                "rows-sum-to-one",
+                what = what,
+                row = row,
+                sum = format!("{sum:.6}"),
+                hint = hint,
             );
+            panic!("{message}\n{}", show(&tr!(MESSAGES, "label-got"), got));
         }
     }
 }
@@ -153,14 +177,19 @@ pub fn assert_matrix_close(
     let Some(((row, col), diff)) = first_difference(got, expected, tol) else {
         return;
     };
-    let mut message = format!(
-        "{what}: entry [{row}, {col}] should be {:.6}, got {:.6} (|difference| {diff:.3e}, \
-         tolerance {:.0e} + {:.0e} x |expected|).\n",
-        expected[[row, col]],
-        got[[row, col]],
-        tol.abs,
-        tol.rel,
+    let mut message = tr!(
+        MESSAGES,
+        "matrix-entry",
+        what = what,
+        row = row,
+        col = col,
+        expected = format!("{:.6}", expected[[row, col]]),
+        got = format!("{:.6}", got[[row, col]]),
+        diff = format!("{diff:.3e}"),
+        abs = format!("{:.0e}", tol.abs),
+        rel = format!("{:.0e}", tol.rel),
     );
+    message.push('\n');
     let loose = Tol {
         abs: tol.abs.max(1e-6),
         rel: tol.rel.max(1e-6),
@@ -170,12 +199,12 @@ pub fn assert_matrix_close(
     }) {
         let _ = writeln!(
             message,
-            "Your result matches a known mistake. Likely cause: {}.",
-            mistake.cause
+            "{}",
+            tr!(MESSAGES, "known-mistake", cause = mistake.cause)
         );
     }
-    message.push_str(&show("expected", expected));
-    message.push_str(&show("got", got));
+    message.push_str(&show(&tr!(MESSAGES, "label-expected"), expected));
+    message.push_str(&show(&tr!(MESSAGES, "label-got"), got));
     panic!("{message}");
 }
 
@@ -202,9 +231,15 @@ pub fn assert_mask_eq(
 ) {
     if got.dim() != expected.dim() {
         panic!(
-            "{what}: expected shape {:?} (queries, keys), got {:?}.\nLikely cause: {hint}",
-            expected.dim(),
-            got.dim()
+            "{}",
+            tr!(
+                MESSAGES,
+                "mask-shape",
+                what = what,
+                expected = format!("{:?}", expected.dim()),
+                got = format!("{:?}", got.dim()),
+                hint = hint,
+            )
         );
     }
     if got != expected {
@@ -214,12 +249,20 @@ pub fn assert_mask_eq(
             .find(|((_, g), e)| g != e)
             .map(|((index, g), e)| (index, (*g, *e)))
             .expect("the masks differ somewhere");
+        let message = tr!(
+            MESSAGES,
+            "mask-entry",
+            what = what,
+            row = row,
+            col = col,
+            expected = expected[[row, col]].to_string(),
+            got = got[[row, col]].to_string(),
+            hint = hint,
+        );
         panic!(
-            "{what}: entry [{row}, {col}] should be {}, got {}.\nLikely cause: {hint}\n{}{}",
-            expected[[row, col]],
-            got[[row, col]],
-            show_mask("expected", expected),
-            show_mask("got", got)
+            "{message}\n{}{}",
+            show_mask(&tr!(MESSAGES, "label-expected"), expected),
+            show_mask(&tr!(MESSAGES, "label-got"), got)
         );
     }
 }

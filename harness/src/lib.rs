@@ -11,6 +11,10 @@
 //!   graded tests name the same mistake the same way.
 //! - [`fixtures`] builds deterministic inputs (no random generator whose stream could
 //!   change between crate versions).
+//!
+//! Every message a failed check shows exists in English and in Simplified Chinese
+//! (`locales/`, read through [`course_i18n`]); the checker chooses the language of the judge
+//! with `COURSE_LANG`. Suites keep their own messages the same way and use the same [`tr!`].
 
 pub mod check;
 pub mod fixtures;
@@ -18,6 +22,16 @@ pub mod gradient;
 pub mod mistakes;
 pub mod report;
 pub mod tape;
+
+/// Re-exported so that the suites and the visible tests need no other dependency.
+pub use course_i18n::{self, Catalog, tr};
+
+/// The harness's own messages, in every language the course speaks.
+pub(crate) static MESSAGES: Catalog = Catalog::new(
+    "harness",
+    include_str!("../locales/en/harness.ftl"),
+    include_str!("../locales/zh-CN/harness.ftl"),
+);
 
 pub use check::{
     Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
