@@ -64,9 +64,13 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
             .join(&lesson.id)
             .join(format!("{}.rs", Tier::Graded.stem()));
         copy_file(&root.join(&suite), &out.join(&suite))?;
-        // The graded suite's messages (a held-out suite would keep its own elsewhere).
+        // The graded suite's messages, without the held-out suite's (`heldout.ftl`).
         let locales = course.suite_locales(lesson);
-        copy_tree(&locales, &out.join(locales.strip_prefix(root)?))?;
+        for copy in copy_tree(&locales, &out.join(locales.strip_prefix(root)?))? {
+            if copy.file_stem().is_some_and(|stem| stem == Tier::HeldOut.stem()) {
+                std::fs::remove_file(&copy)?;
+            }
+        }
     }
     std::fs::write(out.join("README.md"), STUDENT_README)?;
     std::fs::write(out.join("README.zh-CN.md"), STUDENT_README_ZH)?;
