@@ -1,6 +1,9 @@
 //! The command line: every command and flag, with the help text clap shows.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use crate::messages::CLI;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use course_i18n::Lang;
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// Grades the lessons of "Build a Transformer in Rust", shows your progress, gives hints.
@@ -15,6 +18,11 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub course_dir: Option<PathBuf>,
 
+    /// The language of the checker's messages and of the tests' teaching messages: `en` or
+    /// `zh-CN`. Default: the environment's locale (LC_ALL, LC_MESSAGES, LANG), else English.
+    #[arg(long, global = true, value_name = "LANG", value_parser = parse_lang)]
+    pub lang: Option<Lang>,
+
     #[command(flatten)]
     pub grading: GradingArgs,
 
@@ -24,6 +32,149 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+fn parse_lang(text: &str) -> Result<Lang, String> {
+    Lang::parse(text).ok_or_else(|| {
+        format!("the course speaks `en` and `zh-CN` (Simplified Chinese), not `{text}`")
+    })
+}
+
+/// The language to speak, before the command line is parsed (the help text depends on
+/// it): `--lang`, else `COURSE_LANG`, else the environment's locale.
+pub fn language(args: &[OsString]) -> Lang {
+    let mut args = args.iter().skip(1).map(|arg| arg.to_string_lossy());
+    let mut asked = None;
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            break;
+        }
+        if arg == "--lang" {
+            asked = args.next().map(|value| value.into_owned());
+        } else if let Some(value) = arg.strip_prefix("--lang=") {
+            asked = Some(value.to_owned());
+        }
+    }
+    asked
+        .or_else(|| std::env::var(course_i18n::LANG_VAR).ok())
+        .and_then(|tag| Lang::parse(&tag))
+        .unwrap_or_else(Lang::from_locale)
+}
+
+/// Parses the command line, with its help in `lang`; exits with clap's message on an
+/// error or after printing the help.
+pub fn parse(args: Vec<OsString>, lang: Lang) -> Cli {
+    let matches = command(lang).get_matches_from(args);
+    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+}
+
+/// The command line's definition, with its help in `lang`. The English help is the doc
+/// comments above; the Chinese is `locales/zh-CN/cli.ftl`, looked up by command and
+/// argument: `cli-<command>-about`, `cli-<command>-arg-<argument>`, else
+/// `cli-arg-<argument>`.
+pub fn command(lang: Lang) -> clap::Command {
+    let command = Cli::command();
+    match lang {
+        Lang::En => command,
+        Lang::ZhCn => localize(command, "checker"),
+    }
+}
+
+fn zh(id: &str) -> Option<String> {
+    CLI.has(Lang::ZhCn, id)
+        .then(|| CLI.tr_in(Lang::ZhCn, id, &[]))
+}
+
+/// The ids a command's and its arguments' Chinese help texts are looked up by.
+fn help_ids(path: &str, arg: &clap::Arg) -> [String; 2] {
+    let id = arg.get_id().as_str().replace('_', "-");
+    [format!("cli-{path}-arg-{id}"), format!("cli-arg-{id}")]
+}
+
+fn localize(command: clap::Command, path: &str) -> clap::Command {
+    let heading = |heading: Option<&str>| match heading {
+        Some(LIMITS) => zh("cli-heading-limits"),
+        Some(INSTRUCTORS) => zh("cli-heading-instructors"),
+        _ => zh("cli-heading-options"),
+    };
+    // clap adds --help, --version and the help command in English: the Chinese edition
+    // adds its own.
+    let mut command = command
+        .disable_help_flag(true)
+        .disable_help_subcommand(true)
+        .arg(
+            clap::Arg::new("help")
+                .short('h')
+                .long("help")
+                .action(clap::ArgAction::Help)
+                .global(true),
+        );
+    if path == "checker" {
+        command = command.disable_version_flag(true).arg(
+            clap::Arg::new("version")
+                .short('V')
+                .long("version")
+                .action(clap::ArgAction::Version),
+        );
+    }
+    let mut command = command
+        .help_template(zh("cli-template").unwrap_or_default())
+        .subcommand_help_heading(zh("cli-heading-commands").unwrap_or_default())
+        .mut_args(|arg| {
+            let help = help_ids(path, &arg).iter().find_map(|id| zh(id));
+            let heading = heading(arg.get_help_heading());
+            // The default's label is clap's English: the Chinese help states it itself.
+            let defaults: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|value| value.to_string_lossy().into_owned())
+                .collect();
+            let help = match help {
+                Some(help) if !defaults.is_empty() && arg.get_action().takes_values() => {
+                    let default = defaults.join(", ");
+                    Some(CLI.tr_in(
+                        Lang::ZhCn,
+                        "cli-default",
+                        &[("value", default.into())],
+                    ))
+                    .map(|label| format!("{help}{label}"))
+                }
+                other => other,
+            };
+            let arg = if defaults.is_empty() {
+                arg
+            } else {
+                arg.hide_default_value(true)
+            };
+            let arg = match help {
+                // The Chinese help names the possible values itself.
+                Some(help)
+                    if arg.get_action().takes_values()
+                        && !arg.get_possible_values().is_empty() =>
+                {
+                    arg.help(help).long_help(None).hide_possible_values(true)
+                }
+                Some(help) => arg.help(help).long_help(None),
+                None => arg,
+            };
+            match heading {
+                Some(heading) => arg.help_heading(heading),
+                None => arg,
+            }
+        });
+    if let Some(about) = zh(&format!("cli-{path}-about")) {
+        command = command.about(about.clone());
+        command =
+            command.long_about(zh(&format!("cli-{path}-long-about")).unwrap_or(about));
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(&name, |sub| localize(sub, &name));
+    }
+    command
 }
 
 /// The commands.
@@ -232,5 +383,83 @@ impl LimitArgs {
             submission_timeouts: self.submission_timeouts.max(1),
             ..defaults
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command's and every argument's help text, by the ids its Chinese is looked up
+    /// by, with the English.
+    fn help_texts(
+        command: &clap::Command,
+        path: &str,
+        out: &mut Vec<(Vec<String>, String)>,
+    ) {
+        out.push((
+            vec![format!("cli-{path}-about")],
+            command
+                .get_about()
+                .map(|about| about.to_string())
+                .unwrap_or_default(),
+        ));
+        for arg in command.get_arguments().filter(|arg| !arg.is_hide_set()) {
+            let ids = help_ids(path, arg).to_vec();
+            let help = arg
+                .get_help()
+                .map(|help| help.to_string())
+                .unwrap_or_default();
+            out.push((ids, help));
+        }
+        for sub in command.get_subcommands() {
+            help_texts(sub, sub.get_name(), out);
+        }
+    }
+
+    #[test]
+    fn every_help_text_has_its_chinese_form() {
+        let mut command = Cli::command();
+        command.build();
+        let mut texts = Vec::new();
+        help_texts(&command, "checker", &mut texts);
+        let missing: Vec<String> = texts
+            .iter()
+            .filter(|(ids, _)| !ids.iter().any(|id| CLI.has(Lang::ZhCn, id)))
+            .map(|(ids, english)| format!("{} ({english})", ids.join(" or ")))
+            .collect();
+        assert!(missing.is_empty(), "cli.ftl lacks:\n{}", missing.join("\n"));
+        for id in [
+            "cli-template",
+            "cli-heading-commands",
+            "cli-heading-options",
+        ] {
+            assert!(CLI.has(Lang::ZhCn, id), "cli.ftl lacks {id}");
+        }
+    }
+
+    #[test]
+    fn the_language_comes_from_lang_then_the_environment() {
+        let args = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(
+            language(&args(&["checker", "--lang", "zh-CN", "grade"])),
+            Lang::ZhCn
+        );
+        assert_eq!(
+            language(&args(&["checker", "grade", "--lang=zh_CN.UTF-8"])),
+            Lang::ZhCn
+        );
+        assert_eq!(language(&args(&["checker", "--lang", "en"])), Lang::En);
+    }
+
+    #[test]
+    fn the_chinese_help_is_chinese() {
+        let mut command = command(Lang::ZhCn);
+        let help = command.render_long_help().to_string();
+        assert!(help.contains("用法"), "{help}");
+        assert!(
+            !help.contains("Usage:") && !help.contains("Options:"),
+            "{help}"
+        );
     }
 }

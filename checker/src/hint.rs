@@ -8,8 +8,10 @@
 
 use crate::course::Course;
 use crate::manifest::{FunctionHints, Lesson};
+use crate::messages::{self, MESSAGES};
 use crate::report::{LessonReport, LessonStatus};
 use anyhow::{Context, Result};
+use course_i18n::tr;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -54,16 +56,11 @@ pub fn hint(
     let text = match ask {
         Ask::Reset => {
             shown.remove(id);
-            format!(
-                "The hints of {id} start over; `checker hint {id}` shows the first.\n"
-            )
+            format!("{}\n", tr!(MESSAGES, "hint-reset", id = id))
         }
         Ask::All => all(lesson),
         Ask::Next => match target(lesson, report, shown.get(id)) {
-            Target::Done => format!(
-                "Every graded test of lesson {id} passes: no hint needed. \
-                 `checker hint {id} --all` shows every hint anyway.\n"
-            ),
+            Target::Done => format!("{}\n", tr!(MESSAGES, "hint-done", id = id)),
             Target::Function(entry, why) => {
                 let count = shown
                     .entry(id.clone())
@@ -113,9 +110,7 @@ fn target<'a>(
         LessonStatus::DoesNotCompile => {
             return Target::Function(
                 first_open(),
-                "The lesson does not compile yet: the compiler's first error names the \
-                 line to fix. Meanwhile, the lesson's next hint."
-                    .to_owned(),
+                tr!(MESSAGES, "hint-does-not-compile"),
             );
         }
         LessonStatus::Missing | LessonStatus::BuildFailed | LessonStatus::NotStarted => {
@@ -130,16 +125,18 @@ fn target<'a>(
         if let Some(entry) = test.function.as_deref().and_then(entry_for) {
             return Target::Function(
                 entry,
-                format!(
-                    "The first failing test, `{}`, points at `{}`.",
-                    test.name, entry.function
+                tr!(
+                    MESSAGES,
+                    "hint-points-at",
+                    test = &test.name,
+                    function = &entry.function
                 ),
             );
         }
     }
     Target::Function(
         first_open(),
-        format!("The first failing test is `{}`.", failing[0].name),
+        tr!(MESSAGES, "hint-first-failing", test = &failing[0].name),
     )
 }
 
@@ -153,45 +150,70 @@ fn next(
 ) -> String {
     let total = entry.text.len();
     let mut out = format!(
-        "Hints for `{}` (lesson {}, {}):\n",
-        entry.function, lesson.id, lesson.title
+        "{}\n",
+        tr!(
+            MESSAGES,
+            "hint-heading",
+            function = &entry.function,
+            id = &lesson.id,
+            title = messages::title(&lesson.id, &lesson.title)
+        )
     );
     if !why.is_empty() {
         let _ = writeln!(out, "{why}");
     }
     for (index, text) in entry.text.iter().take(count).enumerate() {
-        let _ = writeln!(out, "\n{}/{total}. {}", index + 1, flow(text));
+        let text = messages::hint(&lesson.id, &entry.function, index + 1, text);
+        let _ = writeln!(out, "\n{}/{total}. {}", index + 1, flow(&text));
     }
     if count < total {
-        let _ = writeln!(
-            out,
-            "\n{} for the next hint for `{}` ({} more).",
-            match again {
-                Again::Command => "Run the same command again",
-                Again::Key => "Press h again",
-            },
-            entry.function,
-            total - count
-        );
+        let (function, count) = (&entry.function, total - count);
+        let more = match again {
+            Again::Command => {
+                tr!(
+                    MESSAGES,
+                    "hint-more-command",
+                    function = function,
+                    count = count
+                )
+            }
+            Again::Key => tr!(
+                MESSAGES,
+                "hint-more-key",
+                function = function,
+                count = count
+            ),
+        };
+        let _ = writeln!(out, "\n{more}");
     } else {
-        let _ = writeln!(
-            out,
-            "\nThat was the last hint for `{}`. The chapter (book/src/{}) works through \
-             every step.",
-            entry.function, lesson.chapter
+        let last = tr!(
+            MESSAGES,
+            "hint-last",
+            function = &entry.function,
+            chapter = &lesson.chapter
         );
+        let _ = writeln!(out, "\n{last}");
     }
     out
 }
 
 /// Every hint of the lesson, function by function.
 fn all(lesson: &Lesson) -> String {
-    let mut out = format!("Every hint of lesson {} ({}):\n", lesson.id, lesson.title);
+    let mut out = format!(
+        "{}\n",
+        tr!(
+            MESSAGES,
+            "hint-all-heading",
+            id = &lesson.id,
+            title = messages::title(&lesson.id, &lesson.title)
+        )
+    );
     for entry in &lesson.hints {
         let _ = writeln!(out, "\n`{}`", entry.function);
         let total = entry.text.len();
         for (index, text) in entry.text.iter().enumerate() {
-            let _ = writeln!(out, "  {}/{total}. {}", index + 1, flow(text));
+            let text = messages::hint(&lesson.id, &entry.function, index + 1, text);
+            let _ = writeln!(out, "  {}/{total}. {}", index + 1, flow(&text));
         }
     }
     out

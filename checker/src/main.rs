@@ -21,6 +21,7 @@ mod gradebook;
 mod gradescope;
 mod hint;
 mod judge;
+mod messages;
 // The typed course.toml, shared with the xtask.
 use course_manifest as manifest;
 mod pool;
@@ -35,13 +36,15 @@ mod verify;
 mod watch;
 
 use anyhow::{Context, Result};
-use clap::Parser;
 use cli::{ClassFormat, Cli, Command, Format, GradingArgs};
 use course::Course;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<_> = std::env::args_os().collect();
+    let lang = cli::language(&args);
+    course_i18n::set_current(lang);
+    let cli = cli::parse(args, lang);
     match run(cli) {
         Ok(code) => code,
         Err(error) => {

@@ -1,10 +1,13 @@
 //! What the checker prints: the progress table, the detailed results, and JSON.
 
 use crate::course::{Course, Tier};
+use crate::messages::{self, MESSAGES};
 use crate::report::{CourseReport, LessonReport, LessonStatus, TestResult, TestStatus};
+use course_i18n::tr;
 use crossterm::style::Stylize;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use unicode_width::UnicodeWidthStr;
 
 /// Colours for the terminal, or none when the output is not a terminal or `NO_COLOR` is set.
 #[derive(Debug, Clone, Copy)]
@@ -79,16 +82,32 @@ fn percent(score: f64) -> String {
     format!("{:>3.0}%", (score * 100.0).floor())
 }
 
-fn lesson_state(lesson: &LessonReport) -> &'static str {
+fn lesson_state(lesson: &LessonReport) -> String {
     match lesson.status {
-        LessonStatus::Missing => "missing",
-        LessonStatus::DoesNotCompile => "does not compile",
-        LessonStatus::BuildFailed => "build failed",
-        LessonStatus::Graded if lesson.passed == lesson.total => "done",
-        LessonStatus::NotStarted => "not started",
-        LessonStatus::Graded if lesson.not_started() => "not started",
-        LessonStatus::Graded => "in progress",
+        LessonStatus::Missing => tr!(MESSAGES, "state-missing"),
+        LessonStatus::DoesNotCompile => tr!(MESSAGES, "state-does-not-compile"),
+        LessonStatus::BuildFailed => tr!(MESSAGES, "state-build-failed"),
+        LessonStatus::Graded if lesson.passed == lesson.total => {
+            tr!(MESSAGES, "state-done")
+        }
+        LessonStatus::NotStarted => tr!(MESSAGES, "state-not-started"),
+        LessonStatus::Graded if lesson.not_started() => {
+            tr!(MESSAGES, "state-not-started")
+        }
+        LessonStatus::Graded => tr!(MESSAGES, "state-in-progress"),
     }
+}
+
+/// A lesson's title in the checker's language.
+fn title(lesson: &LessonReport) -> String {
+    messages::title(&lesson.id, &lesson.title)
+}
+
+/// `text` padded with spaces to `width` columns of a terminal (a Chinese character takes
+/// two).
+fn pad(text: &str, width: usize) -> String {
+    let shown = UnicodeWidthStr::width(text);
+    format!("{text}{}", " ".repeat(width.saturating_sub(shown)))
 }
 
 /// The progress table and the next thing to do.
@@ -100,15 +119,11 @@ pub fn progress(
     paint: Paint,
 ) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}\n",
-        paint.bold("Build a Transformer in Rust: your progress")
-    );
+    let _ = writeln!(out, "{}\n", paint.bold(&tr!(MESSAGES, "progress-title")));
     let width = report
         .lessons
         .iter()
-        .map(|l| l.title.len())
+        .map(|l| UnicodeWidthStr::width(title(l).as_str()))
         .max()
         .unwrap_or(0);
     for lesson in &report.lessons {
@@ -121,15 +136,20 @@ pub fn progress(
         };
         let _ = writeln!(
             out,
-            "  {number}  {:<width$}  {:>3}/{:<3} {bar} {}  {}",
-            lesson.title,
+            "  {number}  {}  {:>3}/{:<3} {bar} {}  {}",
+            pad(&title(lesson), width),
             lesson.passed,
             lesson.total,
             percent(lesson.score),
-            paint.dim(lesson_state(lesson)),
+            paint.dim(&lesson_state(lesson)),
         );
     }
-    let _ = writeln!(out, "\n  Overall {}", percent(report.score).trim_start());
+    let overall = tr!(
+        MESSAGES,
+        "progress-overall",
+        percent = percent(report.score).trim_start()
+    );
+    let _ = writeln!(out, "\n  {overall}");
     let _ = writeln!(out, "\n{}", next_step(course, current, lessons));
     if let Some(lesson) = current.filter(|l| l.score < 1.0) {
         let _ = writeln!(out, "{}", commands(&lesson.id));
@@ -147,7 +167,7 @@ pub fn next_step(
     lessons: &str,
 ) -> String {
     let Some(lesson) = current.filter(|l| l.score < 1.0) else {
-        return "Every graded lesson passes. Well done!".to_owned();
+        return tr!(MESSAGES, "all-done");
     };
     let chapter = course
         .manifest
@@ -167,32 +187,40 @@ pub fn next_step(
         (LessonStatus::Graded | LessonStatus::NotStarted, Some(test))
             if test.status == TestStatus::NotStarted =>
         {
-            format!("Open {file}: {}", gist(&test.message))
+            tr!(
+                MESSAGES,
+                "next-open-not-started",
+                file = file,
+                gist = gist(&test.message)
+            )
         }
-        (LessonStatus::Graded, Some(test)) => format!(
-            "Open {file}; the first failing test is `{}`:\n{}",
-            test.name,
-            indent(&gist(&test.message), "  ")
+        (LessonStatus::Graded, Some(test)) => tr!(
+            MESSAGES,
+            "next-open-failing",
+            file = file,
+            test = &test.name,
+            gist = indent(&gist(&test.message), "  ")
         ),
         (_, _) => gist(
-            lesson
+            &lesson
                 .message
-                .as_deref()
-                .unwrap_or("The lesson could not be graded."),
+                .clone()
+                .unwrap_or_else(|| tr!(MESSAGES, "next-not-graded")),
         ),
     };
-    format!(
-        "Next: lesson {} ({}). Read the chapter ({chapter}).\n{detail}",
-        lesson.id, lesson.title
+    tr!(
+        MESSAGES,
+        "next-step",
+        id = &lesson.id,
+        title = title(lesson),
+        chapter = chapter,
+        detail = detail
     )
 }
 
 /// The commands that help with a lesson.
 pub fn commands(id: &str) -> String {
-    format!(
-        "Run `cargo run -p checker -- watch` to re-grade on every save, or \
-         `cargo run -p checker -- hint {id}` for a hint."
-    )
+    tr!(MESSAGES, "commands", id = id)
 }
 
 /// The gist of a failure message: its first line and its "likely cause".
@@ -201,6 +229,8 @@ fn gist(message: &str) -> String {
     let mut lines = message.lines();
     let mut gist: Vec<&str> = lines.next().into_iter().collect();
     let (mut error, mut place) = (false, false);
+    let likely_cause = tr!(MESSAGES, "gist-likely-cause");
+    let known_mistake = tr!(MESSAGES, "gist-known-mistake");
     gist.extend(lines.filter(|line| {
         let trimmed = line.trim_start();
         let first_error = !error && trimmed.starts_with("error");
@@ -209,8 +239,8 @@ fn gist(message: &str) -> String {
         place |= first_place;
         first_error
             || first_place
-            || line.starts_with("Likely cause")
-            || line.starts_with("Your result matches")
+            || line.starts_with(&likely_cause)
+            || line.starts_with(&known_mistake)
     }));
     gist.join("\n")
 }
@@ -222,10 +252,14 @@ pub fn watch_screen(report: &CourseReport, paint: Paint) -> String {
     for lesson in &report.lessons {
         let _ = writeln!(
             out,
-            "{}  {}/{} tests pass  {} {}\n",
-            paint.bold(&format!("{} {}", lesson.id, lesson.title)),
-            lesson.passed,
-            lesson.total,
+            "{}  {}  {} {}\n",
+            paint.bold(&format!("{} {}", lesson.id, title(lesson))),
+            tr!(
+                MESSAGES,
+                "watch-tests-pass",
+                passed = lesson.passed,
+                total = lesson.total
+            ),
             bar(lesson.score),
             percent(lesson.score).trim_start()
         );
@@ -243,7 +277,8 @@ pub fn watch_screen(report: &CourseReport, paint: Paint) -> String {
         }
         if failing.len() > 1 {
             let names: Vec<&str> = failing[1..].iter().map(|t| t.name.as_str()).collect();
-            let _ = writeln!(out, "\n  Still to pass ({}):", names.len());
+            let still = tr!(MESSAGES, "watch-still-to-pass", count = names.len());
+            let _ = writeln!(out, "\n  {still}");
             for name in names.iter().take(8) {
                 let _ = writeln!(out, "    {}", paint.dim(name));
             }
@@ -251,7 +286,7 @@ pub fn watch_screen(report: &CourseReport, paint: Paint) -> String {
                 let _ = writeln!(
                     out,
                     "    {}",
-                    paint.dim(&format!("... and {} more", names.len() - 8))
+                    paint.dim(&tr!(MESSAGES, "watch-and-more", count = names.len() - 8))
                 );
             }
         }
@@ -265,11 +300,15 @@ pub fn details(report: &CourseReport, paint: Paint) -> String {
     for lesson in &report.lessons {
         let _ = writeln!(
             out,
-            "{}  {}/{} tests, {}",
-            paint.bold(&format!("{} {}", lesson.id, lesson.title)),
-            lesson.passed,
-            lesson.total,
-            percent(lesson.score).trim_start()
+            "{}  {}",
+            paint.bold(&format!("{} {}", lesson.id, title(lesson))),
+            tr!(
+                MESSAGES,
+                "details-tests",
+                passed = lesson.passed,
+                total = lesson.total,
+                percent = percent(lesson.score).trim_start()
+            )
         );
         if let Some(message) = &lesson.message {
             let _ = writeln!(out, "{}", indent(message, "    "));
@@ -281,7 +320,12 @@ pub fn details(report: &CourseReport, paint: Paint) -> String {
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "Overall score: {}", percent(report.score).trim_start());
+    let overall = tr!(
+        MESSAGES,
+        "details-overall",
+        percent = percent(report.score).trim_start()
+    );
+    let _ = writeln!(out, "{overall}");
     out
 }
 
@@ -289,14 +333,19 @@ fn test_line(test: &TestResult, paint: Paint) -> String {
     let (mark, label) = match test.status {
         TestStatus::Pass => (paint.green("✓"), String::new()),
         TestStatus::Fail => (paint.red("✗"), String::new()),
-        TestStatus::NotStarted => (paint.dim("·"), paint.dim(" (not started)")),
-        TestStatus::Timeout => (paint.red("⏱"), paint.red(" (timed out)")),
-        TestStatus::Crash => (paint.red("✗"), paint.red(" (crashed)")),
+        TestStatus::NotStarted => (
+            paint.dim("·"),
+            paint.dim(&tr!(MESSAGES, "test-not-started")),
+        ),
+        TestStatus::Timeout => {
+            (paint.red("⏱"), paint.red(&tr!(MESSAGES, "test-timed-out")))
+        }
+        TestStatus::Crash => (paint.red("✗"), paint.red(&tr!(MESSAGES, "test-crashed"))),
         TestStatus::NotBuilt => (paint.dim("·"), String::new()),
     };
     let tier = match test.tier {
         Tier::Graded => String::new(),
-        Tier::HeldOut => paint.dim(" [held-out]"),
+        Tier::HeldOut => paint.dim(&tr!(MESSAGES, "test-held-out")),
     };
     let mut line = format!("  {mark} {}{tier}{label}\n", test.name);
     if matches!(

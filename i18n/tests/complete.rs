@@ -2,16 +2,14 @@
 //! in both languages, with the same arguments, and every message the code asks for exists.
 //!
 //! A catalog is a pair of files `…/locales/en/NAME.ftl` and `…/locales/zh-CN/NAME.ftl`.
-//! Messages are asked for in Rust as `tr!(CATALOG, "id", …)` or `.tr("id", …)`.
+//! Messages are asked for in Rust as `tr!(CATALOG, "id", …)` or `.tr("id", …)`. (Chinese
+//! files without an English twin translate English kept elsewhere, course.toml's hints or
+//! the checker's doc comments, and are tested where that English is read.)
 
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
-
-/// Message ids the code builds at run time rather than writing them out, by prefix: the
-/// checker's `--help` texts are looked up by argument name (checker/src/cli.rs).
-const BUILT_AT_RUN_TIME: &[&str] = &["cli-"];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

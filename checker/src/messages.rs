@@ -1,0 +1,87 @@
+//! The checker's messages, in every language the course speaks (see [`course_i18n`]).
+//!
+//! - `locales/{en,zh-CN}/checker.ftl`: what the checker itself says.
+//! - `locales/zh-CN/course.ftl`: the course's own text in Chinese, whose English is in
+//!   course.toml: the lessons' titles (`lesson-<id>-title`) and hints
+//!   (`hint-<id>-<function, with :: as -->-<level from 1>`).
+//! - `locales/zh-CN/cli.ftl`: the `--help` texts in Chinese, whose English is the doc
+//!   comments of [`crate::cli`].
+//!
+//! The tests below fail when a title, a hint or a help text lacks its Chinese form.
+
+use course_i18n::{Catalog, Lang};
+
+/// What the checker says.
+pub static MESSAGES: Catalog = Catalog::new(
+    "checker",
+    include_str!("../locales/en/checker.ftl"),
+    include_str!("../locales/zh-CN/checker.ftl"),
+);
+
+/// The course's titles and hints in Chinese (the English is course.toml's).
+static COURSE: Catalog =
+    Catalog::new("course", "", include_str!("../locales/zh-CN/course.ftl"));
+
+/// The `--help` texts in Chinese (the English is the doc comments of `cli.rs`).
+pub static CLI: Catalog =
+    Catalog::new("cli", "", include_str!("../locales/zh-CN/cli.ftl"));
+
+/// A course text in this process's language: `english` (from course.toml), or its
+/// Chinese form `id` when Chinese is asked for and there is one.
+fn course_text(id: &str, english: &str) -> String {
+    match course_i18n::current() {
+        Lang::ZhCn if COURSE.has(Lang::ZhCn, id) => COURSE.tr_in(Lang::ZhCn, id, &[]),
+        _ => english.to_owned(),
+    }
+}
+
+/// The message id of a lesson's title.
+fn title_id(lesson_id: &str) -> String {
+    format!("lesson-{lesson_id}-title")
+}
+
+/// The message id of a hint: `function` with `::` written `--`, `level` from 1.
+fn hint_id(lesson_id: &str, function: &str, level: usize) -> String {
+    format!("hint-{lesson_id}-{}-{level}", function.replace("::", "--"))
+}
+
+/// A lesson's title in this process's language.
+pub fn title(lesson_id: &str, english: &str) -> String {
+    course_text(&title_id(lesson_id), english)
+}
+
+/// A hint in this process's language; `level` counts from 1.
+pub fn hint(lesson_id: &str, function: &str, level: usize, english: &str) -> String {
+    course_text(&hint_id(lesson_id, function, level), english)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use course_manifest::Manifest;
+
+    fn manifest() -> Manifest {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../course.toml");
+        Manifest::load(std::path::Path::new(path)).expect("course.toml reads")
+    }
+
+    #[test]
+    fn every_title_and_hint_of_the_course_has_its_chinese_form() {
+        let mut missing = Vec::new();
+        let mut expected = std::collections::BTreeSet::new();
+        for lesson in &manifest().lessons {
+            expected.insert(title_id(&lesson.id));
+            for hint in &lesson.hints {
+                for level in 1..=hint.text.len() {
+                    expected.insert(hint_id(&lesson.id, &hint.function, level));
+                }
+            }
+        }
+        for id in &expected {
+            if !COURSE.has(Lang::ZhCn, id) {
+                missing.push(id.clone());
+            }
+        }
+        assert!(missing.is_empty(), "course.ftl lacks: {missing:?}");
+    }
+}
