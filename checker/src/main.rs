@@ -38,6 +38,8 @@ mod watch;
 use anyhow::{Context, Result};
 use cli::{ClassFormat, Cli, Command, Format, GradingArgs};
 use course::Course;
+use course_i18n::tr;
+use messages::MESSAGES;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -93,26 +95,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }) => grade_class(&course, &dir, format, out.as_deref(), &limits),
         Some(Command::ExportStudent { out }) => {
             export::export_student(&course, &out)?;
-            println!(
-                "Wrote the student edition to {}. It holds no solutions and no held-out tests; \
-                 `cargo run -p checker` there shows a learner's progress.",
-                out.display()
-            );
+            let out = out.display().to_string();
+            println!("{}", tr!(MESSAGES, "exported-student", out = out));
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Gradescope { out }) => write_gradescope_bundle(&course, &out),
         Some(Command::Verify { limits }) => {
             let problems = verify::verify(&course, &limits.options()?)?;
             if problems.is_empty() {
-                println!(
-                    "verify: the course is consistent; every solution scores 100% and every stub 0%."
-                );
+                println!("{}", tr!(MESSAGES, "verify-consistent"));
                 Ok(ExitCode::SUCCESS)
             } else {
                 for problem in &problems {
                     println!("- {problem}");
                 }
-                println!("verify: {} problem(s) found.", problems.len());
+                println!(
+                    "{}",
+                    tr!(MESSAGES, "verify-problems", count = problems.len())
+                );
                 Ok(ExitCode::from(1))
             }
         }
@@ -140,7 +140,8 @@ fn grade_class(
     };
     match out {
         Some(path) => std::fs::write(path, text).with_context(|| {
-            format!("could not write the gradebook to {}", path.display())
+            let path = path.display().to_string();
+            tr!(MESSAGES, "gradebook-not-written", path = path)
         })?,
         None => print!("{text}"),
     }
@@ -151,11 +152,8 @@ fn grade_class(
 #[cfg(feature = "instructor")]
 fn write_gradescope_bundle(course: &Course, out: &std::path::Path) -> Result<ExitCode> {
     gradescope::write_bundle(course, out)?;
-    println!(
-        "Wrote the Gradescope autograder to {0}; upload {0}/autograder.zip. Try it \
-         locally with {0}/run_autograder (its header says how).",
-        out.display()
-    );
+    let out = out.display().to_string();
+    println!("{}", tr!(MESSAGES, "wrote-gradescope", out = out));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -169,18 +167,13 @@ fn grade_class(
     _: Option<&std::path::Path>,
     _: &cli::LimitArgs,
 ) -> Result<ExitCode> {
-    anyhow::bail!(INSTRUCTORS_ONLY)
+    anyhow::bail!(tr!(MESSAGES, "instructors-only"))
 }
 
 #[cfg(not(feature = "instructor"))]
 fn write_gradescope_bundle(_: &Course, _: &std::path::Path) -> Result<ExitCode> {
-    anyhow::bail!(INSTRUCTORS_ONLY)
+    anyhow::bail!(tr!(MESSAGES, "instructors-only"))
 }
-
-#[cfg(not(feature = "instructor"))]
-const INSTRUCTORS_ONLY: &str = "this checker is the student edition's, built without the \
-    instructor's commands: grade a class or write the Gradescope bundle from the course's \
-    full repository";
 
 /// No command: grade everything and show the progress table.
 fn show_progress(
@@ -242,12 +235,10 @@ fn hint_for(
         (Some(lesson), _) => lesson,
         (None, Some(report)) => {
             let current = course::working_on(report, &lessons_dir(course, grading))
-                .context("the course has no lessons")?;
+                .with_context(|| tr!(MESSAGES, "no-lessons"))?;
             course.manifest.lesson(&current.id)?
         }
-        (None, None) => anyhow::bail!(
-            "name the lesson: `checker hint 02-attention --all` (or `--reset`)"
-        ),
+        (None, None) => anyhow::bail!(tr!(MESSAGES, "hint-name-the-lesson")),
     };
     let graded = report
         .as_ref()

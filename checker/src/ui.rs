@@ -4,8 +4,10 @@
 use crate::cli::GradingArgs;
 use crate::course::Course;
 use crate::grade::{self, Event};
+use crate::messages::MESSAGES;
 use crate::report::CourseReport;
 use anyhow::Result;
+use course_i18n::tr;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -37,20 +39,18 @@ pub fn grade_with_progress(
                     .expect("valid template"),
             );
             bar.set_message(if matches!(event, Event::Preparing) {
-                "Preparing the grader (the first run compiles the course's dependencies, \
-                 a minute or two)"
+                tr!(MESSAGES, "ui-preparing")
             } else {
-                "Compiling your lessons"
+                tr!(MESSAGES, "ui-compiling")
             });
             bar.enable_steady_tick(Duration::from_millis(100));
         }
         Event::Testing(total) => {
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} Running graded tests {bar:30} {pos}/{len}",
-                )
-                .expect("valid template"),
+                ProgressStyle::with_template("{spinner} {prefix} {bar:30} {pos}/{len}")
+                    .expect("valid template"),
             );
+            bar.set_prefix(tr!(MESSAGES, "ui-running-tests"));
             bar.set_length(total as u64);
             bar.set_position(0);
         }
@@ -92,11 +92,10 @@ pub fn grade_class_with_progress(
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} Grading the class {bar:30} {pos}/{len} {msg}",
-            )
-            .expect("valid template"),
+            ProgressStyle::with_template("{spinner} {prefix} {bar:30} {pos}/{len} {msg}")
+                .expect("valid template"),
         );
+        bar.set_prefix(tr!(MESSAGES, "ui-grading-class"));
         bar.enable_steady_tick(Duration::from_millis(100));
         bar
     } else {

@@ -9,9 +9,11 @@ use crate::cli::GradingArgs;
 use crate::course::{self, Course};
 use crate::grade;
 use crate::hint;
+use crate::messages::{self, MESSAGES};
 use crate::render::{self, Paint};
 use crate::report::CourseReport;
 use anyhow::{Context, Result, bail};
+use course_i18n::tr;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::{cursor, execute, terminal};
 use notify::{RecursiveMode, Watcher};
@@ -33,8 +35,7 @@ struct RawMode;
 
 impl RawMode {
     fn enable() -> Result<Self> {
-        terminal::enable_raw_mode()
-            .context("could not switch the terminal to raw mode")?;
+        terminal::enable_raw_mode().with_context(|| tr!(MESSAGES, "watch-raw-mode"))?;
         Ok(Self)
     }
 }
@@ -53,10 +54,7 @@ pub fn watch(
     poll: bool,
 ) -> Result<()> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        bail!(
-            "watch mode needs an interactive terminal; in scripts and CI use \
-             `cargo run -p checker -- grade` instead"
-        );
+        bail!(tr!(MESSAGES, "watch-needs-terminal"));
     }
     let lessons_dir = grading
         .lessons_dir
@@ -80,11 +78,22 @@ pub fn watch(
     let mut notes = String::new();
     loop {
         let lesson = &course.manifest.lessons[current];
-        show(&format!("Grading {} ({})...\n", lesson.id, lesson.title))?;
+        let title = messages::title(&lesson.id, &lesson.title);
+        show(&format!(
+            "{}\n",
+            tr!(MESSAGES, "watch-grading", id = &lesson.id, title = title)
+        ))?;
         let report = grade::grade(course, &[lesson], &lessons_dir, &options, &|_| {});
         let text = match &report {
             Ok(report) => screen(course, report, &lessons_label, &notes),
-            Err(error) => format!("The checker could not grade: {error:#}\n"),
+            Err(error) => format!(
+                "{}\n",
+                tr!(
+                    MESSAGES,
+                    "watch-could-not-grade",
+                    error = format!("{error:#}")
+                )
+            ),
         };
         show(&text)?;
         notes.clear();
@@ -94,7 +103,7 @@ pub fn watch(
         loop {
             match wakes
                 .recv()
-                .context("the watch loop lost its event sources")?
+                .with_context(|| tr!(MESSAGES, "watch-lost-events"))?
             {
                 Wake::Saved => {
                     // Editors write a file in several steps: let them settle.
@@ -147,7 +156,7 @@ fn working_on(
     lessons_dir: &Path,
     options: &grade::Options,
 ) -> Result<usize> {
-    println!("Grading every lesson to find where you are...");
+    println!("{}", tr!(MESSAGES, "watch-finding-where"));
     let lessons = course.select(&[])?;
     let report = grade::grade(course, &lessons, lessons_dir, options, &|_| {})?;
     let current = course::working_on(&report, lessons_dir);
@@ -159,7 +168,7 @@ fn working_on(
 fn screen(course: &Course, report: &CourseReport, lessons: &str, notes: &str) -> String {
     let mut text = render::watch_screen(report, Paint::for_stdout());
     if report.score >= 1.0 {
-        text.push_str("This lesson is done: every graded test passes. Press n for the next lesson.\n");
+        text.push_str(&format!("{}\n", tr!(MESSAGES, "watch-lesson-done")));
     } else if let Some(lesson) = report.lessons.first() {
         let chapter = course
             .manifest
@@ -170,18 +179,18 @@ fn screen(course: &Course, report: &CourseReport, lessons: &str, notes: &str) ->
             .manifest
             .lesson(&lesson.id)
             .map_or_else(|_| "src/lib.rs".to_owned(), |l| course.file_of(l, function));
-        text.push_str(&format!(
-            "\nEdit {lessons}/{}/{file}; the chapter is book/src/{}.\n",
-            lesson.id,
-            chapter.unwrap_or_default()
-        ));
+        let edit = tr!(
+            MESSAGES,
+            "watch-edit",
+            file = format!("{lessons}/{}/{file}", lesson.id),
+            chapter = chapter.unwrap_or_default()
+        );
+        text.push_str(&format!("\n{edit}\n"));
     }
     if !notes.is_empty() {
         text.push_str(&format!("\n{notes}"));
     }
-    text.push_str(
-        "\nSave the file to re-grade.   h hint · n next lesson · r re-run · q quit\n",
-    );
+    text.push_str(&format!("\n{}\n", tr!(MESSAGES, "watch-keys")));
     text
 }
 
@@ -233,7 +242,8 @@ fn start_watcher(
         Ok(watcher) => Ok(Box::new(watcher)),
         Err(error) => {
             eprintln!(
-                "File events are not available here ({error}); checking every second instead."
+                "{}",
+                tr!(MESSAGES, "watch-polling", error = error.to_string())
             );
             polling()
         }

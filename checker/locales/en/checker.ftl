@@ -47,3 +47,31 @@ hint-more-command = Run the same command again for the next hint for `{ $functio
 hint-more-key = Press h again for the next hint for `{ $function }` ({ $count } more).
 hint-last = That was the last hint for `{ $function }`. The chapter (book/src/{ $chapter }) works through every step.
 hint-all-heading = Every hint of lesson { $id } ({ $title }):
+
+## Watch mode (watch.rs) and the progress display (ui.rs)
+
+watch-raw-mode = could not switch the terminal to raw mode
+watch-needs-terminal = watch mode needs an interactive terminal; in scripts and CI use `cargo run -p checker -- grade` instead
+watch-grading = Grading { $id } ({ $title })...
+watch-could-not-grade = The checker could not grade: { $error }
+watch-lost-events = the watch loop lost its event sources
+watch-finding-where = Grading every lesson to find where you are...
+watch-lesson-done = This lesson is done: every graded test passes. Press n for the next lesson.
+watch-edit = Edit { $file }; the chapter is book/src/{ $chapter }.
+watch-keys = Save the file to re-grade.   h hint · n next lesson · r re-run · q quit
+watch-polling = File events are not available here ({ $error }); checking every second instead.
+ui-preparing = Preparing the grader (the first run compiles the course's dependencies, a minute or two)
+ui-compiling = Compiling your lessons
+ui-running-tests = Running graded tests
+ui-grading-class = Grading the class
+
+## The commands' own lines (main.rs)
+
+exported-student = Wrote the student edition to { $out }. It holds no solutions and no held-out tests; `cargo run -p checker` there shows a learner's progress.
+verify-consistent = verify: the course is consistent; every solution scores 100% and every stub 0%.
+verify-problems = verify: { $count } problem(s) found.
+gradebook-not-written = could not write the gradebook to { $path }
+wrote-gradescope = Wrote the Gradescope autograder to { $out }; upload { $out }/autograder.zip. Try it locally with { $out }/run_autograder (its header says how).
+instructors-only = this checker is the student edition's, built without the instructor's commands: grade a class or write the Gradescope bundle from the course's full repository
+hint-name-the-lesson = name the lesson: `checker hint 02-attention --all` (or `--reset`)
+no-lessons = the course has no lessons
