@@ -12,8 +12,10 @@
 
 use crate::course::Course;
 use crate::manifest::Lesson;
+use crate::messages::MESSAGES;
 use crate::report::{CourseReport, LessonReport, LessonStatus, TestStatus};
 use anyhow::Result;
+use course_i18n::tr;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -147,23 +149,16 @@ fn note(id: &str, standing: &Standing) -> String {
         let start = standing
             .function
             .as_deref()
-            .map(|f| format!(", starting with `{f}`"))
+            .map(|f| tr!(MESSAGES, "cascade-starting-with", function = f))
             .unwrap_or_default();
-        return format!(
-            "This lesson runs on your lesson {id}, which you have not started: its \
-             functions are still todo!()s. Write them first{start}; this failure may be \
-             their consequence."
-        );
+        return tr!(MESSAGES, "cascade-not-started", id = id, start = start);
     }
     let what = match (&standing.function, &standing.test) {
-        (Some(function), _) => format!("first fix `{function}` there"),
-        (None, Some(test)) => format!("first fix what its test `{test}` reports"),
-        (None, None) => "first make it compile".to_owned(),
+        (Some(function), _) => tr!(MESSAGES, "cascade-fix-function", function = function),
+        (None, Some(test)) => tr!(MESSAGES, "cascade-fix-test", test = test),
+        (None, None) => tr!(MESSAGES, "cascade-make-it-compile"),
     };
-    format!(
-        "This lesson runs on your lesson {id}, which does not pass its own tests yet: \
-         {what} (`cargo run -p checker -- grade {id}`). This failure may be its consequence."
-    )
+    tr!(MESSAGES, "cascade-failing", id = id, what = what)
 }
 
 /// A fingerprint of everything a lesson's own grade depends on: its sources and those of

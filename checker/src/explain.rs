@@ -4,8 +4,10 @@
 //! module handles what they cannot: a stub that is still `todo!()`, a panic inside
 //! ndarray, and processes that died without reporting.
 
+use crate::messages::MESSAGES;
 use crate::process::{self, Limits};
 use crate::report::TestStatus;
+use course_i18n::tr;
 use std::process::ExitStatus;
 
 /// The name a `todo!("name")` panic gives, from its message: `Some("")` for a bare
@@ -30,39 +32,35 @@ pub fn function_of(label: &str) -> Option<String> {
 pub fn failure(message: &str) -> (TestStatus, String) {
     if let Some(what) = todo_name(message) {
         let what = if what.is_empty() {
-            "a function this test needs".to_owned()
+            tr!(MESSAGES, "todo-unnamed")
         } else {
             format!("`{what}`")
         };
         return (
             TestStatus::NotStarted,
-            format!(
-                "{what} is still a todo!(): implement it following its /// contract."
-            ),
+            tr!(MESSAGES, "still-todo", what = what),
         );
     }
     let hint = if message.contains("not compatible for matrix multiplication") {
-        Some(
-            "a matrix product got operands whose inner dimensions differ. Write down each \
-             operand's (rows, columns) from the /// contract; a transpose (`.t()`) is \
-             probably missing or extra.",
-        )
+        Some(tr!(MESSAGES, "panic-matmul"))
     } else if message.contains("could not broadcast") {
-        Some(
-            "an elementwise operation got arrays whose shapes do not broadcast. A row vector \
-             broadcasts over rows as shape (1, n); a column as (n, 1) (`insert_axis`).",
-        )
+        Some(tr!(MESSAGES, "panic-broadcast"))
     } else if message.contains("index out of bounds")
         || message.contains("ndarray: index")
     {
-        Some("an index past the end of an array: check loop bounds against the shapes.")
+        Some(tr!(MESSAGES, "panic-index"))
     } else if message.contains("attempt to") && message.contains("overflow") {
-        Some("integer arithmetic overflowed (for example 0 - 1 on a usize).")
+        Some(tr!(MESSAGES, "panic-overflow"))
     } else {
         None
     };
     let text = match hint {
-        Some(hint) => format!("{message}\nLikely cause: {hint}"),
+        Some(hint) => tr!(
+            MESSAGES,
+            "panic-likely-cause",
+            message = message,
+            hint = hint
+        ),
         None => message.to_owned(),
     };
     (TestStatus::Fail, text)
@@ -76,35 +74,27 @@ pub fn no_report(
 ) -> (TestStatus, String) {
     let how = process::describe_status(exit);
     let message = if stderr.contains("has overflowed its stack") {
-        format!(
-            "The test crashed with a stack overflow ({how}). Likely cause: a function that \
-             calls itself without ever stopping."
-        )
+        tr!(MESSAGES, "crash-stack-overflow", how = &how)
     } else if stderr.contains("memory allocation of")
         || stderr.contains("capacity overflow")
     {
-        let limit = limits.memory_bytes.map(|b| format!("{} MiB", b >> 20));
-        format!(
-            "The test ran out of memory ({how}; the limit is {}). Likely cause: a matrix or \
-             vector far larger than the shapes in the contract call for.",
-            limit.unwrap_or_else(|| "the machine's".to_owned())
-        )
+        let limit = limits
+            .memory_bytes
+            .map(|b| tr!(MESSAGES, "crash-limit-mib", mib = b >> 20))
+            .unwrap_or_else(|| tr!(MESSAGES, "crash-limit-machine"));
+        tr!(MESSAGES, "crash-out-of-memory", how = &how, limit = limit)
     } else if exit.success() {
-        format!(
-            "The test's process ended ({how}) before its checks finished: something called \
-             std::process::exit. A test passes only when its checks run to the end."
-        )
+        tr!(MESSAGES, "crash-exited", how = &how)
     } else {
         let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        format!(
-            "The test's process ended with {how} before its checks finished.{}",
-            if tail.is_empty() {
-                String::new()
-            } else {
-                format!("\nIts last output:\n{}", tail.join("\n"))
-            }
-        )
+        let ended = tr!(MESSAGES, "crash-ended", how = &how);
+        if tail.is_empty() {
+            ended
+        } else {
+            let last = tr!(MESSAGES, "crash-last-output");
+            format!("{ended}\n{last}\n{}", tail.join("\n"))
+        }
     };
     (TestStatus::Crash, message)
 }

@@ -14,12 +14,14 @@ use crate::compile::{self, BuildLimits, Toolchain};
 use crate::course::{Course, ExpectedTest};
 use crate::judge::Judge;
 use crate::manifest::Lesson;
+use crate::messages::MESSAGES;
 use crate::process::Limits;
 use crate::report::{CourseReport, LessonReport, LessonStatus, TestResult, TestStatus};
 use crate::run::Run;
 use crate::sandbox::Sandbox;
 use crate::scratch::{Origin, Scratch, SourceState};
 use anyhow::{Context, Result, bail};
+use course_i18n::tr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -127,36 +129,30 @@ fn grade_lessons(
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<CourseReport> {
     if !submission.is_dir() {
-        bail!(
-            "there is no folder {}: --lessons-dir must name a folder laid out like lessons/ \
-             (one folder per lesson, such as 02-attention/src/lib.rs)",
-            submission.display()
-        );
+        let folder = submission.display().to_string();
+        bail!(tr!(MESSAGES, "grade-no-lessons-folder", folder = folder));
     }
-    let submission = submission
-        .canonicalize()
-        .with_context(|| format!("could not resolve {}", submission.display()))?;
+    let submission = submission.canonicalize().with_context(|| {
+        let path = submission.display().to_string();
+        tr!(MESSAGES, "grade-could-not-resolve", path = path)
+    })?;
     let expected: Vec<Vec<ExpectedTest>> = lessons
         .iter()
         .map(|lesson| course.expected(lesson))
         .collect::<Result<_>>()?;
 
     let sandbox = if options.unsandboxed {
-        Sandbox::None("--unsandboxed was given".to_owned())
+        Sandbox::None(tr!(MESSAGES, "grade-unsandboxed-given"))
     } else {
         sandbox().clone()
     };
     if !sandbox.is_active() {
         if options.instructor && !options.unsandboxed {
-            bail!(
-                "learner code cannot be sandboxed here ({}). Grading a class runs \
-                 untrusted code: install bubblewrap, or grade in a machine or container \
-                 that allows user namespaces. To grade anyway, pass --unsandboxed: the \
-                 submissions' code then runs with your permissions and can read and change \
-                 your files, see other submissions and use the network; verdicts still \
-                 come from the judge, so a wrong answer still cannot pass.",
-                sandbox.describe()
-            );
+            bail!(tr!(
+                MESSAGES,
+                "grade-cannot-sandbox",
+                why = sandbox.describe()
+            ));
         }
         warn_unsandboxed(&sandbox);
     }
@@ -219,11 +215,11 @@ fn grade_lessons(
         let report = match state {
             SourceState::MissingFolder => unbuilt(
                 LessonStatus::Missing,
-                format!("There is no folder {}/ in the submission.", lesson.id),
+                tr!(MESSAGES, "grade-missing-folder", id = &lesson.id),
             ),
             SourceState::MissingLib => unbuilt(
                 LessonStatus::Missing,
-                format!("There is no {}/src/lib.rs in the submission.", lesson.id),
+                tr!(MESSAGES, "grade-missing-lib", id = &lesson.id),
             ),
             SourceState::Unusable(why) => unbuilt(LessonStatus::Missing, why.clone()),
             SourceState::Stub => Some(LessonReport::untouched(
@@ -244,7 +240,7 @@ fn grade_lessons(
                             .map(Path::to_path_buf)
                             .ok_or_else(|| {
                                 judge.failures.get(&lesson.id).cloned().unwrap_or_else(
-                                    || "its executable is missing".to_owned(),
+                                    || tr!(MESSAGES, "grade-judge-missing"),
                                 )
                             }),
                         None => binary.clone().ok_or_else(String::new),
@@ -261,9 +257,10 @@ fn grade_lessons(
             SourceState::Copied => match build.errors.get(&dir) {
                 Some(errors) => unbuilt(
                     LessonStatus::DoesNotCompile,
-                    format!(
-                        "The lesson does not compile:\n{}",
-                        first_lines(&learner_paths(
+                    tr!(
+                        MESSAGES,
+                        "grade-does-not-compile",
+                        errors = first_lines(&learner_paths(
                             errors,
                             &format!("{}/{}", options.lessons_label, lesson.id)
                         ))
@@ -271,14 +268,15 @@ fn grade_lessons(
                 ),
                 None => unbuilt(
                     LessonStatus::BuildFailed,
-                    format!(
-                        "The build failed before reaching the lesson's code:\n{}",
-                        first_lines(
-                            build
-                                .failures
-                                .get(&dir)
-                                .map_or("(cargo said nothing)", String::as_str)
-                        )
+                    tr!(
+                        MESSAGES,
+                        "grade-build-failed",
+                        errors =
+                            first_lines(
+                                &build.failures.get(&dir).cloned().unwrap_or_else(
+                                    || tr!(MESSAGES, "grade-cargo-silent")
+                                )
+                            )
                     ),
                 ),
             },
@@ -344,7 +342,7 @@ fn grade_lessons(
         }
     });
     if let Some(error) = failure.into_inner().expect("no worker panics") {
-        return Err(error.context("could not run a graded test"));
+        return Err(error.context(tr!(MESSAGES, "grade-could-not-run-test")));
     }
     let outcomes: Vec<Option<Outcome>> =
         recorder.outcomes.into_inner().expect("no worker panics");
@@ -383,7 +381,7 @@ fn grade_lessons(
             options.jobs,
             JUDGE_TIMEOUT,
         )
-        .context("could not run the judge")?;
+        .with_context(|| tr!(MESSAGES, "grade-could-not-run-judge"))?;
         for (slot, _) in tapes {
             verdicts[slot] = decided.remove(name(slot));
         }
@@ -656,13 +654,12 @@ fn not_run(test: &ExpectedTest, options: &Options) -> TestResult {
         tier: test.tier,
         passed: false,
         status: TestStatus::Timeout,
-        message: format!(
-            "Not run: earlier tests timed out ({} s each) {} times in this lesson or {} in \
-             the whole submission (--lesson-timeouts, --submission-timeouts). Likely cause: \
-             code that loops or waits in a function many tests call; fix the first timeout.",
-            options.test_timeout.as_secs(),
-            options.lesson_timeouts,
-            options.submission_timeouts
+        message: tr!(
+            MESSAGES,
+            "grade-not-run",
+            seconds = options.test_timeout.as_secs(),
+            lesson = options.lesson_timeouts,
+            submission = options.submission_timeouts
         ),
         function: None,
     }
@@ -673,9 +670,8 @@ fn warn_unsandboxed(sandbox: &Sandbox) {
     static WARNED: OnceLock<()> = OnceLock::new();
     WARNED.get_or_init(|| {
         eprintln!(
-            "checker: note: your code runs without a sandbox ({}). Grading still works; \
-             the code under test just runs with your own permissions.",
-            sandbox.describe()
+            "{}",
+            tr!(MESSAGES, "grade-no-sandbox-note", why = sandbox.describe())
         );
     });
 }
@@ -686,11 +682,11 @@ fn no_judge(test: &ExpectedTest, why: &str) -> TestResult {
         tier: test.tier,
         passed: false,
         status: TestStatus::NotBuilt,
-        message: format!(
-            "The grader's judge for the {} suite did not build (a defect of the course, not \
-             of your code):\n{}",
-            test.tier.stem(),
-            first_lines(why)
+        message: tr!(
+            MESSAGES,
+            "grade-judge-not-built",
+            suite = test.tier.stem(),
+            errors = first_lines(why)
         ),
         function: None,
     }
@@ -710,7 +706,7 @@ fn not_built(test: &ExpectedTest) -> TestResult {
         tier: test.tier,
         passed: false,
         status: TestStatus::NotBuilt,
-        message: format!("The {} suite did not build.", test.tier.stem()),
+        message: tr!(MESSAGES, "grade-suite-not-built", suite = test.tier.stem()),
         function: None,
     }
 }
@@ -742,10 +738,11 @@ fn first_lines(text: &str) -> String {
     if lines.len() <= MAX_ERROR_LINES {
         text.trim_end().to_owned()
     } else {
-        format!(
-            "{}\n... ({} more lines; `cargo build -p <lesson crate>` shows them all)",
-            lines[..MAX_ERROR_LINES].join("\n"),
-            lines.len() - MAX_ERROR_LINES
-        )
+        let more = tr!(
+            MESSAGES,
+            "grade-more-lines",
+            count = lines.len() - MAX_ERROR_LINES
+        );
+        format!("{}\n{more}", lines[..MAX_ERROR_LINES].join("\n"))
     }
 }

@@ -5,6 +5,8 @@
 //! timings, so grading the same submission twice prints the same bytes.
 
 use crate::course::{ExpectedTest, Tier};
+use crate::messages::MESSAGES;
+use course_i18n::tr;
 use serde::Serialize;
 
 /// How one graded test ended.
@@ -114,14 +116,9 @@ impl LessonReport {
         first: &str,
         expected: &[ExpectedTest],
     ) -> Self {
-        let todo = format!(
-            "`{first}` is still a todo!(): implement it following its /// contract."
-        );
+        let todo = tr!(MESSAGES, "still-todo", what = format!("`{first}`"));
         let tests = failed_alike(expected, TestStatus::NotStarted, &todo, Some(first));
-        let message = format!(
-            "Not started: the lesson is still its stub, every function a todo!(). Start \
-             with `{first}`, following its /// contract."
-        );
+        let message = tr!(MESSAGES, "lesson-not-started", first = first);
         Self::from_tests(id, title, LessonStatus::NotStarted, Some(message), tests)
     }
 

@@ -75,3 +75,52 @@ wrote-gradescope = Wrote the Gradescope autograder to { $out }; upload { $out }/
 instructors-only = this checker is the student edition's, built without the instructor's commands: grade a class or write the Gradescope bundle from the course's full repository
 hint-name-the-lesson = name the lesson: `checker hint 02-attention --all` (or `--reset`)
 no-lessons = the course has no lessons
+
+## Grading (grade.rs, report.rs, explain.rs, cascade.rs)
+
+grade-no-lessons-folder = there is no folder { $folder }: --lessons-dir must name a folder laid out like lessons/ (one folder per lesson, such as 02-attention/src/lib.rs)
+grade-could-not-resolve = could not resolve { $path }
+grade-unsandboxed-given = --unsandboxed was given
+grade-cannot-sandbox = learner code cannot be sandboxed here ({ $why }). Grading a class runs untrusted code: install bubblewrap, or grade in a machine or container that allows user namespaces. To grade anyway, pass --unsandboxed: the submissions' code then runs with your permissions and can read and change your files, see other submissions and use the network; verdicts still come from the judge, so a wrong answer still cannot pass.
+grade-missing-folder = There is no folder { $id }/ in the submission.
+grade-missing-lib = There is no { $id }/src/lib.rs in the submission.
+grade-judge-missing = its executable is missing
+grade-does-not-compile =
+    The lesson does not compile:
+    { $errors }
+grade-build-failed =
+    The build failed before reaching the lesson's code:
+    { $errors }
+grade-cargo-silent = (cargo said nothing)
+grade-could-not-run-judge = could not run the judge
+grade-could-not-run-test = could not run a graded test
+grade-not-run = Not run: earlier tests timed out ({ $seconds } s each) { $lesson } times in this lesson or { $submission } in the whole submission (--lesson-timeouts, --submission-timeouts). Likely cause: code that loops or waits in a function many tests call; fix the first timeout.
+grade-no-sandbox-note = checker: note: your code runs without a sandbox ({ $why }). Grading still works; the code under test just runs with your own permissions.
+grade-judge-not-built =
+    The grader's judge for the { $suite } suite did not build (a defect of the course, not of your code):
+    { $errors }
+grade-suite-not-built = The { $suite } suite did not build.
+grade-more-lines = ... ({ $count } more lines; `cargo build -p <lesson crate>` shows them all)
+still-todo = { $what } is still a todo!(): implement it following its /// contract.
+todo-unnamed = a function this test needs
+lesson-not-started = Not started: the lesson is still its stub, every function a todo!(). Start with `{ $first }`, following its /// contract.
+panic-likely-cause =
+    { $message }
+    Likely cause: { $hint }
+panic-matmul = a matrix product got operands whose inner dimensions differ. Write down each operand's (rows, columns) from the /// contract; a transpose (`.t()`) is probably missing or extra.
+panic-broadcast = an elementwise operation got arrays whose shapes do not broadcast. A row vector broadcasts over rows as shape (1, n); a column as (n, 1) (`insert_axis`).
+panic-index = an index past the end of an array: check loop bounds against the shapes.
+panic-overflow = integer arithmetic overflowed (for example 0 - 1 on a usize).
+crash-stack-overflow = The test crashed with a stack overflow ({ $how }). Likely cause: a function that calls itself without ever stopping.
+crash-limit-mib = { $mib } MiB
+crash-limit-machine = the machine's
+crash-out-of-memory = The test ran out of memory ({ $how }; the limit is { $limit }). Likely cause: a matrix or vector far larger than the shapes in the contract call for.
+crash-exited = The test's process ended ({ $how }) before its checks finished: something called std::process::exit. A test passes only when its checks run to the end.
+crash-ended = The test's process ended with { $how } before its checks finished.
+crash-last-output = Its last output:
+cascade-starting-with = , starting with `{ $function }`
+cascade-not-started = This lesson runs on your lesson { $id }, which you have not started: its functions are still todo!()s. Write them first{ $start }; this failure may be their consequence.
+cascade-fix-function = first fix `{ $function }` there
+cascade-fix-test = first fix what its test `{ $test }` reports
+cascade-make-it-compile = first make it compile
+cascade-failing = This lesson runs on your lesson { $id }, which does not pass its own tests yet: { $what } (`cargo run -p checker -- grade { $id }`). This failure may be its consequence.

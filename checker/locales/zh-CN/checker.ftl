@@ -58,7 +58,7 @@ watch-lesson-done = 这一课已完成：所有评分测试都已通过。按 n 
 watch-edit = 编辑 { $file }；对应的章节是 book/src/{ $chapter }。
 watch-keys = 保存文件即可重新评分。   h 提示 · n 下一课 · r 重新运行 · q 退出
 watch-polling = 这里收不到文件事件（{ $error }）；改为每秒检查一次。
-ui-preparing = 正在准备评分程序（第一次运行要编译课程的依赖，需要一两分钟）
+ui-preparing = 正在准备评分器（第一次运行要编译课程的依赖，需要一两分钟）
 ui-compiling = 正在编译你的课程代码
 ui-running-tests = 正在运行评分测试
 ui-grading-class = 正在为全班评分
@@ -69,7 +69,56 @@ exported-student = 已把学生版写入 { $out }。其中没有参考答案，�
 verify-consistent = verify：课程前后一致；每个参考答案得 100%，每个桩代码得 0%。
 verify-problems = verify：发现 { $count } 个问题。
 gradebook-not-written = 无法把成绩册写入 { $path }
-wrote-gradescope = 已把 Gradescope 自动评分程序写入 { $out }；请上传 { $out }/autograder.zip。可以先用 { $out }/run_autograder 在本地试运行（它的开头说明了用法）。
+wrote-gradescope = 已把 Gradescope 自动评分器写入 { $out }；请上传 { $out }/autograder.zip。可以先用 { $out }/run_autograder 在本地试运行（它的开头说明了用法）。
 instructors-only = 这个 checker 属于学生版，构建时没有包含教师的命令：请在课程的完整仓库中为全班评分或写出 Gradescope 评分包
 hint-name-the-lesson = 请指明哪一课：`checker hint 02-attention --all`（或 `--reset`）
 no-lessons = 课程中没有任何课
+
+## 评分（grade.rs、report.rs、explain.rs、cascade.rs）
+
+grade-no-lessons-folder = 没有文件夹 { $folder }：--lessons-dir 必须指向一个布局与 lessons/ 相同的文件夹（每课一个文件夹，例如 02-attention/src/lib.rs）
+grade-could-not-resolve = 无法解析路径 { $path }
+grade-unsandboxed-given = 给出了 --unsandboxed
+grade-cannot-sandbox = 这里无法把学习者的代码放进沙箱（{ $why }）。为全班评分要运行不受信任的代码：请安装 bubblewrap，或在允许用户命名空间的机器或容器中评分。如果仍要评分，请加上 --unsandboxed：这样作业的代码会以你的权限运行，能读取和修改你的文件、看到其他作业并使用网络；判定仍然来自裁判程序，所以错误的答案依然无法通过。
+grade-missing-folder = 作业中没有文件夹 { $id }/。
+grade-missing-lib = 作业中没有 { $id }/src/lib.rs。
+grade-judge-missing = 它的可执行文件不见了
+grade-does-not-compile =
+    这一课无法编译：
+    { $errors }
+grade-build-failed =
+    构建在到达这一课的代码之前就失败了：
+    { $errors }
+grade-cargo-silent = （cargo 没有输出任何信息）
+grade-could-not-run-judge = 无法运行裁判程序
+grade-could-not-run-test = 无法运行一个评分测试
+grade-not-run = 未运行：之前的测试已超时（每个 { $seconds } 秒）——这一课中 { $lesson } 次，或整份作业中 { $submission } 次（--lesson-timeouts、--submission-timeouts）。可能的原因：许多测试都会调用的某个函数陷入了循环或等待；先修好第一个超时。
+grade-no-sandbox-note = checker：注意：你的代码在沙箱之外运行（{ $why }）。评分照常进行；只是被测代码以你自己的权限运行。
+grade-judge-not-built =
+    评分器中 { $suite } 测试套件的裁判程序没有构建成功（这是课程的缺陷，不是你的代码的问题）：
+    { $errors }
+grade-suite-not-built = { $suite } 测试套件没有构建成功。
+grade-more-lines = ……（还有 { $count } 行；`cargo build -p <课程 crate>` 会全部显示）
+still-todo = { $what } 仍然是 todo!()：请按照它的 /// 约定实现它。
+todo-unnamed = 这个测试需要的某个函数
+lesson-not-started = 未开始：这一课还是桩代码，每个函数都是 todo!()。从 `{ $first }` 开始，按照它的 /// 约定实现。
+panic-likely-cause =
+    { $message }
+    可能的原因：{ $hint }
+panic-matmul = 矩阵乘积的两个操作数内侧维度不一致。照着 /// 约定写下每个操作数的（行，列）；很可能少了或多了一次转置（`.t()`）。
+panic-broadcast = 逐元素运算的两个数组形状无法广播。行向量以形状 (1, n) 沿各行广播；列向量则是 (n, 1)（`insert_axis`）。
+panic-index = 索引越过了数组的末尾：对照各个形状检查循环边界。
+panic-overflow = 整数运算溢出了（例如在 usize 上计算 0 - 1）。
+crash-stack-overflow = 测试因栈溢出而崩溃（{ $how }）。可能的原因：某个函数不停地调用自己，永不停止。
+crash-limit-mib = { $mib } MiB
+crash-limit-machine = 机器本身的上限
+crash-out-of-memory = 测试耗尽了内存（{ $how }；上限是 { $limit }）。可能的原因：某个矩阵或向量远远大于约定中的形状所要求的大小。
+crash-exited = 测试进程在检查完成之前就结束了（{ $how }）：有代码调用了 std::process::exit。只有检查一直运行到最后，测试才算通过。
+crash-ended = 测试进程在检查完成之前以 { $how } 结束。
+crash-last-output = 它最后的输出：
+cascade-starting-with = ，从 `{ $function }` 开始
+cascade-not-started = 这一课建立在你的 { $id } 之上，而那一课你还没有开始：它的函数仍然是 todo!()。先把它们写出来{ $start }；这个失败可能是它们造成的。
+cascade-fix-function = 先修好那里的 `{ $function }`
+cascade-fix-test = 先修好它的测试 `{ $test }` 报告的问题
+cascade-make-it-compile = 先让它通过编译
+cascade-failing = 这一课建立在你的 { $id } 之上，而那一课还没有通过它自己的测试：{ $what }（`cargo run -p checker -- grade { $id }`）。这个失败可能是它造成的。

@@ -9,7 +9,7 @@ label-got = 实际值
 ## 浮点数与形状（check.rs）
 
 close-mismatch = { $what }：期望 { $expected }，实际得到 { $got }（容差 { $abs } + { $rel } × |期望值|）。
-shape-likely-cause = 某个矩阵乘积、求和或转置用错了轴：照着 /// 契约写下每个操作数的（行，列），一步步跟下去
+shape-likely-cause = 某个矩阵乘积、求和或转置用错了轴：照着 /// 约定写下每个操作数的（行，列），一步步跟下去
 shape-rows = { $got } 行而不是 { $expected } 行
 shape-cols = { $got } 列而不是 { $expected } 列
 shape-rows-and-cols = { $rows }，且 { $cols }
