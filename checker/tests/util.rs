@@ -36,10 +36,14 @@ pub fn without_sandbox() -> Vec<&'static str> {
     }
 }
 
-/// The checker binary, run from the course root.
+/// The checker binary, run from the course root, in English whatever the machine's locale
+/// (the tests read its messages).
 pub fn checker() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_checker"));
-    command.current_dir(course_root()).env("NO_COLOR", "1");
+    command
+        .current_dir(course_root())
+        .env("NO_COLOR", "1")
+        .env("COURSE_LANG", "en");
     command
 }
 
