@@ -1,8 +1,8 @@
 //! The command line: every command and flag, with the help text clap shows.
 
-use crate::messages::CLI;
+use crate::messages::{CLI, INSTRUCTOR};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use course_i18n::Lang;
+use course_i18n::{Lang, tr};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -35,9 +35,7 @@ pub struct Cli {
 }
 
 fn parse_lang(text: &str) -> Result<Lang, String> {
-    Lang::parse(text).ok_or_else(|| {
-        format!("the course speaks `en` and `zh-CN` (Simplified Chinese), not `{text}`")
-    })
+    Lang::parse(text).ok_or_else(|| tr!(INSTRUCTOR, "lang-unknown", lang = text))
 }
 
 /// The language to speak, before the command line is parsed (the help text depends on

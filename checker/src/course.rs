@@ -1,8 +1,10 @@
 //! The course on disk: where its root, lessons, solutions, suites and scratch space are.
 
 use crate::manifest::{Lesson, Manifest};
+use crate::messages::INSTRUCTOR;
 use crate::report::{CourseReport, LessonReport};
 use anyhow::{Context, Result, bail};
+use course_i18n::tr;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -61,25 +63,28 @@ impl Course {
         let root = match explicit {
             Some(dir) => {
                 if !dir.join(MANIFEST_FILE).is_file() {
-                    bail!(
-                        "{} has no {MANIFEST_FILE}: --course-dir must name the course's root folder",
-                        dir.display()
-                    );
+                    bail!(tr!(
+                        INSTRUCTOR,
+                        "course-no-manifest",
+                        dir = dir.display().to_string(),
+                        file = MANIFEST_FILE
+                    ));
                 }
                 dir.to_path_buf()
             }
             None => Self::search_upwards()?,
         };
         let root = root.canonicalize().with_context(|| {
-            format!("could not resolve the course folder {}", root.display())
+            let dir = root.display().to_string();
+            tr!(INSTRUCTOR, "course-could-not-resolve", dir = dir)
         })?;
         let manifest = Manifest::load(&root.join(MANIFEST_FILE))?;
         Ok(Self { root, manifest })
     }
 
     fn search_upwards() -> Result<PathBuf> {
-        let cwd =
-            std::env::current_dir().context("could not read the current directory")?;
+        let cwd = std::env::current_dir()
+            .with_context(|| tr!(INSTRUCTOR, "course-no-current-dir"))?;
         if let Some(dir) = cwd
             .ancestors()
             .find(|dir| dir.join(MANIFEST_FILE).is_file())
@@ -91,10 +96,7 @@ impl Course {
         if built_in.join(MANIFEST_FILE).is_file() {
             return Ok(built_in);
         }
-        bail!(
-            "no {MANIFEST_FILE} here or in any parent folder: run the checker from inside the \
-             course (the folder you cloned), or pass --course-dir"
-        )
+        bail!(tr!(INSTRUCTOR, "course-not-found", file = MANIFEST_FILE))
     }
 
     /// The folder of the learner's lessons, `lessons/`.
@@ -189,7 +191,8 @@ impl Course {
                 Err(_) if tier == Tier::HeldOut => {}
                 Err(error) => {
                     return Err(error).with_context(|| {
-                        format!("could not read the graded suite {}", path.display())
+                        let path = path.display().to_string();
+                        tr!(INSTRUCTOR, "course-could-not-read-suite", path = path)
                     });
                 }
             }
@@ -236,13 +239,32 @@ impl Course {
         self.target_dir().join("checker")
     }
 
-    /// The lessons in course order, or the ones named (by id, number or crate; see
-    /// [`Manifest::lesson`](crate::manifest::Manifest::lesson)) in course order, or an
-    /// error naming an unknown one.
+    /// The lesson a learner names (by id, number or crate; see
+    /// [`Manifest::lesson`](crate::manifest::Manifest::lesson)), or an error that lists
+    /// the lessons there are, in the checker's language.
+    pub fn lesson(&self, name: &str) -> Result<&Lesson> {
+        self.manifest.lesson(name).map_err(|_| {
+            let lessons: Vec<&str> = self
+                .manifest
+                .lessons
+                .iter()
+                .map(|l| l.id.as_str())
+                .collect();
+            anyhow::anyhow!(tr!(
+                INSTRUCTOR,
+                "course-no-lesson",
+                name = name.trim().trim_end_matches('/'),
+                lessons = lessons.join(&tr!(INSTRUCTOR, "list-comma"))
+            ))
+        })
+    }
+
+    /// The lessons in course order, or the ones named (see [`Course::lesson`]) in course
+    /// order, or an error naming an unknown one.
     pub fn select(&self, names: &[String]) -> Result<Vec<&Lesson>> {
         let mut ids = Vec::new();
         for name in names {
-            ids.push(self.manifest.lesson(name)?.id.clone());
+            ids.push(self.lesson(name)?.id.clone());
         }
         Ok(self
             .manifest

@@ -4,7 +4,9 @@
 //! submission's link cannot make the checker read or copy what lies outside it; entries
 //! come in the order of their names, so whatever is built from them is deterministic.
 
+use crate::messages::INSTRUCTOR;
 use anyhow::{Context, Result};
+use course_i18n::tr;
 use std::path::{Path, PathBuf};
 
 /// The regular files under `dir`, in the order of their paths. A missing `dir` has none.
@@ -17,7 +19,9 @@ pub fn regular_files(
         .sort_by_file_name()
         .into_iter()
         .filter(|entry| !matches!(entry, Err(error) if is_missing(error)))
-        .map(move |entry| entry.with_context(|| format!("could not read {shown}")))
+        .map(move |entry| {
+            entry.with_context(|| tr!(INSTRUCTOR, "file-could-not-read", path = &shown))
+        })
         .filter(|entry| entry.as_ref().map_or(true, |e| e.file_type().is_file()))
 }
 
@@ -49,11 +53,15 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<Vec<PathBuf>> {
 /// Copies one file, creating its folder.
 pub fn copy_file(from: &Path, to: &Path) -> Result<()> {
     if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("could not create {}", parent.display()))?;
+        std::fs::create_dir_all(parent).with_context(|| {
+            let path = parent.display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-create", path = path)
+        })?;
     }
-    std::fs::copy(from, to)
-        .with_context(|| format!("could not copy {}", from.display()))?;
+    std::fs::copy(from, to).with_context(|| {
+        let path = from.display().to_string();
+        tr!(INSTRUCTOR, "file-could-not-copy", path = path)
+    })?;
     Ok(())
 }
 

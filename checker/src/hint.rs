@@ -8,7 +8,7 @@
 
 use crate::course::Course;
 use crate::manifest::{FunctionHints, Lesson};
-use crate::messages::{self, MESSAGES};
+use crate::messages::{self, INSTRUCTOR, MESSAGES};
 use crate::report::{LessonReport, LessonStatus};
 use anyhow::{Context, Result};
 use course_i18n::tr;
@@ -73,8 +73,10 @@ pub fn hint(
         },
     };
     std::fs::create_dir_all(course.scratch_dir())?;
-    std::fs::write(&path, serde_json::to_string_pretty(&shown)?)
-        .with_context(|| format!("could not save hint progress to {}", path.display()))?;
+    std::fs::write(&path, serde_json::to_string_pretty(&shown)?).with_context(|| {
+        let path = path.display().to_string();
+        tr!(INSTRUCTOR, "hint-progress-not-saved", path = path)
+    })?;
     Ok(text)
 }
 

@@ -222,9 +222,7 @@ fn hint_for(
     ask: hint::Ask,
     grading: &GradingArgs,
 ) -> Result<String> {
-    let named = lesson
-        .map(|name| course.manifest.lesson(name))
-        .transpose()?;
+    let named = lesson.map(|name| course.lesson(name)).transpose()?;
     let report = if ask == hint::Ask::Next {
         let names: Vec<String> = named.iter().map(|l| l.id.clone()).collect();
         Some(ui::grade_with_progress(course, &names, grading, false)?)
@@ -236,7 +234,7 @@ fn hint_for(
         (None, Some(report)) => {
             let current = course::working_on(report, &lessons_dir(course, grading))
                 .with_context(|| tr!(MESSAGES, "no-lessons"))?;
-            course.manifest.lesson(&current.id)?
+            course.lesson(&current.id)?
         }
         (None, None) => anyhow::bail!(tr!(MESSAGES, "hint-name-the-lesson")),
     };

@@ -1,6 +1,8 @@
 //! The checker's messages, in every language the course speaks (see [`course_i18n`]).
 //!
 //! - `locales/{en,zh-CN}/checker.ftl`: what the checker itself says.
+//! - `locales/{en,zh-CN}/instructor.ftl`: errors and the instructor's and maintainer's
+//!   commands (`class`, the gradebooks, `gradescope`, `export-student`, `verify`).
 //! - `locales/zh-CN/course.ftl`: the course's own text in Chinese, whose English is in
 //!   course.toml: the lessons' titles (`lesson-<id>-title`) and hints
 //!   (`hint-<id>-<function, with :: as -->-<level from 1>`).
@@ -16,6 +18,13 @@ pub static MESSAGES: Catalog = Catalog::new(
     "checker",
     include_str!("../locales/en/checker.ftl"),
     include_str!("../locales/zh-CN/checker.ftl"),
+);
+
+/// Errors and what the instructor's and maintainer's commands say.
+pub static INSTRUCTOR: Catalog = Catalog::new(
+    "instructor",
+    include_str!("../locales/en/instructor.ftl"),
+    include_str!("../locales/zh-CN/instructor.ftl"),
 );
 
 /// The course's titles and hints in Chinese (the English is course.toml's).

@@ -141,7 +141,7 @@ pub fn watch(
 }
 
 fn position(course: &Course, name: &str) -> Result<usize> {
-    let id = &course.manifest.lesson(name)?.id;
+    let id = &course.lesson(name)?.id;
     Ok(course
         .manifest
         .lessons
