@@ -21,10 +21,12 @@
 
 use crate::course::{Course, Tier};
 use crate::manifest::Lesson;
+use crate::messages::INSTRUCTOR;
 use crate::process::{self, Limits};
 use crate::sandbox::{Bind, Sandbox};
 use crate::scratch::Scratch;
 use anyhow::{Context, Result};
+use course_i18n::tr;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -112,9 +114,7 @@ impl Toolchain {
                 let output = Command::new("rustc")
                     .args(["--print", "sysroot"])
                     .output()
-                    .context(
-                        "could not run rustc to find the toolchain: is Rust installed?",
-                    )?;
+                    .with_context(|| tr!(INSTRUCTOR, "compile-no-rustc"))?;
                 PathBuf::from(String::from_utf8_lossy(&output.stdout).trim())
             }
         };
@@ -126,7 +126,7 @@ impl Toolchain {
         let cargo_home = match std::env::var_os("CARGO_HOME") {
             Some(home) => PathBuf::from(home),
             None => std::env::home_dir()
-                .context("could not find the home folder (for cargo's registry)")?
+                .with_context(|| tr!(INSTRUCTOR, "compile-no-home"))?
                 .join(".cargo"),
         };
         Ok(Self {
@@ -180,17 +180,19 @@ pub fn warm(
         let mut command = toolchain.cargo(&dir, target_dir);
         command.args(["build", "--tests", "--offline", "--locked", "--quiet"]);
         let finished = process::run(command, b"", unlimited(timeout), None)
-            .context("could not run cargo")?;
+            .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))?;
         match finished.status {
             Some(status) if status.success() => {}
-            Some(_) => anyhow::bail!(
-                "could not build the course's dependencies for grading:\n{}",
-                finished.stderr_text()
-            ),
-            None => anyhow::bail!(
-                "building the course's dependencies took longer than {} s",
-                timeout.as_secs()
-            ),
+            Some(_) => anyhow::bail!(tr!(
+                INSTRUCTOR,
+                "compile-warm-failed",
+                errors = finished.stderr_text()
+            )),
+            None => anyhow::bail!(tr!(
+                INSTRUCTOR,
+                "compile-warm-timeout",
+                seconds = timeout.as_secs()
+            )),
         }
     }
     // The lock files changed as the builds fitted them: stamp what is there now.
@@ -223,11 +225,11 @@ pub fn build_trusted(
             "--message-format=json",
         ]);
         let finished = process::run(command, b"", unlimited(timeout), None)
-            .context("could not run cargo")?;
+            .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))?;
         let success = read_messages(&finished.stdout, &mut build);
         if !success && !build.errors.contains_key(&dir) {
             let why = if finished.timed_out() {
-                format!("the build took longer than {} s", timeout.as_secs())
+                tr!(INSTRUCTOR, "compile-timeout", seconds = timeout.as_secs())
             } else {
                 finished.stderr_text()
             };
@@ -339,8 +341,10 @@ impl Stamp {
             ));
         }
         std::fs::create_dir_all(self.path.parent().unwrap_or(Path::new(".")))?;
-        std::fs::write(&self.path, text)
-            .with_context(|| format!("could not write {}", self.path.display()))
+        std::fs::write(&self.path, text).with_context(|| {
+            let path = self.path.display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-write", path = path)
+        })
     }
 }
 
@@ -366,14 +370,15 @@ fn lock(toolchain: &Toolchain, workspace: &Path, target_dir: &Path) -> Result<()
     let mut command = toolchain.cargo(workspace, target_dir);
     command.args(["update", "--offline", "--workspace", "--quiet"]);
     let finished = process::run(command, b"", unlimited(Duration::from_secs(120)), None)
-        .context("could not run cargo")?;
+        .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))?;
     match finished.status {
         Some(status) if status.success() => Ok(()),
-        _ => anyhow::bail!(
-            "could not resolve the dependencies of the grading workspace {}:\n{}",
-            workspace.display(),
-            finished.stderr_text()
-        ),
+        _ => anyhow::bail!(tr!(
+            INSTRUCTOR,
+            "compile-could-not-lock",
+            workspace = workspace.display().to_string(),
+            errors = finished.stderr_text()
+        )),
     }
 }
 
@@ -449,7 +454,8 @@ pub fn build_lessons(
                 file_bytes: Some(1 << 30),
                 cpu_seconds: None,
             };
-            process::run(wrapped, b"", step_limits, None).context("could not run cargo")
+            process::run(wrapped, b"", step_limits, None)
+                .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))
         };
 
         // First the library alone, with no suite visible. The scratch manifest has no
@@ -459,7 +465,8 @@ pub fn build_lessons(
         let mut lesson_build = Build::default();
         let library_ok = read_library_messages(&library.stdout, &dir, &mut lesson_build);
         if !library_ok {
-            note_failure(&mut build, &dir, lesson_build, &library, limits, "library");
+            let what = tr!(INSTRUCTOR, "compile-step-library");
+            note_failure(&mut build, &dir, lesson_build, &library, limits, &what);
             continue;
         }
         binds.push(Bind::ReadOnly(scratch.suites_dir(lesson)));
@@ -467,12 +474,9 @@ pub fn build_lessons(
         if library_rebuilt(&tests.stdout, &dir) {
             // The second step must only compile the suites: the learner's library was
             // built in the first, where no suite was visible. Never grade otherwise.
-            build.failures.insert(
-                dir.clone(),
-                "the lesson's library was compiled again while the tests were visible \
-                 (a defect of the grader, not of your code): please report it"
-                    .to_owned(),
-            );
+            build
+                .failures
+                .insert(dir.clone(), tr!(INSTRUCTOR, "compile-library-rebuilt"));
             continue;
         }
         let mut tests_build = Build::default();
@@ -485,7 +489,8 @@ pub fn build_lessons(
             && !build.errors.contains_key(&dir)
             && !build.executables.keys().any(|(d, _)| d == &dir)
         {
-            note_failure(&mut build, &dir, Build::default(), &tests, limits, "tests");
+            let what = tr!(INSTRUCTOR, "compile-step-tests");
+            note_failure(&mut build, &dir, Build::default(), &tests, limits, &what);
         }
     }
     Ok(build)
@@ -538,7 +543,8 @@ fn library_rebuilt(stdout: &[u8], dir: &Path) -> bool {
     })
 }
 
-/// Records why a lesson's build step failed: its compiler errors, or cargo's complaint.
+/// Records why a lesson's build step failed: its compiler errors, or cargo's complaint;
+/// `what` names the step (the library, the tests) in the checker's language.
 fn note_failure(
     build: &mut Build,
     dir: &Path,
@@ -550,11 +556,11 @@ fn note_failure(
     if finished.timed_out() {
         build.failures.insert(
             dir.to_path_buf(),
-            format!(
-                "building the {what} took longer than {} s and was stopped (--build-timeout). \
-                 Likely cause: a constant whose evaluation never ends, or a very large \
-                 `include_bytes!`.",
-                limits.timeout.as_secs()
+            tr!(
+                INSTRUCTOR,
+                "compile-step-timeout",
+                what = what,
+                seconds = limits.timeout.as_secs()
             ),
         );
     } else if let Some(errors) = step.errors.remove(dir) {
@@ -566,10 +572,10 @@ fn note_failure(
         build.failures.insert(
             dir.to_path_buf(),
             if memory {
-                format!(
-                    "the compiler ran out of memory (the limit is {} MiB, --build-memory). \
-                     Likely cause: a huge `include_bytes!` or constant.",
-                    limits.memory_bytes >> 20
+                tr!(
+                    INSTRUCTOR,
+                    "compile-out-of-memory",
+                    mib = limits.memory_bytes >> 20
                 )
             } else {
                 stderr
@@ -617,11 +623,12 @@ fn read_messages(stdout: &[u8], build: &mut Build) -> bool {
                     let text = build.errors.entry(dir).or_default();
                     if held_out {
                         // The learner does not have this file: say what failed, not how.
-                        let summary = "error: the held-out tests do not compile against \
-                                       your lesson: check that every public item keeps the \
-                                       name and signature its /// contract gives.\n";
-                        if !text.contains(summary) {
-                            text.push_str(summary);
+                        let summary = format!(
+                            "{}\n",
+                            tr!(INSTRUCTOR, "compile-heldout-does-not-compile")
+                        );
+                        if !text.contains(&summary) {
+                            text.push_str(&summary);
                         }
                     } else {
                         text.push_str(&diagnostic.rendered.unwrap_or_default());

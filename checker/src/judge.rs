@@ -20,12 +20,14 @@
 use crate::compile::{self, Toolchain};
 use crate::course::{Course, ExpectedTest};
 use crate::manifest::Lesson;
+use crate::messages::{INSTRUCTOR, MESSAGES};
 use crate::process::{self, Limits};
 use crate::sandbox::{Bind, Sandbox};
 use crate::scratch::{Origin, Scratch};
 use anyhow::{Context, Result};
 use course_harness::report::{Verdict, parse_verdict};
 use course_harness::tape::REPLAY_ENV;
+use course_i18n::tr;
 use rand::RngExt;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -55,7 +57,7 @@ impl Judge {
         let scratch = Scratch::prepare_trusted(course, origin, key)?;
         let target = course.scratch_dir().join("judge-target");
         let build = compile::build_trusted(course, toolchain, &scratch, &target, timeout)
-            .context("could not build the judge")?;
+            .with_context(|| tr!(INSTRUCTOR, "judge-could-not-build"))?;
         let mut judge = Judge::default();
         for ((dir, tier), executable) in build.executables {
             if let Some(id) = dir.file_name() {
@@ -98,8 +100,10 @@ pub fn replay(
     timeout: Duration,
 ) -> Result<HashMap<String, Verdict>> {
     let run_dir = scratch.join(format!("{:032x}", rand::rng().random::<u128>()));
-    std::fs::create_dir_all(&run_dir)
-        .with_context(|| format!("could not create {}", run_dir.display()))?;
+    std::fs::create_dir_all(&run_dir).with_context(|| {
+        let path = run_dir.display().to_string();
+        tr!(INSTRUCTOR, "file-could-not-create", path = path)
+    })?;
     for (name, tape) in tapes {
         std::fs::write(run_dir.join(format!("{name}.tape")), tape)?;
     }
@@ -131,7 +135,8 @@ pub fn replay(
         file_bytes: Some(64 << 20),
         cpu_seconds: None,
     };
-    process::run(command, b"", limits, None).context("could not run the judge")?;
+    process::run(command, b"", limits, None)
+        .with_context(|| tr!(MESSAGES, "grade-could-not-run-judge"))?;
     let mut verdicts = HashMap::new();
     for (name, _) in tapes {
         let verdict = std::fs::read_to_string(run_dir.join(format!("{name}.verdict")))

@@ -6,7 +6,9 @@
 //! process group, not just the child, matters: `cargo` and a test binary spawn children
 //! that would otherwise outlive a timeout.
 
+use crate::messages::INSTRUCTOR;
 use anyhow::{Context, Result};
+use course_i18n::tr;
 use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
@@ -45,10 +47,10 @@ impl Account {
     #[cfg(unix)]
     pub fn named(name: &str) -> Result<Self> {
         let user = nix::unistd::User::from_name(name)
-            .with_context(|| format!("could not look up the user `{name}`"))?
             .with_context(|| {
-                format!("there is no user `{name}`: create it, or drop --run-as")
-            })?;
+                tr!(INSTRUCTOR, "process-could-not-look-up-user", user = name)
+            })?
+            .with_context(|| tr!(INSTRUCTOR, "process-no-such-user", user = name))?;
         Ok(Self {
             uid: user.uid.as_raw(),
             gid: user.gid.as_raw(),
@@ -58,9 +60,7 @@ impl Account {
     /// Accounts exist only on Unix.
     #[cfg(not(unix))]
     pub fn named(name: &str) -> Result<Self> {
-        anyhow::bail!(
-            "--run-as {name}: running tests as another user needs a Unix system"
-        )
+        anyhow::bail!(tr!(INSTRUCTOR, "process-run-as-needs-unix", user = name))
     }
 
     /// Gives the account ownership of `dir`, so that its processes can write there.
@@ -72,7 +72,10 @@ impl Account {
             Some(Uid::from_raw(self.uid)),
             Some(Gid::from_raw(self.gid)),
         )
-        .with_context(|| format!("could not hand {} to the test account", dir.display()))
+        .with_context(|| {
+            let path = dir.display().to_string();
+            tr!(INSTRUCTOR, "process-could-not-hand-folder", path = path)
+        })
     }
 
     /// Accounts exist only on Unix.
@@ -161,9 +164,10 @@ pub fn run_watched(
         limits,
         tape.as_ref().map(|((_, write), _)| write),
     );
-    let spawned = command
-        .spawn()
-        .with_context(|| format!("could not start {:?}", command.get_program()));
+    let spawned = command.spawn().with_context(|| {
+        let program = format!("{:?}", command.get_program());
+        tr!(INSTRUCTOR, "process-could-not-start", program = program)
+    });
     // Our copy of the write end closes here, so the reader sees the end of the tape
     // when the child (and everything it started) is gone.
     let tape_reader =
@@ -207,7 +211,7 @@ fn tape_pipe(account: Option<Account>) -> Result<TapeEnds> {
     // Both ends close on exec; the child's copy is made by dup2 onto TAPE_FD, which
     // clears the flag for that one descriptor.
     let ends = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
-        .context("could not create a pipe")?;
+        .with_context(|| tr!(INSTRUCTOR, "process-could-not-create-pipe"))?;
     if let Some(account) = account {
         // The harness reopens its descriptor through /proc, which checks the pipe's
         // owner: hand it to the account the test runs as.
@@ -216,14 +220,14 @@ fn tape_pipe(account: Option<Account>) -> Result<TapeEnds> {
             Some(nix::unistd::Uid::from_raw(account.uid)),
             Some(nix::unistd::Gid::from_raw(account.gid)),
         )
-        .context("could not hand the result pipe to the test account")?;
+        .with_context(|| tr!(INSTRUCTOR, "process-could-not-hand-pipe"))?;
     }
     Ok(ends)
 }
 
 #[cfg(not(unix))]
 fn tape_pipe(_account: Option<Account>) -> Result<TapeEnds> {
-    anyhow::bail!("grading needs a Unix system (Linux or macOS), or WSL on Windows")
+    anyhow::bail!(tr!(INSTRUCTOR, "process-needs-unix"))
 }
 
 /// Reads the tape pipe to its end in a thread: its bytes, or `None` past `cap`.
@@ -299,7 +303,7 @@ fn wait_with_timeout(
     loop {
         if let Some(status) = child
             .try_wait()
-            .context("could not wait for a child process")?
+            .with_context(|| tr!(INSTRUCTOR, "process-could-not-wait"))?
         {
             return Ok(Some(status));
         }
@@ -404,10 +408,11 @@ pub fn unwrap_sandbox_status(status: ExitStatus) -> ExitStatus {
     status
 }
 
-/// A description of how a process ended, for messages: "exit code 3", "signal 6 (SIGABRT)".
+/// A description of how a process ended, for messages, in the checker's language:
+/// "exit code 3", "signal 6 (SIGABRT)".
 pub fn describe_status(status: &ExitStatus) -> String {
     if let Some(code) = status.code() {
-        return format!("exit code {code}");
+        return tr!(INSTRUCTOR, "process-exit-code", code = code);
     }
     #[cfg(unix)]
     {
@@ -415,11 +420,11 @@ pub fn describe_status(status: &ExitStatus) -> String {
         if let Some(signal) = status.signal() {
             let name = nix::sys::signal::Signal::try_from(signal)
                 .map(|s| s.as_str().to_owned())
-                .unwrap_or_else(|_| "unknown".to_owned());
-            return format!("signal {signal} ({name})");
+                .unwrap_or_else(|_| tr!(INSTRUCTOR, "process-unknown-signal"));
+            return tr!(INSTRUCTOR, "process-signal", signal = signal, name = name);
         }
     }
-    "an unknown status".to_owned()
+    tr!(INSTRUCTOR, "process-unknown-status")
 }
 
 #[cfg(all(test, unix))]

@@ -16,12 +16,14 @@
 
 use crate::course::ExpectedTest;
 use crate::explain;
+use crate::messages::INSTRUCTOR;
 use crate::process::{self, Limits, TAPE_FD, Watch};
 use crate::report::{TestResult, TestStatus};
 use crate::sandbox::{Bind, Sandbox};
 use anyhow::Result;
 use course_harness::report::Verdict;
 use course_harness::tape::{END, RECORD_ENV, TAPE_ENDED, TAPE_MISMATCH, Taped};
+use course_i18n::tr;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, ExitStatus};
@@ -203,49 +205,48 @@ pub fn decide(
     let (status, message) = match (&run.status, &run.tape, verdict) {
         (None, _, _) => (
             TestStatus::Timeout,
-            format!(
-                "The test did not finish within {} s and was stopped. Likely cause: an \
-                 endless loop, a very slow algorithm, or code waiting for input.",
-                limits.timeout.as_secs()
+            tr!(
+                INSTRUCTOR,
+                "run-timeout",
+                seconds = limits.timeout.as_secs()
             ),
         ),
         (Some(_), None, _) => (
             TestStatus::Crash,
-            format!(
-                "The test's process wrote more than {} MiB of results, far more than any \
-                 test asks for: it was not graded.",
-                MAX_TAPE_BYTES >> 20
-            ),
+            tr!(INSTRUCTOR, "run-tape-too-large", mib = MAX_TAPE_BYTES >> 20),
         ),
-        (Some(_), Some(_), None) => (
-            TestStatus::Crash,
-            "The grader's judge could not decide this test (a defect of the course, not of \
-             your code): please report it."
-                .to_owned(),
-        ),
+        (Some(_), Some(_), None) => {
+            (TestStatus::Crash, tr!(INSTRUCTOR, "run-no-verdict"))
+        }
         (Some(exit), Some(_), Some(verdict)) if verdict.passed && exit.success() => {
             (TestStatus::Pass, String::new())
         }
         (Some(exit), Some(_), Some(verdict)) if verdict.passed => (
             TestStatus::Crash,
-            format!(
-                "The checks passed, but the test's process then ended with {}; a test \
-                 passes only when its process ends normally.",
-                process::describe_status(exit)
+            tr!(
+                INSTRUCTOR,
+                "run-ended-badly",
+                how = process::describe_status(exit)
             ),
         ),
-        (Some(exit), Some(_), Some(verdict)) if verdict.message.starts_with(TAPE_ENDED) => {
+        (Some(exit), Some(_), Some(verdict))
+            if verdict.message.starts_with(TAPE_ENDED) =>
+        {
             explain::no_report(exit, stderr, limits)
         }
-        (Some(_), Some(_), Some(verdict)) if verdict.message.starts_with(TAPE_MISMATCH) => (
-            TestStatus::Fail,
-            format!(
-                "The values your code's process recorded do not match the calls the test \
-                 makes ({}). A test's process must not write to the grader's channel (file \
-                 descriptor {TAPE_FD}).",
-                verdict.message
-            ),
-        ),
+        (Some(_), Some(_), Some(verdict))
+            if verdict.message.starts_with(TAPE_MISMATCH) =>
+        {
+            (
+                TestStatus::Fail,
+                tr!(
+                    INSTRUCTOR,
+                    "run-tape-mismatch",
+                    message = &verdict.message,
+                    fd = TAPE_FD
+                ),
+            )
+        }
         (Some(_), Some(_), Some(verdict)) => explain::failure(&verdict.message),
     };
     // The function to offer hints for: the one still a todo!(), else the last one the

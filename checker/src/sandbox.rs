@@ -21,7 +21,9 @@
 //! cannot write the grader's files). The instructor's commands refuse to run unsandboxed
 //! unless told to (`--unsandboxed`).
 
+use crate::messages::INSTRUCTOR;
 use anyhow::{Result, bail};
+use course_i18n::tr;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,11 +52,7 @@ impl Sandbox {
     /// Finds bubblewrap and checks that it can start a sandbox here.
     pub fn detect() -> Self {
         let Some(bwrap) = find_in_path("bwrap") else {
-            return Self::None(
-                "bubblewrap (bwrap) is not installed: on Debian or Ubuntu, \
-                 `apt-get install bubblewrap`"
-                    .to_owned(),
-            );
+            return Self::None(tr!(INSTRUCTOR, "sandbox-not-installed"));
         };
         let sandbox = Self::Bubblewrap(bwrap);
         let mut probe = Command::new("true");
@@ -64,12 +62,16 @@ impl Sandbox {
         let probe = sandbox.wrap(probe, &[], false);
         match probe.and_then(|mut command| Ok(command.output()?)) {
             Ok(output) if output.status.success() => sandbox,
-            Ok(output) => Self::None(format!(
-                "bubblewrap cannot start a sandbox here ({}); user namespaces may be \
-                 disabled, as in a default Docker container",
-                String::from_utf8_lossy(&output.stderr).trim()
+            Ok(output) => Self::None(tr!(
+                INSTRUCTOR,
+                "sandbox-cannot-start",
+                error = String::from_utf8_lossy(&output.stderr).trim()
             )),
-            Err(error) => Self::None(format!("bubblewrap did not start: {error:#}")),
+            Err(error) => Self::None(tr!(
+                INSTRUCTOR,
+                "sandbox-did-not-start",
+                error = format!("{error:#}")
+            )),
         }
     }
 
@@ -81,8 +83,8 @@ impl Sandbox {
     /// A one-line description for reports: how the learner's code ran.
     pub fn describe(&self) -> String {
         match self {
-            Self::Bubblewrap(_) => "sandboxed (bubblewrap)".to_owned(),
-            Self::None(why) => format!("not sandboxed: {why}"),
+            Self::Bubblewrap(_) => tr!(INSTRUCTOR, "sandbox-active"),
+            Self::None(why) => tr!(INSTRUCTOR, "sandbox-inactive", why = why),
         }
     }
 
@@ -157,10 +159,11 @@ impl Sandbox {
                 }
             };
             if !path.exists() {
-                bail!(
-                    "cannot show {} to the sandbox: it does not exist",
-                    path.display()
-                );
+                bail!(tr!(
+                    INSTRUCTOR,
+                    "sandbox-missing-bind",
+                    path = path.display().to_string()
+                ));
             }
             args.extend([flag.into(), path.clone().into(), path.clone().into()]);
         }

@@ -33,7 +33,9 @@
 
 use crate::course::{Course, Tier};
 use crate::manifest::Lesson;
+use crate::messages::INSTRUCTOR;
 use anyhow::{Context, Result, bail};
+use course_i18n::tr;
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::hash::{Hash, Hasher};
@@ -138,11 +140,13 @@ impl Scratch {
         key: &str,
     ) -> Result<(Self, Vec<SourceState>)> {
         let work = course.scratch_dir().join("work");
-        std::fs::create_dir_all(&work)
-            .with_context(|| format!("could not create {}", work.display()))?;
+        std::fs::create_dir_all(&work).with_context(|| {
+            let path = work.display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-create", path = path)
+        })?;
         let lock = File::create(work.join(format!("{key}.lock")))?;
         lock.lock()
-            .context("could not lock the checker's scratch folder")?;
+            .with_context(|| tr!(INSTRUCTOR, "scratch-could-not-lock"))?;
         let dir = work.join(key);
         let suites = work.join(format!("{key}.suites"));
         let place = Place {
@@ -208,8 +212,10 @@ impl Scratch {
             // The course's lock file is the start; cargo then fits it to the lesson's
             // package names (`crate::compile`), and later runs keep that.
             if !lockfile.is_empty() && !path.exists() {
-                std::fs::write(&path, &lockfile)
-                    .with_context(|| format!("could not write {}", path.display()))?;
+                std::fs::write(&path, &lockfile).with_context(|| {
+                    let path = path.display().to_string();
+                    tr!(INSTRUCTOR, "file-could-not-write", path = path)
+                })?;
             }
         }
         let on_references = place.on_references(course);
@@ -378,11 +384,7 @@ fn symlink_refusal(submission: &Path, id: &str) -> Option<String> {
     ] {
         let path = submission.join(&relative);
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Some(format!(
-                "{relative} is a symbolic link. Grading uses only the files of your \
-                 submission itself: replace the link with a folder (or file) holding \
-                 your code."
-            ));
+            return Some(tr!(INSTRUCTOR, "scratch-symlink", path = relative));
         }
     }
     None
@@ -399,21 +401,25 @@ fn sync_tree(from: &Path, to: &Path) -> Result<()> {
             continue;
         }
         if wanted.len() >= MAX_SOURCE_FILES {
-            bail!(
-                "src/ holds more than {MAX_SOURCE_FILES} files; a lesson's source is a few \
-                 files of code"
-            );
+            bail!(tr!(
+                INSTRUCTOR,
+                "scratch-too-many-files",
+                count = MAX_SOURCE_FILES
+            ));
         }
         total += entry.metadata()?.len();
         if total > MAX_SOURCE_BYTES {
-            bail!(
-                "src/ holds more than {} MiB; a lesson's source is a few files of code",
-                MAX_SOURCE_BYTES >> 20
-            );
+            bail!(tr!(
+                INSTRUCTOR,
+                "scratch-too-large",
+                mib = MAX_SOURCE_BYTES >> 20
+            ));
         }
         let relative = entry.path().strip_prefix(from)?.to_path_buf();
-        let bytes = std::fs::read(entry.path())
-            .with_context(|| format!("could not read {}", entry.path().display()))?;
+        let bytes = std::fs::read(entry.path()).with_context(|| {
+            let path = entry.path().display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-read", path = path)
+        })?;
         if let Some(why) = unsafe_refusal(&relative, &bytes) {
             bail!("{why}");
         }
@@ -442,14 +448,17 @@ fn unsafe_refusal(relative: &Path, bytes: &[u8]) -> Option<String> {
         return None;
     }
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Some(format!("src/{} is not UTF-8 text.", relative.display()));
+        let file = relative.display().to_string();
+        return Some(tr!(INSTRUCTOR, "scratch-not-utf8", file = file));
     };
     let tokens: proc_macro2::TokenStream = match text.parse() {
         Ok(tokens) => tokens,
         Err(error) => {
-            return Some(format!(
-                "src/{} is not valid Rust ({error}); fix it, then grade again.",
-                relative.display()
+            return Some(tr!(
+                INSTRUCTOR,
+                "scratch-not-rust",
+                file = relative.display().to_string(),
+                error = error.to_string()
             ));
         }
     };
@@ -461,11 +470,8 @@ fn unsafe_refusal(relative: &Path, bytes: &[u8]) -> Option<String> {
         })
     }
     find_unsafe(tokens).then(|| {
-        format!(
-            "src/{} uses `unsafe`. The course's lessons need no unsafe code, and grading \
-             refuses any: remove it (and any `#[unsafe(...)]` attribute).",
-            relative.display()
-        )
+        let file = relative.display().to_string();
+        tr!(INSTRUCTOR, "scratch-unsafe", file = file)
     })
 }
 
@@ -474,8 +480,10 @@ fn unsafe_refusal(relative: &Path, bytes: &[u8]) -> Option<String> {
 fn copy_if_changed(from: &Path, to: &Path) -> Result<()> {
     for entry in crate::files::regular_files(from) {
         let entry = entry?;
-        let bytes = std::fs::read(entry.path())
-            .with_context(|| format!("could not read {}", entry.path().display()))?;
+        let bytes = std::fs::read(entry.path()).with_context(|| {
+            let path = entry.path().display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-read", path = path)
+        })?;
         write_bytes_if_changed(&to.join(entry.path().strip_prefix(from)?), &bytes)?;
     }
     Ok(())
@@ -492,18 +500,24 @@ fn write_bytes_if_changed(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::write(path, bytes)
-        .with_context(|| format!("could not write {}", path.display()))
+    std::fs::write(path, bytes).with_context(|| {
+        let path = path.display().to_string();
+        tr!(INSTRUCTOR, "file-could-not-write", path = path)
+    })
 }
 
 /// The `[workspace]` and `[profile]` tables of every lesson's manifest: the course's
 /// dependency versions and profiles, with path dependencies made absolute.
 fn workspace_tables(course: &Course) -> Result<String> {
     let path = course.root.join("Cargo.toml");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("could not read {}", path.display()))?;
-    let root: Table = toml::from_str(&text)
-        .with_context(|| format!("{} is not valid TOML", path.display()))?;
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        let path = path.display().to_string();
+        tr!(INSTRUCTOR, "file-could-not-read", path = path)
+    })?;
+    let root: Table = toml::from_str(&text).with_context(|| {
+        let path = path.display().to_string();
+        tr!(INSTRUCTOR, "file-not-toml", path = path)
+    })?;
     let mut dependencies = root
         .get("workspace")
         .and_then(|w| w.get("dependencies"))

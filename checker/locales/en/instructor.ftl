@@ -18,3 +18,58 @@ file-could-not-create = could not create { $path }
 file-could-not-copy = could not copy { $path }
 lang-unknown = the course speaks `en` and `zh-CN` (Simplified Chinese), not `{ $lang }`
 hint-progress-not-saved = could not save hint progress to { $path }
+
+## Building and running a submission (compile.rs, judge.rs, process.rs, run.rs, sandbox.rs, scratch.rs)
+
+file-could-not-write = could not write { $path }
+file-not-toml = { $path } is not valid TOML
+compile-no-rustc = could not run rustc to find the toolchain: is Rust installed?
+compile-no-home = could not find the home folder (for cargo's registry)
+compile-could-not-run-cargo = could not run cargo
+compile-warm-failed =
+    could not build the course's dependencies for grading:
+    { $errors }
+compile-warm-timeout = building the course's dependencies took longer than { $seconds } s
+compile-timeout = the build took longer than { $seconds } s
+compile-could-not-lock =
+    could not resolve the dependencies of the grading workspace { $workspace }:
+    { $errors }
+compile-library-rebuilt = the lesson's library was compiled again while the tests were visible (a defect of the grader, not of your code): please report it
+compile-step-library = library
+compile-step-tests = tests
+compile-step-timeout = building the { $what } took longer than { $seconds } s and was stopped (--build-timeout). Likely cause: a constant whose evaluation never ends, or a very large `include_bytes!`.
+compile-out-of-memory = the compiler ran out of memory (the limit is { $mib } MiB, --build-memory). Likely cause: a huge `include_bytes!` or constant.
+# Starts with `error` as the compiler's errors do: the progress table shows the first such line.
+compile-heldout-does-not-compile = error: the held-out tests do not compile against your lesson: check that every public item keeps the name and signature its /// contract gives.
+judge-could-not-build = could not build the judge
+process-could-not-look-up-user = could not look up the user `{ $user }`
+process-no-such-user = there is no user `{ $user }`: create it, or drop --run-as
+process-run-as-needs-unix = --run-as { $user }: running tests as another user needs a Unix system
+process-could-not-hand-folder = could not hand { $path } to the test account
+process-could-not-start = could not start { $program }
+process-could-not-create-pipe = could not create a pipe
+process-could-not-hand-pipe = could not hand the result pipe to the test account
+process-needs-unix = grading needs a Unix system (Linux or macOS), or WSL on Windows
+process-could-not-wait = could not wait for a child process
+process-exit-code = exit code { $code }
+process-signal = signal { $signal } ({ $name })
+process-unknown-signal = unknown
+process-unknown-status = an unknown status
+run-timeout = The test did not finish within { $seconds } s and was stopped. Likely cause: an endless loop, a very slow algorithm, or code waiting for input.
+run-tape-too-large = The test's process wrote more than { $mib } MiB of results, far more than any test asks for: it was not graded.
+run-no-verdict = The grader's judge could not decide this test (a defect of the course, not of your code): please report it.
+run-ended-badly = The checks passed, but the test's process then ended with { $how }; a test passes only when its process ends normally.
+run-tape-mismatch = The values your code's process recorded do not match the calls the test makes ({ $message }). A test's process must not write to the grader's channel (file descriptor { $fd }).
+sandbox-not-installed = bubblewrap (bwrap) is not installed: on Debian or Ubuntu, `apt-get install bubblewrap`
+sandbox-cannot-start = bubblewrap cannot start a sandbox here ({ $error }); user namespaces may be disabled, as in a default Docker container
+sandbox-did-not-start = bubblewrap did not start: { $error }
+sandbox-active = sandboxed (bubblewrap)
+sandbox-inactive = not sandboxed: { $why }
+sandbox-missing-bind = cannot show { $path } to the sandbox: it does not exist
+scratch-could-not-lock = could not lock the checker's scratch folder
+scratch-symlink = { $path } is a symbolic link. Grading uses only the files of your submission itself: replace the link with a folder (or file) holding your code.
+scratch-too-many-files = src/ holds more than { $count } files; a lesson's source is a few files of code
+scratch-too-large = src/ holds more than { $mib } MiB; a lesson's source is a few files of code
+scratch-not-utf8 = src/{ $file } is not UTF-8 text.
+scratch-not-rust = src/{ $file } is not valid Rust ({ $error }); fix it, then grade again.
+scratch-unsafe = src/{ $file } uses `unsafe`. The course's lessons need no unsafe code, and grading refuses any: remove it (and any `#[unsafe(...)]` attribute).

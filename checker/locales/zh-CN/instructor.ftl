@@ -17,3 +17,58 @@ file-could-not-create = 无法创建 { $path }
 file-could-not-copy = 无法复制 { $path }
 lang-unknown = 课程支持 `en` 和 `zh-CN`（简体中文），不支持 `{ $lang }`
 hint-progress-not-saved = 无法把提示进度保存到 { $path }
+
+## 构建和运行作业（compile.rs、judge.rs、process.rs、run.rs、sandbox.rs、scratch.rs）
+
+file-could-not-write = 无法写入 { $path }
+file-not-toml = { $path } 不是有效的 TOML
+compile-no-rustc = 无法运行 rustc 来查找工具链：Rust 安装了吗？
+compile-no-home = 找不到主目录（cargo 的 registry 在其中）
+compile-could-not-run-cargo = 无法运行 cargo
+compile-warm-failed =
+    无法为评分构建课程的依赖：
+    { $errors }
+compile-warm-timeout = 构建课程的依赖用时超过了 { $seconds } 秒
+compile-timeout = 构建用时超过了 { $seconds } 秒
+compile-could-not-lock =
+    无法解析评分工作区 { $workspace } 的依赖：
+    { $errors }
+compile-library-rebuilt = 测试可见时，这一课的库又被编译了一次（这是评分器的缺陷，不是你的代码的问题）：请报告这个问题
+compile-step-library = 库
+compile-step-tests = 测试
+compile-step-timeout = 构建{ $what }用时超过 { $seconds } 秒，已被停止（--build-timeout）。可能的原因：某个常量的求值永远不会结束，或者 `include_bytes!` 引入了非常大的文件。
+compile-out-of-memory = 编译器耗尽了内存（上限是 { $mib } MiB，--build-memory）。可能的原因：巨大的 `include_bytes!` 或常量。
+# 与编译器的错误一样以 `error` 开头：进度表会显示第一条这样的行。
+compile-heldout-does-not-compile = error: 保留测试无法针对你的这一课编译：请检查每个公开项是否保持着它的 /// 约定所给的名称和签名。
+judge-could-not-build = 无法构建裁判程序
+process-could-not-look-up-user = 无法查找用户 `{ $user }`
+process-no-such-user = 没有用户 `{ $user }`：请创建它，或者去掉 --run-as
+process-run-as-needs-unix = --run-as { $user }：以另一个用户身份运行测试需要 Unix 系统
+process-could-not-hand-folder = 无法把 { $path } 交给测试账户
+process-could-not-start = 无法启动 { $program }
+process-could-not-create-pipe = 无法创建管道
+process-could-not-hand-pipe = 无法把结果管道交给测试账户
+process-needs-unix = 评分需要 Unix 系统（Linux 或 macOS），在 Windows 上请使用 WSL
+process-could-not-wait = 无法等待子进程
+process-exit-code = 退出码 { $code }
+process-signal = 信号 { $signal }（{ $name }）
+process-unknown-signal = 未知
+process-unknown-status = 未知的状态
+run-timeout = 测试没有在 { $seconds } 秒内结束，已被停止。可能的原因：死循环、非常慢的算法，或者代码在等待输入。
+run-tape-too-large = 测试进程写出了超过 { $mib } MiB 的结果，远远多于任何测试的需要：它没有被评分。
+run-no-verdict = 评分器的裁判程序无法判定这个测试（这是课程的缺陷，不是你的代码的问题）：请报告这个问题。
+run-ended-badly = 检查都通过了，但测试进程随后以 { $how } 结束；只有进程正常结束，测试才算通过。
+run-tape-mismatch = 你的代码所在进程记录的值与测试发出的调用对不上（{ $message }）。测试进程不得写入评分器的通道（文件描述符 { $fd }）。
+sandbox-not-installed = 没有安装 bubblewrap（bwrap）：在 Debian 或 Ubuntu 上运行 `apt-get install bubblewrap`
+sandbox-cannot-start = bubblewrap 无法在这里启动沙箱（{ $error }）；用户命名空间可能被禁用了，默认的 Docker 容器就是这样
+sandbox-did-not-start = bubblewrap 没有启动：{ $error }
+sandbox-active = 在沙箱中（bubblewrap）
+sandbox-inactive = 不在沙箱中：{ $why }
+sandbox-missing-bind = 无法让沙箱看到 { $path }：它不存在
+scratch-could-not-lock = 无法锁定 checker 的临时文件夹
+scratch-symlink = { $path } 是符号链接。评分只使用你的作业自身的文件：请把这个链接换成存放你代码的文件夹（或文件）。
+scratch-too-many-files = src/ 中有超过 { $count } 个文件；一课的源代码只是几个代码文件
+scratch-too-large = src/ 超过了 { $mib } MiB；一课的源代码只是几个代码文件
+scratch-not-utf8 = src/{ $file } 不是 UTF-8 文本。
+scratch-not-rust = src/{ $file } 不是有效的 Rust 代码（{ $error }）；请修正后重新评分。
+scratch-unsafe = src/{ $file } 使用了 `unsafe`。课程的各课不需要任何 unsafe 代码，评分也拒绝一切 unsafe 代码：请删掉它（以及所有 `#[unsafe(...)]` 属性）。
