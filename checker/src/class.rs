@@ -11,8 +11,10 @@
 
 use crate::course::Course;
 use crate::grade::{self, Options};
+use crate::messages::INSTRUCTOR;
 use crate::report::CourseReport;
 use anyhow::{Context, Result, bail};
+use course_i18n::tr;
 use serde::Serialize;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -63,14 +65,14 @@ pub fn grade_class(
     progress: &dyn ClassProgress,
 ) -> Result<Gradebook> {
     if !dir.is_dir() {
-        bail!(
-            "there is no folder {}: `checker class` takes a folder with one entry per \
-             student (a folder, or a .zip or .tar.gz archive)",
-            dir.display()
-        );
+        let folder = dir.display().to_string();
+        bail!(tr!(INSTRUCTOR, "class-no-folder", folder = folder));
     }
     let mut entries: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
-        .with_context(|| format!("could not read {}", dir.display()))?
+        .with_context(|| {
+            let path = dir.display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-read", path = path)
+        })?
         .flatten()
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -95,11 +97,12 @@ pub fn grade_class(
         .map(|(student, files)| {
             (
                 student.to_owned(),
-                format!(
-                    "{} entries are all the student `{student}` ({}): keep one and grade \
-                     again; none of them was graded",
-                    files.len(),
-                    files.join(", ")
+                tr!(
+                    INSTRUCTOR,
+                    "class-same-student",
+                    count = files.len(),
+                    student = student,
+                    entries = files.join(&tr!(INSTRUCTOR, "list-comma"))
                 ),
             )
         })
@@ -175,10 +178,7 @@ fn locate_lessons(entry: &Path, scratch: &Path) -> Result<PathBuf> {
         unpack(entry, scratch)?;
         scratch.to_path_buf()
     };
-    find_lessons(&root).context(
-        "found no lessons in this submission: expected a lessons/ folder, or lesson \
-             folders such as 02-attention/src/lib.rs, at its top or one folder down",
-    )
+    find_lessons(&root).with_context(|| tr!(INSTRUCTOR, "class-no-lessons"))
 }
 
 /// `root/lessons`, `root` itself if it holds lesson folders, or the same one level down
@@ -222,14 +222,20 @@ fn unpack(archive: &Path, into: &Path) -> Result<()> {
         .unwrap_or_default()
         .to_string_lossy()
         .to_lowercase();
-    let file = std::fs::File::open(archive)
-        .with_context(|| format!("could not open the archive {}", archive.display()))?;
+    let file = std::fs::File::open(archive).with_context(|| {
+        let path = archive.display().to_string();
+        tr!(INSTRUCTOR, "class-could-not-open-archive", path = path)
+    })?;
     let mut total = 0u64;
     let mut files = 0usize;
     let mut write = |relative: &Path, reader: &mut dyn Read| -> Result<()> {
         files += 1;
         if files > MAX_UNPACKED_FILES {
-            bail!("the archive holds more than {MAX_UNPACKED_FILES} files");
+            bail!(tr!(
+                INSTRUCTOR,
+                "class-too-many-files",
+                count = MAX_UNPACKED_FILES
+            ));
         }
         let destination = into.join(relative);
         if let Some(parent) = destination.parent() {
@@ -239,17 +245,21 @@ fn unpack(archive: &Path, into: &Path) -> Result<()> {
         let mut out = std::fs::File::create(&destination)?;
         total += std::io::copy(&mut limited, &mut out)?;
         if total > MAX_UNPACKED_BYTES {
-            bail!(
-                "the archive unpacks to more than {} MiB",
-                MAX_UNPACKED_BYTES >> 20
-            );
+            bail!(tr!(
+                INSTRUCTOR,
+                "class-too-large",
+                mib = MAX_UNPACKED_BYTES >> 20
+            ));
         }
         Ok(())
     };
     if name.ends_with(".zip") {
-        let mut zip = zip::ZipArchive::new(file).context("not a valid .zip archive")?;
+        let mut zip = zip::ZipArchive::new(file)
+            .with_context(|| tr!(INSTRUCTOR, "class-not-zip"))?;
         for index in 0..zip.len() {
-            let mut entry = zip.by_index(index).context("a damaged entry in the .zip")?;
+            let mut entry = zip
+                .by_index(index)
+                .with_context(|| tr!(INSTRUCTOR, "class-damaged-zip-entry"))?;
             let Some(relative) = entry.enclosed_name() else {
                 continue;
             };
@@ -267,8 +277,12 @@ fn unpack(archive: &Path, into: &Path) -> Result<()> {
             Box::new(flate2::read::GzDecoder::new(file))
         };
         let mut tar = tar::Archive::new(reader);
-        for entry in tar.entries().context("not a valid tar archive")? {
-            let mut entry = entry.context("a damaged entry in the tar archive")?;
+        let entries = tar
+            .entries()
+            .with_context(|| tr!(INSTRUCTOR, "class-not-tar"))?;
+        for entry in entries {
+            let mut entry =
+                entry.with_context(|| tr!(INSTRUCTOR, "class-damaged-tar-entry"))?;
             if !entry.header().entry_type().is_file() {
                 continue;
             }
@@ -281,7 +295,7 @@ fn unpack(archive: &Path, into: &Path) -> Result<()> {
             }
         }
     } else {
-        bail!("not a folder or a .zip, .tar or .tar.gz archive");
+        bail!(tr!(INSTRUCTOR, "class-not-an-archive"));
     }
     Ok(())
 }

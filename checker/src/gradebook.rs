@@ -5,8 +5,10 @@
 //! same bytes.
 
 use crate::class::{Gradebook, StudentResult};
+use crate::messages::{INSTRUCTOR, MESSAGES};
 use crate::report::{LessonReport, LessonStatus, TestStatus};
 use anyhow::Result;
+use course_i18n::tr;
 use quick_xml::escape::escape;
 use std::fmt::Write as _;
 
@@ -42,13 +44,16 @@ pub fn junit(book: &Gradebook) -> String {
     let (mut tests, mut failures) = (0, 0);
     for student in &book.students {
         let Some(report) = &student.report else {
-            let message = student.error.as_deref().unwrap_or("not graded");
+            let message = student
+                .error
+                .clone()
+                .unwrap_or_else(|| tr!(INSTRUCTOR, "gradebook-not-graded"));
             let _ = writeln!(
                 suites,
                 "  <testsuite name=\"{}\" tests=\"1\" failures=\"1\">\n    <testcase classname=\"{}\" name=\"submission\">\n      <failure message=\"{}\"/>\n    </testcase>\n  </testsuite>",
                 escape(&student.student),
                 escape(&student.student),
-                escape(message)
+                escape(&message)
             );
             tests += 1;
             failures += 1;
@@ -102,36 +107,40 @@ fn lesson<'a>(student: &'a StudentResult, id: &str) -> Option<&'a LessonReport> 
     student.report.as_ref()?.lessons.iter().find(|l| l.id == id)
 }
 
-/// What kept lessons from being graded, or made tests crash, in a few words each.
+/// What kept lessons from being graded, or made tests crash, in a few words each, in the
+/// checker's language.
 fn notes(student: &StudentResult) -> String {
     if let Some(error) = &student.error {
         return error.lines().next().unwrap_or_default().to_owned();
     }
     let mut notes = Vec::new();
     for lesson in student.report.iter().flat_map(|r| &r.lessons) {
+        let mut note = |what: String| {
+            notes.push(tr!(
+                INSTRUCTOR,
+                "gradebook-note",
+                id = &lesson.id,
+                what = what
+            ));
+        };
         match lesson.status {
-            LessonStatus::Missing => notes.push(format!("{}: missing", lesson.id)),
-            LessonStatus::NotStarted => notes.push(format!("{}: not started", lesson.id)),
-            LessonStatus::DoesNotCompile => {
-                notes.push(format!("{}: does not compile", lesson.id))
-            }
-            LessonStatus::BuildFailed => {
-                notes.push(format!("{}: build failed", lesson.id))
-            }
+            LessonStatus::Missing => note(tr!(MESSAGES, "state-missing")),
+            LessonStatus::NotStarted => note(tr!(MESSAGES, "state-not-started")),
+            LessonStatus::DoesNotCompile => note(tr!(MESSAGES, "state-does-not-compile")),
+            LessonStatus::BuildFailed => note(tr!(MESSAGES, "state-build-failed")),
             LessonStatus::Graded => {
                 let count =
                     |status| lesson.tests.iter().filter(|t| t.status == status).count();
-                for (status, what) in [
-                    (TestStatus::Timeout, "timed out"),
-                    (TestStatus::Crash, "crashed"),
-                ] {
-                    let n = count(status);
-                    if n > 0 {
-                        notes.push(format!("{}: {n} test(s) {what}", lesson.id));
-                    }
+                let timed_out = count(TestStatus::Timeout);
+                if timed_out > 0 {
+                    note(tr!(INSTRUCTOR, "gradebook-timed-out", count = timed_out));
+                }
+                let crashed = count(TestStatus::Crash);
+                if crashed > 0 {
+                    note(tr!(INSTRUCTOR, "gradebook-crashed", count = crashed));
                 }
             }
         }
     }
-    notes.join("; ")
+    notes.join(&tr!(INSTRUCTOR, "list-semicolon"))
 }

@@ -7,6 +7,8 @@
 
 # Between the names of a list (lessons, files, students).
 list-comma = {", "}
+# Between the items of a list of notes or failures.
+list-semicolon = {"; "}
 course-no-manifest = { $dir } has no { $file }: --course-dir must name the course's root folder
 course-could-not-resolve = could not resolve the course folder { $dir }
 course-no-current-dir = could not read the current directory
@@ -73,3 +75,23 @@ scratch-too-large = src/ holds more than { $mib } MiB; a lesson's source is a fe
 scratch-not-utf8 = src/{ $file } is not UTF-8 text.
 scratch-not-rust = src/{ $file } is not valid Rust ({ $error }); fix it, then grade again.
 scratch-unsafe = src/{ $file } uses `unsafe`. The course's lessons need no unsafe code, and grading refuses any: remove it (and any `#[unsafe(...)]` attribute).
+
+## Grading a class and its gradebooks (class.rs, gradebook.rs)
+
+class-no-folder = there is no folder { $folder }: `checker class` takes a folder with one entry per student (a folder, or a .zip or .tar.gz archive)
+class-same-student = { $count } entries are all the student `{ $student }` ({ $entries }): keep one and grade again; none of them was graded
+class-no-lessons = found no lessons in this submission: expected a lessons/ folder, or lesson folders such as 02-attention/src/lib.rs, at its top or one folder down
+class-could-not-open-archive = could not open the archive { $path }
+class-too-many-files = the archive holds more than { $count } files
+class-too-large = the archive unpacks to more than { $mib } MiB
+class-not-zip = not a valid .zip archive
+class-damaged-zip-entry = a damaged entry in the .zip
+class-not-tar = not a valid tar archive
+class-damaged-tar-entry = a damaged entry in the tar archive
+class-not-an-archive = not a folder or a .zip, .tar or .tar.gz archive
+gradebook-not-graded = not graded
+# A note of the CSV gradebook's `notes` column; $what is a lesson's state (checker.ftl's
+# state-*) or one of the counts below.
+gradebook-note = { $id }: { $what }
+gradebook-timed-out = { $count } test(s) timed out
+gradebook-crashed = { $count } test(s) crashed

@@ -6,6 +6,8 @@
 
 # 名称列表（课、文件、学生）中各项之间的分隔符。
 list-comma = 、
+# 说明或失败列表中各项之间的分隔符。
+list-semicolon = ；
 course-no-manifest = { $dir } 中没有 { $file }：--course-dir 必须指向课程的根文件夹
 course-could-not-resolve = 无法解析课程文件夹 { $dir }
 course-no-current-dir = 无法读取当前目录
@@ -72,3 +74,22 @@ scratch-too-large = src/ 超过了 { $mib } MiB；一课的源代码只是几个
 scratch-not-utf8 = src/{ $file } 不是 UTF-8 文本。
 scratch-not-rust = src/{ $file } 不是有效的 Rust 代码（{ $error }）；请修正后重新评分。
 scratch-unsafe = src/{ $file } 使用了 `unsafe`。课程的各课不需要任何 unsafe 代码，评分也拒绝一切 unsafe 代码：请删掉它（以及所有 `#[unsafe(...)]` 属性）。
+
+## 为全班评分与成绩册（class.rs、gradebook.rs）
+
+class-no-folder = 没有文件夹 { $folder }：`checker class` 需要一个每位学生占一项的文件夹（一个文件夹，或一个 .zip 或 .tar.gz 压缩包）
+class-same-student = 有 { $count } 项都属于学生 `{ $student }`（{ $entries }）：请只保留一项后重新评分；它们都没有被评分
+class-no-lessons = 这份作业中找不到任何课：应当在它的顶层或往下一层有一个 lessons/ 文件夹，或者有 02-attention/src/lib.rs 这样的课程文件夹
+class-could-not-open-archive = 无法打开压缩包 { $path }
+class-too-many-files = 压缩包中有超过 { $count } 个文件
+class-too-large = 压缩包解压后超过 { $mib } MiB
+class-not-zip = 不是有效的 .zip 压缩包
+class-damaged-zip-entry = .zip 中有一个损坏的条目
+class-not-tar = 不是有效的 tar 压缩包
+class-damaged-tar-entry = tar 压缩包中有一个损坏的条目
+class-not-an-archive = 既不是文件夹，也不是 .zip、.tar 或 .tar.gz 压缩包
+gradebook-not-graded = 未评分
+# CSV 成绩册 `notes` 列中的一条说明；$what 是一课的状态（checker.ftl 的 state-*）或下面的计数之一。
+gradebook-note = { $id }：{ $what }
+gradebook-timed-out = { $count } 个测试超时
+gradebook-crashed = { $count } 个测试崩溃
