@@ -10,7 +10,9 @@
 
 use crate::course::{Course, Tier};
 use crate::files::{copy_file, copy_tree};
+use crate::messages::INSTRUCTOR;
 use anyhow::{Context, Result, bail};
+use course_i18n::tr;
 use std::path::Path;
 
 /// Files of the course root the student edition copies as they are.
@@ -42,10 +44,8 @@ const STUDENT_README_ZH: &str = include_str!("export/README.zh-CN.md");
 /// Writes the student edition of `course` into `out`, which must not exist or be empty.
 pub fn export_student(course: &Course, out: &Path) -> Result<()> {
     if out.exists() && std::fs::read_dir(out)?.next().is_some() {
-        bail!(
-            "{} is not empty: export-student writes a fresh folder, and overwrites nothing",
-            out.display()
-        );
+        let out = out.display().to_string();
+        bail!(tr!(INSTRUCTOR, "export-not-empty", out = out));
     }
     let root = &course.root;
     for file in ROOT_FILES {
@@ -129,6 +129,8 @@ fn student_checker_manifest(course: &Course) -> Result<String> {
 }
 
 fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path)
-        .with_context(|| format!("could not read {}", path.display()))
+    std::fs::read_to_string(path).with_context(|| {
+        let path = path.display().to_string();
+        tr!(INSTRUCTOR, "file-could-not-read", path = path)
+    })
 }

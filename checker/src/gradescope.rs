@@ -11,7 +11,9 @@
 //! visible to students at once; held-out tests after the grades are published.
 
 use crate::course::Tier;
+use crate::messages::{self, INSTRUCTOR};
 use crate::report::CourseReport;
+use course_i18n::tr;
 use serde::Serialize;
 // Writing the bundle is for instructors only (see the `instructor` feature).
 #[cfg(feature = "instructor")]
@@ -93,7 +95,16 @@ pub fn results(report: &CourseReport) -> String {
     let summary = report
         .lessons
         .iter()
-        .map(|l| format!("{} {}: {}/{} tests", l.id, l.title, l.passed, l.total))
+        .map(|l| {
+            tr!(
+                INSTRUCTOR,
+                "gradescope-summary",
+                id = &l.id,
+                title = messages::title(&l.id, &l.title),
+                passed = l.passed,
+                total = l.total
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n");
     let results = Results {
@@ -110,10 +121,8 @@ pub fn results(report: &CourseReport) -> String {
 #[cfg(feature = "instructor")]
 pub fn write_bundle(course: &Course, out: &Path) -> Result<()> {
     if out.exists() && std::fs::read_dir(out)?.next().is_some() {
-        bail!(
-            "{} is not empty: the bundle goes into a fresh folder",
-            out.display()
-        );
+        let out = out.display().to_string();
+        bail!(tr!(INSTRUCTOR, "gradescope-not-empty", out = out));
     }
     std::fs::create_dir_all(out)?;
     write_executable(&out.join("setup.sh"), SETUP)?;
@@ -143,7 +152,8 @@ pub fn write_bundle(course: &Course, out: &Path) -> Result<()> {
         zip.start_file(name, options)?;
         zip.write_all(&std::fs::read(&path)?)?;
     }
-    zip.finish().context("could not write autograder.zip")?;
+    zip.finish()
+        .with_context(|| tr!(INSTRUCTOR, "gradescope-could-not-write-zip"))?;
     Ok(())
 }
 

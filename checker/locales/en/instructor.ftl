@@ -95,3 +95,11 @@ gradebook-not-graded = not graded
 gradebook-note = { $id }: { $what }
 gradebook-timed-out = { $count } test(s) timed out
 gradebook-crashed = { $count } test(s) crashed
+
+## The student edition and the Gradescope bundle (export.rs, gradescope.rs)
+
+export-not-empty = { $out } is not empty: export-student writes a fresh folder, and overwrites nothing
+gradescope-not-empty = { $out } is not empty: the bundle goes into a fresh folder
+gradescope-could-not-write-zip = could not write autograder.zip
+# The summary of results.json: one line per lesson.
+gradescope-summary = { $id } { $title }: { $passed }/{ $total } tests

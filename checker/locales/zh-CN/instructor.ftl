@@ -93,3 +93,11 @@ gradebook-not-graded = 未评分
 gradebook-note = { $id }：{ $what }
 gradebook-timed-out = { $count } 个测试超时
 gradebook-crashed = { $count } 个测试崩溃
+
+## 学生版与 Gradescope 评分包（export.rs、gradescope.rs）
+
+export-not-empty = { $out } 不是空的：export-student 只写入新的文件夹，不覆盖任何东西
+gradescope-not-empty = { $out } 不是空的：评分包要写入一个新的文件夹
+gradescope-could-not-write-zip = 无法写入 autograder.zip
+# results.json 的摘要：每课一行。
+gradescope-summary = { $id } { $title }：{ $passed }/{ $total } 个测试
