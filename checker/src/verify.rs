@@ -13,18 +13,17 @@
 use crate::course::{Course, expected_tests};
 use crate::grade::{self, Options};
 use crate::manifest::Lesson;
+use crate::messages::INSTRUCTOR;
 use crate::report::CourseReport;
 use anyhow::{Context, Result};
+use course_i18n::tr;
 use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Returns every problem found; empty means the course is consistent.
 pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
     if !course.solutions_dir().is_dir() {
-        anyhow::bail!(
-            "verify needs the course's solutions/, which this edition does not have: run it \
-             in the instructor's edition (the full repository)"
-        );
+        anyhow::bail!(tr!(INSTRUCTOR, "verify-needs-solutions"));
     }
     let mut problems = check_layout(course)?;
     let lessons = course.select(&[])?;
@@ -34,12 +33,13 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
         grade::grade(course, &lessons, &course.solutions_dir(), options, &quiet)?;
     for lesson in &solved.lessons {
         if lesson.score < 1.0 || lesson.total == 0 {
-            problems.push(format!(
-                "solution of {} scores {}/{}: {}",
-                lesson.id,
-                lesson.passed,
-                lesson.total,
-                describe_failures(&solved, &lesson.id)
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-solution-fails",
+                id = &lesson.id,
+                passed = lesson.passed,
+                total = lesson.total,
+                failures = describe_failures(&solved, &lesson.id)
             ));
         }
     }
@@ -51,13 +51,13 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
         grade::grade(course, &lessons, &course.solutions_dir(), &on_stubs, &quiet)?;
     for lesson in &judged_on_stubs.lessons {
         if lesson.score < 1.0 || lesson.total == 0 {
-            problems.push(format!(
-                "with the judge built on the stubs, the solution of {} scores {}/{}: a suite \
-                 calls the lesson outside `observe` (wrap the call): {}",
-                lesson.id,
-                lesson.passed,
-                lesson.total,
-                describe_failures(&judged_on_stubs, &lesson.id)
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-solution-fails-on-stubs",
+                id = &lesson.id,
+                passed = lesson.passed,
+                total = lesson.total,
+                failures = describe_failures(&judged_on_stubs, &lesson.id)
             ));
         }
     }
@@ -77,17 +77,19 @@ pub fn verify(course: &Course, options: &Options) -> Result<Vec<String>> {
                 .filter(|t| t.passed)
                 .map(|t| t.name.as_str())
                 .collect();
-            problems.push(format!(
-                "the stub of {} passes graded tests it should fail: {}",
-                lesson.id,
-                passing.join(", ")
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-stub-passes",
+                id = &lesson.id,
+                tests = passing.join(&tr!(INSTRUCTOR, "list-comma"))
             ));
         }
         if lesson.status != crate::report::LessonStatus::Graded {
-            problems.push(format!(
-                "the stub of {} does not build: {}",
-                lesson.id,
-                lesson.message.as_deref().unwrap_or("")
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-stub-does-not-build",
+                id = &lesson.id,
+                message = lesson.message.as_deref().unwrap_or("")
             ));
         }
     }
@@ -105,19 +107,26 @@ fn describe_failures(report: &CourseReport, id: &str) -> String {
         .tests
         .iter()
         .filter(|t| !t.passed)
-        .map(|t| format!("{} ({})", t.name, t.message.lines().next().unwrap_or("")))
+        .map(|t| {
+            tr!(
+                INSTRUCTOR,
+                "verify-failure",
+                test = &t.name,
+                message = t.message.lines().next().unwrap_or("")
+            )
+        })
         .collect::<Vec<_>>()
-        .join("; ")
+        .join(&tr!(INSTRUCTOR, "list-semicolon"))
 }
 
 /// Checks that the manifest, the folders, the workspace and the book agree.
 fn check_layout(course: &Course) -> Result<Vec<String>> {
     let mut problems = Vec::new();
     let root = &course.root;
-    let workspace =
-        std::fs::read_to_string(root.join("Cargo.toml")).context("reading Cargo.toml")?;
-    let workspace: toml::Table =
-        toml::from_str(&workspace).context("parsing Cargo.toml")?;
+    let workspace = std::fs::read_to_string(root.join("Cargo.toml"))
+        .with_context(|| tr!(INSTRUCTOR, "verify-reading", path = "Cargo.toml"))?;
+    let workspace: toml::Table = toml::from_str(&workspace)
+        .with_context(|| tr!(INSTRUCTOR, "verify-parsing", path = "Cargo.toml"))?;
     let list = |key: &str| -> BTreeSet<String> {
         workspace
             .get("workspace")
@@ -140,9 +149,12 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
         let solution_dir = format!("solutions/{id}");
         match package_name(&root.join(&lesson_dir)) {
             Some(name) if name == lesson.crate_name => {}
-            other => problems.push(format!(
-                "{lesson_dir}/Cargo.toml should define package `{}`, found {other:?}",
-                lesson.crate_name
+            other => problems.push(tr!(
+                INSTRUCTOR,
+                "verify-wrong-package",
+                file = format!("{lesson_dir}/Cargo.toml"),
+                package = &lesson.crate_name,
+                found = format!("{other:?}")
             )),
         }
         // Grading builds the lesson with exactly these dependencies: the learner's crate
@@ -156,9 +168,12 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
         }
         let declared = dependency_names(&root.join(&lesson_dir));
         if declared != expected {
-            problems.push(format!(
-                "{lesson_dir}/Cargo.toml depends on {declared:?}, but grading provides \
-                 {expected:?} (course.toml's depends_on and dependencies)"
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-dependencies",
+                file = format!("{lesson_dir}/Cargo.toml"),
+                declared = format!("{declared:?}"),
+                expected = format!("{expected:?}")
             ));
         }
         for example in lesson.figures.iter().chain(&lesson.experiments) {
@@ -167,32 +182,44 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
                 .join("examples")
                 .join(format!("{example}.rs"));
             if !file.is_file() {
-                problems.push(format!(
-                    "course.toml names the example `{example}` of {lesson_dir}, which has no \
-                     examples/{example}.rs"
+                problems.push(tr!(
+                    INSTRUCTOR,
+                    "verify-missing-example",
+                    example = example,
+                    lesson = &lesson_dir
                 ));
             }
         }
         match package_name(&root.join(&solution_dir)) {
             Some(name) if name == lesson.solution_crate() => {}
-            other => problems.push(format!(
-                "{solution_dir}/Cargo.toml should define package `{}`, found {other:?}",
-                lesson.solution_crate()
+            other => problems.push(tr!(
+                INSTRUCTOR,
+                "verify-wrong-package",
+                file = format!("{solution_dir}/Cargo.toml"),
+                package = lesson.solution_crate(),
+                found = format!("{other:?}")
             )),
         }
         if !members.contains(&lesson_dir) || !members.contains(&solution_dir) {
-            problems.push(format!(
-                "the workspace members must include {lesson_dir} and {solution_dir}"
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-not-members",
+                lesson = &lesson_dir,
+                solution = &solution_dir
             ));
         }
         if defaults.contains(&lesson_dir) {
-            problems.push(format!(
-                "{lesson_dir} must not be a default member: its failing stubs would turn `cargo test` red"
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-stub-default-member",
+                lesson = &lesson_dir
             ));
         }
         if !defaults.contains(&solution_dir) {
-            problems.push(format!(
-                "{solution_dir} must be a default member, so that `cargo test` runs it"
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-solution-not-default-member",
+                solution = &solution_dir
             ));
         }
         // The stub's files in reading order: lib.rs, then its modules as it declares them.
@@ -203,9 +230,7 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
             .collect::<Vec<_>>()
             .join("\n");
         if !stub.contains("todo!(") {
-            problems.push(format!(
-                "{lesson_dir}/src/ has no todo!(): the stub is solved"
-            ));
+            problems.push(tr!(INSTRUCTOR, "verify-stub-solved", lesson = &lesson_dir));
         }
         // Every function the learner writes has hints, under the name its todo!() gives
         // (the name failing tests report), and the hints name no other function.
@@ -213,15 +238,19 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
         let hinted: Vec<String> =
             lesson.hints.iter().map(|h| h.function.clone()).collect();
         for name in todos.iter().filter(|name| !hinted.contains(name)) {
-            problems.push(format!(
-                "{lesson_dir}/src/ has `todo!(\"{name}\")`, but course.toml has no \
-                 hints for `{name}`"
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-todo-without-hints",
+                lesson = &lesson_dir,
+                name = name
             ));
         }
         for name in hinted.iter().filter(|name| !todos.contains(name)) {
-            problems.push(format!(
-                "course.toml has hints for `{name}` in {id}, but its stub has no \
-                 `todo!(\"{name}\")`"
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-hints-without-todo",
+                name = name,
+                id = id
             ));
         }
         let mut in_file_order: Vec<&String> = Vec::new();
@@ -233,21 +262,26 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
         let hinted_order: Vec<&String> =
             hinted.iter().filter(|name| todos.contains(name)).collect();
         if in_file_order != hinted_order {
-            problems.push(format!(
-                "course.toml lists the hints of {id} in another order than the functions \
-                 of {lesson_dir}/src/ (lib.rs, then its modules in the order it declares \
-                 them): list them in that order ({})",
-                in_file_order
-                    .iter()
-                    .map(|name| format!("`{name}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            let order: Vec<String> = in_file_order
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect();
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-hint-order",
+                id = id,
+                lesson = &lesson_dir,
+                order = order.join(&tr!(INSTRUCTOR, "list-comma"))
             ));
         }
         problems.extend(stale_stub(root, lesson));
         let visible = root.join(&lesson_dir).join("tests");
         if !has_test(&visible) {
-            problems.push(format!("{lesson_dir}/tests/ has no visible #[test]"));
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-no-visible-test",
+                lesson = &lesson_dir
+            ));
         }
         match course.suites(lesson) {
             Ok(suites) => {
@@ -259,26 +293,38 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
                         suite.lines().filter(|l| l.trim() == "#[test]").count();
                     let wrapped = suite.matches("graded(||").count();
                     if names.is_empty() {
-                        problems.push(format!("{file} has no tests"));
+                        problems.push(tr!(
+                            INSTRUCTOR,
+                            "verify-suite-empty",
+                            file = &file
+                        ));
                     }
                     if names.len() != attributes {
-                        problems.push(format!(
-                            "{file}: {attributes} #[test] attributes but {} test functions \
-                             found right after them",
-                            names.len()
+                        problems.push(tr!(
+                            INSTRUCTOR,
+                            "verify-test-attributes",
+                            file = &file,
+                            attributes = attributes,
+                            functions = names.len()
                         ));
                     }
                     if wrapped < names.len() {
-                        problems.push(format!(
-                            "{file}: {} tests but only {wrapped} bodies wrapped in \
-                             graded(|| ...); an unwrapped test can never report a pass",
-                            names.len()
+                        problems.push(tr!(
+                            INSTRUCTOR,
+                            "verify-unwrapped",
+                            file = &file,
+                            tests = names.len(),
+                            wrapped = wrapped
                         ));
                     }
                     for name in names {
                         if !all_names.insert(name.clone()) {
-                            problems.push(format!(
-                                "{file}: the test name `{name}` is used twice in lesson {id}"
+                            problems.push(tr!(
+                                INSTRUCTOR,
+                                "verify-test-twice",
+                                file = &file,
+                                name = &name,
+                                id = id
                             ));
                         }
                     }
@@ -287,25 +333,32 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
             Err(error) => problems.push(format!("{error:#}")),
         }
         if !course.chapter_file(lesson).is_file() {
-            problems.push(format!(
-                "the chapter book/src/{} is missing",
-                lesson.chapter
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-chapter-missing",
+                chapter = &lesson.chapter
             ));
         } else if !summary.contains(&format!("({})", lesson.chapter)) {
-            problems.push(format!(
-                "book/src/SUMMARY.md does not list {}",
-                lesson.chapter
+            problems.push(tr!(
+                INSTRUCTOR,
+                "verify-not-in-summary",
+                chapter = &lesson.chapter
             ));
         }
     }
     for folder in ["lessons", "solutions", "checker/suites"] {
-        for entry in std::fs::read_dir(root.join(folder))
-            .with_context(|| format!("reading {folder}/"))?
-        {
+        for entry in std::fs::read_dir(root.join(folder)).with_context(|| {
+            tr!(INSTRUCTOR, "verify-reading", path = format!("{folder}/"))
+        })? {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
             if entry.file_type()?.is_dir() && course.manifest.lesson(&name).is_err() {
-                problems.push(format!("{folder}/{name}/ is not a lesson of course.toml"));
+                problems.push(tr!(
+                    INSTRUCTOR,
+                    "verify-not-a-lesson",
+                    folder = folder,
+                    name = &name
+                ));
             }
         }
     }
@@ -319,11 +372,7 @@ fn stale_stub(root: &Path, lesson: &Lesson) -> Option<String> {
     let src = root.join("lessons").join(&lesson.id).join("src");
     match course_manifest::stub_fingerprint(&src) {
         Ok(current) if lesson.stub.as_deref() == Some(current.as_str()) => None,
-        Ok(_) => Some(format!(
-            "course.toml's `stub` fingerprint of {} is not that of lessons/{}/src/: run \
-             `cargo xtask stubs` to record it",
-            lesson.id, lesson.id
-        )),
+        Ok(_) => Some(tr!(INSTRUCTOR, "verify-stale-stub", id = &lesson.id)),
         Err(error) => Some(format!("lessons/{}/src/: {error:#}", lesson.id)),
     }
 }

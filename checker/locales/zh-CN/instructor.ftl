@@ -101,3 +101,34 @@ gradescope-not-empty = { $out } 不是空的：评分包要写入一个新的文
 gradescope-could-not-write-zip = 无法写入 autograder.zip
 # results.json 的摘要：每课一行。
 gradescope-summary = { $id } { $title }：{ $passed }/{ $total } 个测试
+
+## checker verify（verify.rs）
+
+verify-needs-solutions = verify 需要课程的 solutions/，而这个版本没有：请在教师版（完整的仓库）中运行它
+verify-reading = 读取 { $path } 时出错
+verify-parsing = 解析 { $path } 时出错
+verify-solution-fails = { $id } 的参考答案得分 { $passed }/{ $total }：{ $failures }
+verify-solution-fails-on-stubs = 裁判程序基于桩代码构建时，{ $id } 的参考答案得分 { $passed }/{ $total }：某个测试套件在 `observe` 之外调用了这一课（请把调用包起来）：{ $failures }
+# verify-solution-fails 中的一个失败测试：测试名及其消息的第一行。
+verify-failure = { $test }（{ $message }）
+verify-stub-passes = { $id } 的桩代码通过了本应失败的评分测试：{ $tests }
+verify-stub-does-not-build = { $id } 的桩代码无法构建：{ $message }
+verify-wrong-package = { $file } 应当定义包 `{ $package }`，实际是 { $found }
+verify-dependencies = { $file } 依赖 { $declared }，但评分提供的是 { $expected }（来自 course.toml 的 depends_on 和 dependencies）
+verify-missing-example = course.toml 列出了 { $lesson } 的示例 `{ $example }`，但那里没有 examples/{ $example }.rs
+verify-not-members = 工作区成员必须包含 { $lesson } 和 { $solution }
+verify-stub-default-member = { $lesson } 不能是默认成员：它那些会失败的桩代码会让 `cargo test` 变红
+verify-solution-not-default-member = { $solution } 必须是默认成员，这样 `cargo test` 才会运行它
+verify-stub-solved = { $lesson }/src/ 中没有 todo!()：桩代码已经是解答了
+verify-todo-without-hints = { $lesson }/src/ 中有 `todo!("{ $name }")`，但 course.toml 没有 `{ $name }` 的提示
+verify-hints-without-todo = course.toml 在 { $id } 中有 `{ $name }` 的提示，但它的桩代码中没有 `todo!("{ $name }")`
+verify-hint-order = course.toml 中 { $id } 的提示顺序与 { $lesson }/src/ 中各函数的顺序（先 lib.rs，再按它声明的顺序排列各模块）不同：请按这个顺序排列（{ $order }）
+verify-stale-stub = course.toml 中 { $id } 的 `stub` 指纹与 lessons/{ $id }/src/ 的不符：请运行 `cargo xtask stubs` 记录新的指纹
+verify-no-visible-test = { $lesson }/tests/ 中没有可见的 #[test]
+verify-suite-empty = { $file } 中没有测试
+verify-test-attributes = { $file }：有 { $attributes } 个 #[test] 属性，但紧随其后的测试函数有 { $functions } 个
+verify-unwrapped = { $file }：有 { $tests } 个测试，但只有 { $wrapped } 个函数体包在 graded(|| ...) 中；没有包起来的测试永远无法报告通过
+verify-test-twice = { $file }：测试名 `{ $name }` 在 { $id } 中用了两次
+verify-chapter-missing = 缺少章节 book/src/{ $chapter }
+verify-not-in-summary = book/src/SUMMARY.md 没有列出 { $chapter }
+verify-not-a-lesson = { $folder }/{ $name }/ 不是 course.toml 中的课
