@@ -20,11 +20,19 @@ use course_harness::mistakes::positional_encoding::{
     reference_table, table_mistakes, table_mistakes_at_rows,
 };
 use course_harness::{
-    Tol, assert_close, assert_gradient_close, assert_matrix_close, assert_same_shape,
-    graded, linspace, linspace_matrix, numerical_gradient, observe,
+    Catalog, Tol, assert_close, assert_gradient_close, assert_matrix_close,
+    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, observe,
+    tr,
 };
 use positional_encoding::{self as lesson, Embedding};
 use std::panic::{UnwindSafe, catch_unwind, resume_unwind};
+
+/// What a failed test says, in every language the course speaks.
+static MESSAGES: Catalog = Catalog::new(
+    "04-positional-encoding",
+    include_str!("locales/en/suite.ftl"),
+    include_str!("locales/zh-CN/suite.ftl"),
+);
 
 // ---------------------------------------------------------------------------------------
 // Helpers (the wrong answers that common mistakes give are built by
@@ -163,7 +171,7 @@ fn table_matches_the_pytorch_derived_fixture_for_d_model_6() {
             [-0.99999, 0.00443, 0.48868, 0.87246, 0.02370, 0.99972]
         ];
         assert_matrix_close(
-            "rows 0, 1, 2, 3 and 11 of sinusoidal_table(12, 6)",
+            &tr!(MESSAGES, "table-rows-d6"),
             &table.select(Axis(0), &rows),
             &expected,
             Tol {
@@ -262,7 +270,7 @@ fn table_matches_numpy_for_d_model_8_and_16() {
         let table8 = sinusoidal_table(101, 8);
         assert_same_shape("sinusoidal_table(101, 8)", &table8, (101, 8));
         assert_matrix_close(
-            "rows 0..=5, 37 and 100 of sinusoidal_table(101, 8)",
+            &tr!(MESSAGES, "table-rows-d8"),
             &table8.select(Axis(0), &rows8),
             &expected8,
             tol,
@@ -366,7 +374,7 @@ fn table_matches_numpy_for_d_model_8_and_16() {
         let table16 = sinusoidal_table(1001, 16);
         assert_same_shape("sinusoidal_table(1001, 16)", &table16, (1001, 16));
         assert_matrix_close(
-            "rows 1, 7, 50, 99 and 1000 of sinusoidal_table(1001, 16)",
+            &tr!(MESSAGES, "table-rows-d16"),
             &table16.select(Axis(0), &rows16),
             &expected16,
             tol,
@@ -388,17 +396,22 @@ fn table_interleaves_sine_at_even_columns_and_cosine_at_odd_columns() {
             a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12)
         };
         let cause = if close(&row0, &[1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]) {
-            SWAPPED
+            SWAPPED.to_owned()
         } else if close(&row0, &[0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]) {
-            CONCATENATED
+            CONCATENATED.to_owned()
         } else {
-            "row 0 is position 0, where every angle is 0: sin 0 = 0 at the even columns and \
-             cos 0 = 1 at the odd ones"
+            tr!(MESSAGES, "row-zero-cause")
         };
         assert!(
             close(&row0, &interleaved),
-            "row 0 of sinusoidal_table(4, 8): expected {interleaved:?}, got {row0:?}. \
-             Likely cause: {cause}."
+            "{}",
+            tr!(
+                MESSAGES,
+                "row-zero-mismatch",
+                expected = format!("{interleaved:?}"),
+                got = format!("{row0:?}"),
+                cause = cause,
+            )
         );
         let two = sinusoidal_table(4, 2);
         let expected = Matrix::from_shape_fn((4, 2), |(p, c)| {
@@ -409,7 +422,7 @@ fn table_interleaves_sine_at_even_columns_and_cosine_at_odd_columns() {
             }
         });
         assert_matrix_close(
-            "sinusoidal_table(4, 2) (row p should be [sin p, cos p])",
+            &tr!(MESSAGES, "table-d2"),
             &two,
             &expected,
             Tol::TIGHT,
@@ -438,17 +451,11 @@ fn an_odd_d_model_is_rejected_with_a_clear_message() {
             ),
         ] {
             match message {
-                None => panic!(
-                    "{what} should panic: with d_model = 7 the last column has no partner. \
-                     Likely cause: the function returned a table anyway; check that d_model \
-                     is even first, with assert!."
-                ),
+                None => panic!("{}", tr!(MESSAGES, "odd-not-rejected", what = what)),
                 Some(text) => assert!(
                     text.to_lowercase().contains("even"),
-                    "{what} panicked with \"{text}\", which does not say what is wrong. \
-                     Likely cause: the panic came from an index out of bounds or similar \
-                     rather than from a check; assert! that d_model is even, with a message \
-                     that says so."
+                    "{}",
+                    tr!(MESSAGES, "odd-unclear", what = what, text = text)
                 ),
             }
         }
@@ -476,16 +483,19 @@ fn shifting_by_k_rotates_every_sine_cosine_pair() {
                         (rotated[0] - got[0]).abs().max((rotated[1] - got[1]).abs());
                     assert!(
                         off <= 1e-12,
-                        "pair {i} (columns {}, {}) of PE({}) should be PE({p}) rotated by \
-                         k·ω_{i} (k = {k}): expected {rotated:?}, got {got:?}. Likely cause: \
-                         {}",
-                        2 * i,
-                        2 * i + 1,
-                        p + k,
-                        "each pair must be (sin(pos·ω_i), cos(pos·ω_i)) with the same ω_i for \
-                         both columns and an angle proportional to pos; a swapped or \
-                         concatenated layout, or a different frequency for the cosine, \
-                         breaks the rotation"
+                        "{}",
+                        tr!(
+                            MESSAGES,
+                            "rotation-broken",
+                            i = i,
+                            even = 2 * i,
+                            odd = 2 * i + 1,
+                            shifted = p + k,
+                            p = p,
+                            k = k,
+                            expected = format!("{rotated:?}"),
+                            got = format!("{got:?}"),
+                        )
                     );
                 }
             }
@@ -511,12 +521,16 @@ fn the_dot_product_of_two_encodings_depends_only_on_their_distance() {
                 let got = table.row(p).dot(&table.row(p + k));
                 assert!(
                     (got - dot).abs() <= 1e-8,
-                    "⟨PE({p}), PE({})⟩ with d_model = 16: expected {dot} (= Σ_i cos({k}·ω_i), \
-                     the same for every p), got {got}. Likely cause: the table's \
-                     frequencies or layout are off; the dot product of two encodings can \
-                     depend only on their distance when every pair is (sin, cos) of the \
-                     same angle pos·ω_i.",
-                    p + k
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "dot-not-distance-only",
+                        p = p,
+                        shifted = p + k,
+                        k = k,
+                        expected = dot.to_string(),
+                        got = got.to_string(),
+                    )
                 );
             }
         }
@@ -537,10 +551,15 @@ fn every_encoding_has_squared_norm_d_model_over_two() {
                 .find(|(_, n)| (*n - half).abs() > 1e-9)
             {
                 panic!(
-                    "‖PE({p})‖² with d_model = {d_model}: expected {half} (d_model/2: each \
-                     pair gives sin² + cos² = 1), got {n}. Likely cause: a column that is not \
-                     paired with its partner (the sine and the cosine of a pair must share \
-                     the same angle)."
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "norm-not-half",
+                        p = p,
+                        d_model = d_model,
+                        expected = half.to_string(),
+                        got = n.to_string(),
+                    )
                 );
             }
         }
@@ -580,7 +599,7 @@ fn embedding_forward_looks_up_rows_and_scales_by_sqrt_d_model() {
             &embedding_mistakes(&embedding.weight, &tokens),
         );
         assert_same_shape(
-            "Embedding::forward of no tokens",
+            &tr!(MESSAGES, "forward-no-tokens"),
             &embedding_forward(&embedding, &[]),
             (0, 4),
         );
@@ -596,16 +615,11 @@ fn embedding_forward_rejects_a_token_outside_the_vocabulary() {
         match panic_message(|| {
             let _ = embedding_forward(&embedding, &[0, 7]);
         }) {
-            None => panic!(
-                "Embedding::forward(&[0, 7]) with a vocabulary of 3 tokens should panic. \
-                 Likely cause: a token id outside the vocabulary was turned into something \
-                 (a zero row, a clamp) instead of being rejected."
-            ),
+            None => panic!("{}", tr!(MESSAGES, "vocab-not-rejected")),
             Some(text) => assert!(
                 text.to_lowercase().contains("vocab"),
-                "Embedding::forward(&[0, 7]) panicked with \"{text}\", which does not say \
-                 that token 7 is outside the vocabulary of 3. Likely cause: the index went \
-                 straight into the weight; check the token first, with assert!."
+                "{}",
+                tr!(MESSAGES, "vocab-unclear", text = text)
             ),
         }
     });
@@ -631,7 +645,7 @@ fn embedding_backward_accumulates_repeated_tokens() {
             [0.0, 0.0, 0.0, 0.0]
         ];
         let got = embedding_backward(&embedding, &tokens, &d_out);
-        assert_same_shape("Embedding::backward (the weight's gradient)", &got, (3, 4));
+        assert_same_shape(&tr!(MESSAGES, "backward-shape"), &got, (3, 4));
         assert_matrix_close(
             "Embedding::backward([1, 0, 1, 1], d_out)",
             &got,
@@ -666,8 +680,7 @@ fn embedding_backward_matches_numerical_gradient() {
             "Embedding::backward",
             &analytic,
             &numerical,
-            "d_weight[v] = √d_model · (sum of the rows of d_out whose token is v): add \
-             (+=), don't assign, and leave the rows of unused tokens at 0",
+            &tr!(MESSAGES, "backward-hint"),
         );
     });
 }
@@ -707,20 +720,14 @@ fn add_positional_encoding_rejects_a_table_that_is_too_short() {
         match panic_message(|| {
             let _ = add_positional_encoding(&x, &table, 3);
         }) {
-            None => panic!(
-                "add_positional_encoding of 3 rows from position 3 with a 4-row table \
-                 should panic: positions 3, 4, 5 need 6 rows. Likely cause: the missing \
-                 rows were filled in or skipped instead of reported."
-            ),
+            None => panic!("{}", tr!(MESSAGES, "short-not-rejected")),
             Some(text) => assert!(
                 text.contains('6') && {
                     let lower = text.to_lowercase();
                     lower.contains("row") || lower.contains("table")
                 },
-                "add_positional_encoding of 3 rows from position 3 with a 4-row table \
-                 panicked with \"{text}\", which does not say how many rows are needed (6). \
-                 Likely cause: the panic came from slicing past the end rather than from a \
-                 check with a message."
+                "{}",
+                tr!(MESSAGES, "short-unclear", text = text)
             ),
         }
         let narrow = linspace_matrix(6, 2, 0.5, -2.0);
@@ -729,9 +736,8 @@ fn add_positional_encoding_rejects_a_table_that_is_too_short() {
                 let _ = add_positional_encoding(&x, &narrow, 0);
             })
             .is_some(),
-            "add_positional_encoding of a (3, 4) x with a (6, 2) table should panic: the \
-             encoding must be as wide as the embeddings (d_model). Likely cause: only part \
-             of each row got an encoding."
+            "{}",
+            tr!(MESSAGES, "narrow-not-rejected")
         );
     });
 }
@@ -781,14 +787,20 @@ fn the_course_initialisation_gives_a_ratio_of_sqrt_two() {
             let got =
                 embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
             let expected = (2.0 as Float).sqrt();
-            let cause = ratio_cause(got, &weight, &table).unwrap_or(
-                "ratio = sqrt(mean over the vocabulary of ‖scale · weight[v]‖²) / \
-                 sqrt(mean over positions of ‖table[pos]‖²)",
-            );
+            let cause = ratio_cause(got, &weight, &table)
+                .map(String::from)
+                .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula"));
             assert!(
                 (got - expected).abs() <= 1e-10,
-                "embedding_to_encoding_ratio with entries ±1/√{d_model} (d_model = \
-                 {d_model}): expected √2 = {expected}, got {got}. Likely cause: {cause}."
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "ratio-not-sqrt-two",
+                    d_model = d_model,
+                    expected = expected.to_string(),
+                    got = got.to_string(),
+                    cause = cause,
+                )
             );
         }
     });
@@ -808,13 +820,7 @@ fn unit_variance_embeddings_times_sqrt_d_model_drown_the_encoding() {
             );
         let table = independent_table(20, 32);
         let got = embedding_to_encoding_ratio(&Embedding::new(weight), &table);
-        assert_close(
-            "embedding_to_encoding_ratio with entries ±1 and d_model = 32 (scaled rows have \
-             norm 32, encoding rows norm 4)",
-            got,
-            8.0,
-            Tol::TIGHT,
-        );
+        assert_close(&tr!(MESSAGES, "ratio-unit-entries"), got, 8.0, Tol::TIGHT);
     });
 }
 
@@ -831,13 +837,19 @@ fn embedding_to_encoding_ratio_matches_numpy() {
         // unscaled 0.8512565308, the mean of the norms 1.89963148, total norms 1.318760947)
         // are the harness's to name.
         let expected = 2.085144141;
-        let cause = ratio_cause(got, &weight, &table).unwrap_or(
-            "ratio = sqrt(mean_v ‖scale · weight[v]‖²) / sqrt(mean_pos ‖table[pos]‖²)",
-        );
+        let cause = ratio_cause(got, &weight, &table)
+            .map(String::from)
+            .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula-short"));
         assert!(
             (got - expected).abs() <= 1e-8,
-            "embedding_to_encoding_ratio(linspace(4, 6, −1, 1), sinusoidal_table(10, 6)): \
-             expected {expected}, got {got}. Likely cause: {cause}."
+            "{}",
+            tr!(
+                MESSAGES,
+                "ratio-mismatch",
+                expected = expected.to_string(),
+                got = got.to_string(),
+                cause = cause,
+            )
         );
     });
 }
@@ -853,7 +865,10 @@ fn tokens(text: &str) -> Vec<usize> {
             '猫' => 0,
             '追' => 1,
             '狗' => 2,
-            other => panic!("{other} is not in the test's vocabulary"),
+            other => panic!(
+                "{}",
+                tr!(MESSAGES, "not-in-vocabulary", token = other.to_string())
+            ),
         })
         .collect()
 }
@@ -893,12 +908,15 @@ fn assert_permuted(what: &str, got: &Matrix, expected: &Matrix) {
         .fold(0.0 as Float, |m, v| m.max(v.abs()));
     assert!(
         gap <= 1e-12,
-        "{what}: without positions, reordering the tokens must reorder these rows and change \
-         nothing else, but they differ by up to {gap:.3e}. Likely cause: Embedding::forward \
-         depends on where a token stands; row t must be scale() · weight[tokens[t]], the same \
-         at every position (positions are added by add_positional_encoding).\n{}{}",
-        show("expected", expected),
-        show("got", got)
+        "{}\n{}{}",
+        tr!(
+            MESSAGES,
+            "not-permuted",
+            what = what,
+            gap = format!("{gap:.3e}")
+        ),
+        show(&tr!(MESSAGES, "label-expected"), expected),
+        show(&tr!(MESSAGES, "label-got"), got)
     );
 }
 
@@ -917,7 +935,7 @@ fn without_positions_attention_cannot_tell_cat_chases_dog_from_dog_chases_cat() 
         };
         let (cat_chases_dog, dog_chases_cat) = (out("猫追狗"), out("狗追猫"));
         assert_permuted(
-            "self-attention of 狗追猫 without positions (should be the rows of 猫追狗, reversed)",
+            &tr!(MESSAGES, "dog-without-positions"),
             &dog_chases_cat,
             &reversed_rows(&cat_chases_dog),
         );
@@ -928,7 +946,7 @@ fn without_positions_attention_cannot_tell_cat_chases_dog_from_dog_chases_cat() 
             [0.3888986874, 0.7707499568, -0.6744016765, 0.08731635521]
         ];
         assert_matrix_close(
-            "self-attention (Q = K = V = X) of the embeddings of 猫追狗",
+            &tr!(MESSAGES, "cat-without-positions"),
             &cat_chases_dog,
             &expected,
             Tol {
@@ -970,14 +988,14 @@ fn with_positions_attention_tells_who_chases_whom() {
             rel: 0.0,
         };
         assert_matrix_close(
-            "self-attention of 猫追狗 with positions",
+            &tr!(MESSAGES, "with-positions", sentence = "猫追狗"),
             &cat_chases_dog,
             &expected_cat,
             tol,
             &[],
         );
         assert_matrix_close(
-            "self-attention of 狗追猫 with positions",
+            &tr!(MESSAGES, "with-positions", sentence = "狗追猫"),
             &dog_chases_cat,
             &expected_dog,
             tol,
@@ -988,8 +1006,8 @@ fn with_positions_attention_tells_who_chases_whom() {
             .fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             gap > 1.0,
-            "with positions, 狗追猫 should no longer be 猫追狗 reversed: the largest \
-             difference is {gap}, expected 1.447. Likely cause: the encoding was not added."
+            "{}",
+            tr!(MESSAGES, "still-reversed", gap = gap.to_string())
         );
     });
 }
@@ -1030,12 +1048,12 @@ fn self_attention_is_permutation_equivariant_until_positions_are_added() {
             .forward(&embedding_forward(&embedding, &shuffled), None)
             .attention;
         assert_permuted(
-            "output for the permuted tokens, without positions (should be P · output)",
+            &tr!(MESSAGES, "permuted-output"),
             &moved.output,
             &plain.output.select(Axis(0), &perm),
         );
         assert_permuted(
-            "weights for the permuted tokens, without positions (should be P W Pᵀ)",
+            &tr!(MESSAGES, "permuted-weights"),
             &moved.weights,
             &plain.weights.select(Axis(0), &perm).select(Axis(1), &perm),
         );
@@ -1051,9 +1069,8 @@ fn self_attention_is_permutation_equivariant_until_positions_are_added() {
             .fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             gap > 1.0,
-            "with positions, permuting the tokens should change the outputs by more than \
-             permuting them: the largest difference from P · output is {gap}, expected \
-             about 2.045. Likely cause: embed_with_positions did not add table[t] to row t."
+            "{}",
+            tr!(MESSAGES, "still-equivariant", gap = gap.to_string())
         );
     });
 }
@@ -1101,12 +1118,10 @@ fn gradients_flow_from_attention_through_the_encoding_to_the_embedding() {
             STEP,
         );
         assert_gradient_close(
-            "the embedding's gradient from a loss on the attention output",
+            &tr!(MESSAGES, "gradient-through-attention"),
             &analytic,
             &numerical,
-            "the encoding is a constant, so the gradient of x = √d_model · E[tokens] + PE \
-             reaches the embedding unchanged; Embedding::backward must then scatter-add \
-             each row into its token's row (猫 and 追 occur twice) and multiply by √d_model",
+            &tr!(MESSAGES, "gradient-through-attention-hint"),
         );
     });
 }

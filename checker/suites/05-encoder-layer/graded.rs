@@ -27,9 +27,9 @@ use course_harness::mistakes::encoder_layer::{
 };
 use course_harness::mistakes::multi_head_attention::{Layer, LinearWeights};
 use course_harness::{
-    Misconception, Taped, Tol, assert_all_finite, assert_gradient_close,
+    Catalog, Misconception, Taped, Tol, assert_all_finite, assert_gradient_close,
     assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient, observe, relative_error,
+    numerical_gradient, observe, relative_error, tr,
 };
 use encoder_layer::{
     DecoderLayer, DecoderLayerForward, DecoderLayerGrads, EncoderLayer,
@@ -39,16 +39,20 @@ use encoder_layer::{
     causal_mask, normalise_rows, padding_mask,
 };
 
+/// What a failed test says, in every language the course speaks.
+static MESSAGES: Catalog = Catalog::new(
+    "05-encoder-layer",
+    include_str!("locales/en/suite.ftl"),
+    include_str!("locales/zh-CN/suite.ftl"),
+);
+
 /// Exactly equal: for properties that hold bit for bit (rows that cannot see each other).
 const EXACT: Tol = Tol { abs: 0.0, rel: 0.0 };
 
 /// Appended to every gradient hint: a gradient check compares the backward pass with
 /// central differences of the learner's own forward pass.
 fn gradient_hint(hint: &str) -> String {
-    format!(
-        "{hint}. (If a forward-pass test fails too, fix the forward pass first: the \
-         numerical gradient is computed from your forward pass.)"
-    )
+    tr!(MESSAGES, "gradient-hint", hint = hint)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -439,10 +443,13 @@ fn normalise_rows_standardises_with_the_biased_variance() {
         );
         assert!(
             got.inv_std.len() == 1 && Tol::TIGHT.accepts(got.inv_std[0], inv_std),
-            "normalise_rows([[1, 0, 0, 0]]).inv_std should be [1/√(3/16 + 1e-5)] = \
-             [{inv_std}], got {}. Likely cause: inv_std holds one number per row, \
-             1/√(σ² + ε), with σ² the biased variance of that row.",
-            got.inv_std
+            "{}",
+            tr!(
+                MESSAGES,
+                "inv-std-mismatch",
+                expected = inv_std.to_string(),
+                got = got.inv_std.to_string(),
+            )
         );
     });
 }
@@ -457,7 +464,7 @@ fn layer_norm_of_1_0_0_0_matches_pytorch_not_the_annotated_transformer() {
         let ln = LayerNorm::new(4);
         let got = observe("LayerNorm::forward", || ln.forward(&x));
         assert_matrix_close(
-            "LayerNorm::new(4).forward([[1, 0, 0, 0]]) (PyTorch's nn.LayerNorm(4))",
+            &tr!(MESSAGES, "layer-norm-4-pytorch"),
             &got,
             &pytorch_layer_norm_1_0_0_0(),
             Tol::TIGHT,
@@ -489,32 +496,31 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
         };
         let mistakes = layer_norm_mistakes(&x, &norm_parts(&ln));
         assert_matrix_close(
-            "LayerNorm of burn's fixture (burn's published values)",
+            &tr!(MESSAGES, "burn-published"),
             &got,
             &published,
             four_decimals,
             &mistakes,
         );
         assert_matrix_close(
-            "LayerNorm of burn's fixture (PyTorch)",
+            &tr!(MESSAGES, "burn-pytorch"),
             &got,
             &pytorch_burn_fixture(),
             Tol::TIGHT,
             &mistakes,
         );
         let wide = LayerNorm { eps: 0.1, ..ln };
+        let eps_fixed = tr!(MESSAGES, "eps-fixed");
         let mut mistakes = layer_norm_mistakes(&x, &norm_parts(&wide));
         mistakes.insert(
             0,
             Misconception {
-                cause: "ε was fixed at 1e-5 (LAYER_NORM_EPS) instead of taken from the layer's \
-                        own `eps` field",
+                cause: &eps_fixed,
                 result: pytorch_burn_fixture(),
             },
         );
         assert_matrix_close(
-            "LayerNorm with eps = 0.1 of burn's fixture (PyTorch; burn publishes −0.4863, \
-             −1.9180, 1.5766, ...)",
+            &tr!(MESSAGES, "burn-eps"),
             &observe("LayerNorm::forward", || wide.forward(&x)),
             &pytorch_burn_fixture_eps_0_1(),
             Tol::TIGHT,
@@ -533,7 +539,7 @@ fn layer_norm_normalises_each_row_over_its_features() {
         let a = 1.0 / (2.0 / 3.0 + LAYER_NORM_EPS).sqrt();
         let expected = array![[-a, 0.0, a], [-a, 0.0, a], [a, 0.0, -a]];
         assert_matrix_close(
-            "LayerNorm of candle's rows [1, 2, 3], [4, 5, 6], [9, 8, 7]",
+            &tr!(MESSAGES, "candle-rows"),
             &observe("LayerNorm::forward", || ln.forward(&x)),
             &expected,
             Tol::TIGHT,
@@ -553,7 +559,7 @@ fn layer_norm_applies_gamma_and_beta_per_feature() {
         // γ and β left out, swapped or applied first are among the mistakes.
         let mistakes = layer_norm_mistakes(&x, &norm_parts(&ln));
         assert_matrix_close(
-            "LayerNorm with γ = linspace(0.5, 1.5, 5), β = linspace(−0.3, 0.3, 5) (PyTorch)",
+            &tr!(MESSAGES, "gamma-beta-pytorch"),
             &observe("LayerNorm::forward", || ln.forward(&x)),
             &pytorch_layer_norm_gamma_beta(),
             Tol::TIGHT,
@@ -577,7 +583,11 @@ fn layer_norm_output_std_is_sqrt_of_var_over_var_plus_eps() {
             c + half_variance.sqrt() * pattern[j]
         });
         let got = observe("LayerNorm::forward", || LayerNorm::new(5).forward(&x));
-        assert_same_shape("LayerNorm of a (4, 5) input", &got, (4, 5));
+        assert_same_shape(
+            &tr!(MESSAGES, "layer-norm-of-input", shape = "(4, 5)"),
+            &got,
+            (4, 5),
+        );
         let moments = |m: &Matrix, i: usize| {
             let r = m.row(i);
             let mean = r.sum() / 5.0;
@@ -591,25 +601,35 @@ fn layer_norm_output_std_is_sqrt_of_var_over_var_plus_eps() {
             let std_out = var_out.sqrt();
             assert!(
                 mean_out.abs() <= 1e-12,
-                "LayerNorm (γ = 1, β = 0): row {i} of the output has mean {mean_out:e}, \
-                 expected 0. Likely cause: the row's mean μ must be subtracted from each of \
-                 its entries (a mean per row, over the features)."
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "mean-not-zero",
+                    row = i,
+                    mean = format!("{mean_out:e}"),
+                )
             );
             let cause = if (std_out - 1.0).abs() < 1e-9 {
-                "ε was left out: with it inside the square root the output's std is \
-                 √(σ²/(σ² + ε)), visibly below 1 when σ² is as small as ε"
+                tr!(MESSAGES, "eps-left-out")
             } else if (std_out - (var_in.sqrt() / (var_in.sqrt() + LAYER_NORM_EPS))).abs()
                 < 1e-9
             {
-                "ε was added to the standard deviation instead of the variance"
+                tr!(MESSAGES, "eps-on-std")
             } else {
-                "divide by √(σ² + ε), where σ² is the biased variance of the row (÷ d_model)"
+                tr!(MESSAGES, "divide-by-std")
             };
             assert!(
                 (std_out - expected).abs() <= 1e-9 * expected,
-                "LayerNorm (γ = 1, β = 0): row {i} has input variance {var_in:e}, so its \
-                 output's standard deviation should be √(σ²/(σ² + ε)) = {expected:.9}, got \
-                 {std_out:.9}. Likely cause: {cause}."
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "std-mismatch",
+                    row = i,
+                    variance = format!("{var_in:e}"),
+                    expected = format!("{expected:.9}"),
+                    got = format!("{std_out:.9}"),
+                    cause = cause,
+                )
             );
         }
     });
@@ -624,14 +644,13 @@ fn layer_norm_of_a_constant_row_is_beta_not_nan() {
         let ln = LayerNorm::from_parameters(vector(0.5, 1.5, 5), beta.clone());
         let got = observe("LayerNorm::forward", || ln.forward(&x));
         assert_all_finite(
-            "LayerNorm of a constant row",
+            &tr!(MESSAGES, "constant-row"),
             &got,
-            "a constant row has variance 0, and (x − μ)/√σ² is 0/0 = NaN: ε inside the \
-             square root, (x − μ)/√(σ² + ε), is what keeps it finite",
+            &tr!(MESSAGES, "constant-row-hint"),
         );
         let expected = Matrix::from_shape_fn((2, 5), |(_, j)| beta[j]);
         assert_matrix_close(
-            "LayerNorm of a constant row (x̂ = 0, so the output is β)",
+            &tr!(MESSAGES, "constant-row-is-beta"),
             &got,
             &expected,
             Tol::TIGHT,
@@ -649,13 +668,17 @@ fn layer_norm_treats_every_row_on_its_own_for_any_number_of_rows() {
         let x = scrambled(7, 5, 23, 1.5);
         let ln = LayerNorm::from_parameters(vector(0.5, 1.5, 5), vector(-0.3, 0.3, 5));
         let all = observe("LayerNorm::forward", || ln.forward(&x));
-        assert_same_shape("LayerNorm of a (7, 5) input", &all, (7, 5));
+        assert_same_shape(
+            &tr!(MESSAGES, "layer-norm-of-input", shape = "(7, 5)"),
+            &all,
+            (7, 5),
+        );
         let one_by_one = Matrix::from_shape_fn((7, 5), |(i, j)| {
             let one = x.slice(s![i..i + 1, ..]).to_owned();
             observe("LayerNorm::forward", || ln.forward(&one))[[0, j]]
         });
         assert_matrix_close(
-            "LayerNorm of 7 rows at once, against each row on its own",
+            &tr!(MESSAGES, "layer-norm-rows-at-once"),
             &all,
             &one_by_one,
             Tol::TIGHT,
@@ -671,9 +694,7 @@ fn layer_norm_treats_every_row_on_its_own_for_any_number_of_rows() {
 #[test]
 fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
     graded(|| {
-        let hint = "the mean and the variance depend on every entry of the row, which adds \
-                    two terms to dx: dx = r·(g − mean(g) − x̂ ⊙ mean(g ⊙ x̂)) with g = dY ⊙ γ. \
-                    Treating μ and σ² as constants (dx = g·r) is the usual mistake";
+        let hint = tr!(MESSAGES, "sum-gradient-hint");
         let x = array![[9.0, 10.0], [54.0, 61.0]];
         let ln = LayerNorm::new(2);
         let grads = observe_parts("LayerNorm::backward", || {
@@ -684,31 +705,34 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
         let largest = grads.d_x.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             largest <= 1e-12,
-            "d sum(LayerNorm(x)) / dx for burn's x = [[9, 10], [54, 61]] should be exactly 0 \
-             (each row of LayerNorm's output sums to Σβ whatever x is), got {:?}. Likely \
-             cause: {hint}.",
-            grads.d_x
+            "{}",
+            tr!(
+                MESSAGES,
+                "sum-gradient-burn",
+                got = format!("{:?}", grads.d_x),
+                hint = &hint,
+            )
         );
         let published = Tol {
             abs: 1e-4,
             rel: 0.0,
         };
         assert_matrix_close(
-            "dγ of sum(LayerNorm(x)) (burn: [−2, 2])",
+            &tr!(MESSAGES, "d-gamma-burn"),
             &row(&grads.d_gamma),
             &array![[-2.0, 2.0]],
             published,
             &wrong.d_gamma,
         );
         assert_matrix_close(
-            "dγ of sum(LayerNorm(x)) (PyTorch)",
+            &tr!(MESSAGES, "d-gamma-pytorch"),
             &row(&grads.d_gamma),
             &array![[-1.9999795924369648, 1.9999795924369645]],
             Tol::TIGHT,
             &wrong.d_gamma,
         );
         assert_matrix_close(
-            "dβ of sum(LayerNorm(x)) (burn: [2, 2])",
+            &tr!(MESSAGES, "d-beta-burn"),
             &row(&grads.d_beta),
             &array![[2.0, 2.0]],
             Tol::TIGHT,
@@ -724,9 +748,13 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
         let largest = d_x.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             largest <= 1e-12,
-            "d sum(LayerNorm(x)) / dx with γ = 1.7 everywhere should be 0 (up to 1e-12): \
-             Σ_j (1.7·x̂_j + β_j) = Σβ whatever x is; got a largest entry of {largest:e}. \
-             Likely cause: {hint}."
+            "{}",
+            tr!(
+                MESSAGES,
+                "sum-gradient-uniform-gamma",
+                largest = format!("{largest:e}"),
+                hint = &hint,
+            )
         );
     });
 }
@@ -749,11 +777,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
             .iter()
             .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
             .map(|m| m.cause.to_string())
-            .unwrap_or_else(|| {
-                "with g = dY ⊙ γ and r = 1/√(σ² + ε) per row, dx = r·(g − mean(g) − x̂ ⊙ \
-                 mean(g ⊙ x̂)), the means taken over each row's features"
-                    .to_owned()
-            });
+            .unwrap_or_else(|| tr!(MESSAGES, "layer-norm-d-x-hint"));
         assert_gradient_close("LayerNorm d_x", &grads.d_x, &d_x, &gradient_hint(&hint));
         let d_gamma = numerical_gradient(
             |g| {
@@ -768,9 +792,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
             "LayerNorm d_gamma",
             &row(&grads.d_gamma),
             &d_gamma,
-            &gradient_hint(
-                "dγ = Σ_rows dY ⊙ x̂: the normalised input, not x nor the output",
-            ),
+            &gradient_hint(&tr!(MESSAGES, "layer-norm-d-gamma-hint")),
         );
         let d_beta = numerical_gradient(
             |b| {
@@ -785,7 +807,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
             "LayerNorm d_beta",
             &row(&grads.d_beta),
             &d_beta,
-            &gradient_hint("β is added to every row, so dβ = Σ_rows dY"),
+            &gradient_hint(&tr!(MESSAGES, "layer-norm-d-beta-hint")),
         );
     });
 }
@@ -802,9 +824,13 @@ fn feed_forward_matches_pytorch() {
         let ffn = fixture_ffn();
         assert!(
             (ffn.d_model(), ffn.d_ff()) == (6, 10),
-            "FeedForward with w_1 (10, 6) should report d_model 6 and d_ff 10, got {} and {}",
-            ffn.d_model(),
-            ffn.d_ff()
+            "{}",
+            tr!(
+                MESSAGES,
+                "ffn-sizes",
+                d_model = ffn.d_model().to_string(),
+                d_ff = ffn.d_ff().to_string(),
+            )
         );
         let x = scrambled(3, 6, 11, 1.0);
         let forward = observe_parts("FeedForward::forward", || ffn.forward(&x));
@@ -820,7 +846,7 @@ fn feed_forward_matches_pytorch() {
         );
         let expected = pytorch_ffn();
         assert_matrix_close(
-            "FeedForward output (PyTorch: linear2(relu(linear1(x))))",
+            &tr!(MESSAGES, "ffn-output-pytorch"),
             &forward.output,
             &expected,
             Tol::TIGHT,
@@ -837,7 +863,7 @@ fn feed_forward_acts_on_each_position_independently() {
         let ffn = fixture_ffn();
         let x = scrambled(5, 6, 17, 1.0);
         let before = ffn_output(&ffn, &x);
-        assert_same_shape("FeedForward of a (5, 6) input", &before, (5, 6));
+        assert_same_shape(&tr!(MESSAGES, "ffn-of-input"), &before, (5, 6));
         let mut changed = x.clone();
         changed
             .row_mut(2)
@@ -845,7 +871,7 @@ fn feed_forward_acts_on_each_position_independently() {
         let after = ffn_output(&ffn, &changed);
         for i in [0, 1, 3, 4] {
             assert_matrix_close(
-                &format!("FeedForward output row {i} after changing input row 2 only"),
+                &tr!(MESSAGES, "ffn-row-unchanged", row = i),
                 &after.slice(s![i..i + 1, ..]).to_owned(),
                 &before.slice(s![i..i + 1, ..]).to_owned(),
                 EXACT,
@@ -856,7 +882,7 @@ fn feed_forward_acts_on_each_position_independently() {
             ffn_output(&ffn, &x.slice(s![i..i + 1, ..]).to_owned())[[0, j]]
         });
         assert_matrix_close(
-            "FeedForward of 5 rows at once, against each row on its own",
+            &tr!(MESSAGES, "ffn-rows-at-once"),
             &before,
             &one_by_one,
             Tol::TIGHT,
@@ -886,26 +912,24 @@ fn feed_forward_backward_matches_numerical_gradients() {
             .iter()
             .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
         {
-            m.cause
+            m.cause.to_owned()
         } else {
-            "back through w_2 (its input is hidden), then the ReLU (× 1 where hidden > 0, \
-             × 0 elsewhere), then w_1 (its input is x)"
+            tr!(MESSAGES, "ffn-d-x-hint")
         };
-        assert_gradient_close("FeedForward d_x", &grads.d_x, &d_x, &gradient_hint(hint));
+        assert_gradient_close("FeedForward d_x", &grads.d_x, &d_x, &gradient_hint(&hint));
         type Pick = fn(&mut FeedForward) -> &mut Linear;
-        let layers: [(&str, Pick, &LinearGrads, &str); 2] = [
+        let layers: [(&str, Pick, &LinearGrads, String); 2] = [
             (
                 "w_1",
                 |f| &mut f.w_1,
                 &grads.w_1,
-                "w_1's input is x and its upstream gradient is the one that came back \
-                 through w_2 and the ReLU",
+                tr!(MESSAGES, "ffn-w-1-hint"),
             ),
             (
                 "w_2",
                 |f| &mut f.w_2,
                 &grads.w_2,
-                "w_2's input is hidden (after the ReLU) and its upstream gradient is d_output",
+                tr!(MESSAGES, "ffn-w-2-hint"),
             ),
         ];
         for (name, pick, analytic, hint) in layers {
@@ -923,7 +947,7 @@ fn feed_forward_backward_matches_numerical_gradients() {
                 &format!("FeedForward d_{name}.weight"),
                 &analytic.d_weight,
                 &d_w,
-                &gradient_hint(hint),
+                &gradient_hint(&hint),
             );
             let mut probe = ffn.clone();
             let start = row(&pick(&mut probe).bias);
@@ -939,7 +963,7 @@ fn feed_forward_backward_matches_numerical_gradients() {
                 &format!("FeedForward d_{name}.bias"),
                 &row(&analytic.d_bias),
                 &d_b,
-                &gradient_hint(hint),
+                &gradient_hint(&hint),
             );
         }
     });
@@ -978,7 +1002,7 @@ fn encoder_layer_post_ln_matches_pytorch() {
             None,
         ));
         assert_matrix_close(
-            "encoder layer, post-LN (PyTorch's nn.TransformerEncoderLayer, norm_first=False)",
+            &tr!(MESSAGES, "encoder-post-pytorch"),
             &output,
             &pytorch_encoder_post(),
             Tol::TIGHT,
@@ -1018,7 +1042,7 @@ fn encoder_layer_pre_ln_matches_pytorch() {
             None,
         ));
         assert_matrix_close(
-            "encoder layer, pre-LN (PyTorch's nn.TransformerEncoderLayer, norm_first=True)",
+            &tr!(MESSAGES, "encoder-pre-pytorch"),
             &output,
             &pytorch_encoder_pre(),
             Tol::TIGHT,
@@ -1037,13 +1061,12 @@ fn encoder_layer_with_a_padding_mask_matches_pytorch() {
         let x = scrambled(5, 6, 13, 1.0);
         let mask = padding_mask(5, &[true, true, true, false, false]);
         assert_matrix_close(
-            "encoder layer, post-LN, with the last two tokens padded (PyTorch)",
+            &tr!(MESSAGES, "encoder-padded-pytorch"),
             &encoder_output(&layer, &x, Some(&mask)),
             &pytorch_encoder_padded(),
             Tol::TIGHT,
             &[Misconception {
-                cause: "the mask did not reach the self-attention: pass it to \
-                        self_attention.forward",
+                cause: &tr!(MESSAGES, "mask-not-passed"),
                 result: mistake_encoder_padded_no_mask(),
             }],
         );
@@ -1067,9 +1090,10 @@ fn padded_tokens_do_not_change_the_real_tokens_outputs() {
             let before = encoder_output(&layer, &x, Some(&mask));
             let after = encoder_output(&layer, &changed, Some(&mask));
             assert_matrix_close(
-                &format!(
-                    "encoder layer ({position:?}): the real tokens' outputs after changing \
-                     the padded tokens (should not move at all)"
+                &tr!(
+                    MESSAGES,
+                    "padding-moved-real-tokens",
+                    position = format!("{position:?}")
                 ),
                 &after.slice(s![0..3, ..]).to_owned(),
                 &before.slice(s![0..3, ..]).to_owned(),
@@ -1107,16 +1131,12 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
         let pre = layer(NormPosition::Pre);
         let forward = observe_parts("EncoderLayer::forward", || pre.forward(&x, None));
         assert_matrix_close(
-            "pre-LN encoder layer whose sublayers output 0 (should be the identity: \
-             x + 0 + 0)",
+            &tr!(MESSAGES, "pre-ln-identity"),
             &forward.output,
             &x,
             Tol::TIGHT,
             &[Misconception {
-                cause: "the output is LayerNorm(LayerNorm(x)): either the layer computed \
-                        post-LN, or its residual connections added the normalised input; \
-                        pre-LN's residual path carries the raw input, h = x + SA(norm_1(x)), \
-                        out = h + FFN(norm_2(h))",
+                cause: &tr!(MESSAGES, "pre-ln-normalised-twice"),
                 result: normalised_twice.clone(),
             }],
         );
@@ -1125,21 +1145,18 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
             pre.backward(&x, &forward, &upstream).d_x
         });
         assert_matrix_close(
-            "pre-LN encoder layer whose sublayers output 0: d_x (should be d_output: the \
-             residual path is the identity, a straight highway for the gradient)",
+            &tr!(MESSAGES, "pre-ln-identity-d-x"),
             &d_x,
             &upstream,
             Tol::TIGHT,
             &[Misconception {
-                cause: "the gradient that skips each sublayer was dropped: at every residual \
-                        connection y = x + F(..), dx = dy + (what comes back through F)",
+                cause: &tr!(MESSAGES, "skip-gradient-dropped"),
                 result: Matrix::zeros((4, 6)),
             }],
         );
         let post = layer(NormPosition::Post);
         assert_matrix_close(
-            "post-LN encoder layer whose sublayers output 0 (should be \
-             LayerNorm(LayerNorm(x)): post-LN normalises after every residual addition)",
+            &tr!(MESSAGES, "post-ln-normalises"),
             &encoder_output(&post, &x, None),
             &normalised_twice,
             Tol::TIGHT,
@@ -1174,16 +1191,18 @@ fn encoder_layer_parameter_count_matches_the_paper_base_model() {
         );
         assert!(
             base.d_model() == 512,
-            "EncoderLayer::d_model() of the base model should be 512, got {}",
-            base.d_model()
+            "{}",
+            tr!(
+                MESSAGES,
+                "encoder-d-model",
+                got = base.d_model().to_string()
+            )
         );
         let got = observe("EncoderLayer::parameter_count", || base.parameter_count());
         assert!(
             got == 3_152_384,
-            "the base model's encoder layer should have 3,152,384 parameters: 1,050,624 in \
-             the attention (4·512² + 4·512), 2,099,712 in the FFN (2·512·2048 + 2048 + 512) \
-             and 2,048 in the two LayerNorms (γ and β, 512 each); got {got}. Likely cause: \
-             a part is missing or counted twice; add up the parts' parameter_count()."
+            "{}",
+            tr!(MESSAGES, "encoder-base-count", got = got.to_string())
         );
         let fixture = fixture_encoder(NormPosition::Pre);
         let got = observe("EncoderLayer::parameter_count", || {
@@ -1191,8 +1210,8 @@ fn encoder_layer_parameter_count_matches_the_paper_base_model() {
         });
         assert!(
             got == 328,
-            "the fixture's encoder layer (d_model = 6, d_ff = 10) should have 168 + 136 + \
-             24 = 328 parameters, got {got}"
+            "{}",
+            tr!(MESSAGES, "encoder-fixture-count", got = got.to_string())
         );
     });
 }
@@ -1226,10 +1245,6 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
             let grads = observe_parts("EncoderLayer::backward", || {
                 layer.backward(&x, &forward, &upstream)
             });
-            let what = format!(
-                "encoder layer ({position:?}) backward, against PyTorch's autograd"
-            );
-            let hint = "(the gradient checks below say which part is wrong)";
             let no_key_value =
                 encoder_d_x_mistakes(&encoder_parts(&layer), &x, None, &upstream);
             for (name, got, want, misconceptions) in [
@@ -1238,7 +1253,12 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
                 ("ffn.w_1 d_bias", row(&grads.ffn.w_1.d_bias), d_b_1, &[]),
             ] {
                 assert_matrix_close(
-                    &format!("{what}: {name} {hint}"),
+                    &tr!(
+                        MESSAGES,
+                        "encoder-against-autograd",
+                        position = format!("{position:?}"),
+                        name = name,
+                    ),
                     &got,
                     &want,
                     Tol::TIGHT,
@@ -1265,7 +1285,7 @@ struct Param<L> {
     name: &'static str,
     access: Access<L>,
     analytic: Matrix,
-    hint: &'static str,
+    hint: String,
 }
 
 impl<L> Param<L> {
@@ -1273,13 +1293,13 @@ impl<L> Param<L> {
         name: &'static str,
         access: fn(&mut L) -> &mut Matrix,
         analytic: &Matrix,
-        hint: &'static str,
+        hint: &str,
     ) -> Self {
         Self {
             name,
             access: Access::Matrix(access),
             analytic: analytic.clone(),
-            hint,
+            hint: hint.to_owned(),
         }
     }
 
@@ -1287,13 +1307,13 @@ impl<L> Param<L> {
         name: &'static str,
         access: fn(&mut L) -> &mut Vector,
         analytic: &Vector,
-        hint: &'static str,
+        hint: &str,
     ) -> Self {
         Self {
             name,
             access: Access::Vector(access),
             analytic: row(analytic),
-            hint,
+            hint: hint.to_owned(),
         }
     }
 }
@@ -1332,10 +1352,15 @@ fn check_parameters<L: Clone>(
             }
         };
         assert_gradient_close(
-            &format!("{what}: d {}", param.name),
+            &tr!(
+                MESSAGES,
+                "gradient-of",
+                what = what,
+                gradient = format!("d {}", param.name),
+            ),
             &param.analytic,
             &numerical,
-            &gradient_hint(param.hint),
+            &gradient_hint(&param.hint),
         );
     }
 }
@@ -1450,39 +1475,29 @@ fn encoder_params(
 ) -> Vec<Param<EncoderLayer>> {
     let (attention, ffn, norm_1, norm_2) = match position {
         NormPosition::Post => (
-            "post-LN: the self-attention's upstream gradient is norm_1's d_x (norm_1 \
-             normalised x + SA(x)), and its input x fed queries, keys and values",
-            "post-LN: the FFN's input is h = norm_1(..) and its upstream gradient is \
-             norm_2's d_x",
-            "post-LN: norm_1's input is x + SA(x) and its upstream gradient d_h is norm_2's \
-             d_x plus what comes back through the FFN",
-            "post-LN: norm_2's input is h + FFN(h) and its upstream gradient is d_output",
+            tr!(MESSAGES, "encoder-post-attention-hint"),
+            tr!(MESSAGES, "encoder-post-ffn-hint"),
+            tr!(MESSAGES, "encoder-post-norm-1-hint"),
+            tr!(MESSAGES, "encoder-post-norm-2-hint"),
         ),
         NormPosition::Pre => (
-            "pre-LN: the self-attention's input is norm_1(x) and its upstream gradient is \
-             d_h = d_output + norm_2's d_x",
-            "pre-LN: the FFN's input is norm_2(h) and its upstream gradient is d_output",
-            "pre-LN: norm_1's input is x and its upstream gradient is what comes back \
-             through the self-attention (d_query_input + d_key_value_input)",
-            "pre-LN: norm_2's input is h and its upstream gradient is the FFN's d_x",
+            tr!(MESSAGES, "encoder-pre-attention-hint"),
+            tr!(MESSAGES, "encoder-pre-ffn-hint"),
+            tr!(MESSAGES, "encoder-pre-norm-1-hint"),
+            tr!(MESSAGES, "encoder-pre-norm-2-hint"),
         ),
     };
     let mut params = attention_params!(
         EncoderLayer,
         self_attention,
         grads.self_attention,
-        attention
+        &attention
     );
-    params.extend(ffn_params!(EncoderLayer, grads.ffn, ffn));
-    params.extend(norm_params!(EncoderLayer, norm_1, grads.norm_1, norm_1));
-    params.extend(norm_params!(EncoderLayer, norm_2, grads.norm_2, norm_2));
+    params.extend(ffn_params!(EncoderLayer, grads.ffn, &ffn));
+    params.extend(norm_params!(EncoderLayer, norm_1, grads.norm_1, &norm_1));
+    params.extend(norm_params!(EncoderLayer, norm_2, grads.norm_2, &norm_2));
     params
 }
-
-const ENCODER_D_X: &str = "walk the blocks backwards; at each residual connection \
-    y = x + F(..) the gradient of x is the gradient of y plus what comes back through F; in \
-    self-attention the one input feeds queries, keys and values, so its gradient is \
-    d_query_input + d_key_value_input";
 
 fn check_encoder_gradients(position: NormPosition) {
     let layer = fixture_encoder(position);
@@ -1497,13 +1512,17 @@ fn check_encoder_gradients(position: NormPosition) {
     let loss = |layer: &EncoderLayer, x: &Matrix| {
         weighted_sum(&encoder_output(layer, x, Some(&mask)), &upstream)
     };
-    let what = format!("encoder layer ({position:?})");
+    let what = tr!(
+        MESSAGES,
+        "encoder-layer",
+        position = format!("{position:?}")
+    );
     let d_x = numerical_gradient(|x| loss(&layer, x), &x, STEP);
     assert_gradient_close(
-        &format!("{what}: d_x"),
+        &tr!(MESSAGES, "gradient-of", what = &what, gradient = "d_x"),
         &grads.d_x,
         &d_x,
-        &gradient_hint(ENCODER_D_X),
+        &gradient_hint(&tr!(MESSAGES, "encoder-d-x-hint")),
     );
     check_parameters(
         &what,
@@ -1573,7 +1592,7 @@ fn decoder_layer_post_ln_matches_pytorch() {
             Some(&memory_mask),
         ));
         assert_matrix_close(
-            "decoder layer, post-LN (PyTorch's nn.TransformerDecoderLayer, norm_first=False)",
+            &tr!(MESSAGES, "decoder-post-pytorch"),
             &output,
             &pytorch_decoder_post(),
             Tol::TIGHT,
@@ -1626,7 +1645,7 @@ fn decoder_layer_pre_ln_matches_pytorch() {
             Some(&memory_mask),
         ));
         assert_matrix_close(
-            "decoder layer, pre-LN (PyTorch's nn.TransformerDecoderLayer, norm_first=True)",
+            &tr!(MESSAGES, "decoder-pre-pytorch"),
             &output,
             &pytorch_decoder_pre(),
             Tol::TIGHT,
@@ -1660,20 +1679,26 @@ fn the_decoder_cannot_see_the_future() {
                     let same = after.row(i) == before.row(i);
                     assert!(
                         same,
-                        "decoder layer ({position:?}): output row {i} changed when only target \
-                         rows {first_changed}..4 changed, so position {i} saw the future.\n\
-                         before: {}\nafter:  {}\nLikely cause: the self-attention must get \
-                         self_mask (the causal mask), the cross-attention memory_mask; and \
-                         every LayerNorm must normalise each row (position) over its features \
-                         (a LayerNorm over the rows mixes positions).",
-                        before.row(i),
-                        after.row(i)
+                        "{}",
+                        tr!(
+                            MESSAGES,
+                            "saw-the-future",
+                            position = format!("{position:?}"),
+                            row = i,
+                            first = first_changed,
+                            before = before.row(i).to_string(),
+                            after = after.row(i).to_string(),
+                        )
                     );
                 }
                 assert!(
                     after.row(3) != before.row(3),
-                    "decoder layer ({position:?}): output row 3 did not change when target \
-                     row 3 changed; the layer must use its input"
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "input-ignored",
+                        position = format!("{position:?}")
+                    )
                 );
             }
         }
@@ -1699,9 +1724,10 @@ fn padded_source_positions_do_not_change_the_decoder() {
                 layer.forward(&x, &changed, Some(&self_mask), Some(&memory_mask))
             });
             assert_matrix_close(
-                &format!(
-                    "decoder layer ({position:?}) output after changing the padded memory row \
-                     (should not move at all; the cross-attention must get memory_mask)"
+                &tr!(
+                    MESSAGES,
+                    "padded-memory-moved-output",
+                    position = format!("{position:?}")
                 ),
                 &after.output,
                 &forward.output,
@@ -1711,17 +1737,16 @@ fn padded_source_positions_do_not_change_the_decoder() {
             let d_memory = observe("DecoderLayer::backward", || {
                 layer.backward(&x, &memory, &forward, &upstream).d_memory
             });
-            assert_same_shape(
-                "d_memory: one row per source position (5), d_model (6) columns",
-                &d_memory,
-                (5, 6),
-            );
+            assert_same_shape(&tr!(MESSAGES, "d-memory-shape"), &d_memory, (5, 6));
             assert!(
                 d_memory.row(4).iter().all(|&g| g == 0.0),
-                "decoder layer ({position:?}): the padded memory row's gradient should be \
-                 exactly 0 (it gets no attention), got {}. Likely cause: d_memory is the \
-                 cross-attention's d_key_value_input.",
-                d_memory.row(4)
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "padded-memory-gradient",
+                    position = format!("{position:?}"),
+                    got = d_memory.row(4).to_string(),
+                )
             );
         }
     });
@@ -1740,26 +1765,29 @@ fn decoder_shapes_follow_the_target_and_the_source() {
             layer.forward(&x, &memory, Some(&causal_mask(3)), None)
         });
         assert_same_shape(
-            "decoder output: one row per target token",
+            &tr!(MESSAGES, "decoder-output-shape"),
             &forward.output,
             (3, 6),
         );
         for weights in &forward.cross_attention.weights {
             assert_same_shape(
-                "cross-attention weights: one row per target token, one column per source \
-                 token (queries from the decoder, keys from the memory)",
+                &tr!(MESSAGES, "cross-attention-weights-shape"),
                 weights,
                 (3, 7),
             );
         }
         for weights in &forward.self_attention.weights {
-            assert_same_shape("self-attention weights", weights, (3, 3));
+            assert_same_shape(
+                &tr!(MESSAGES, "self-attention-weights-shape"),
+                weights,
+                (3, 3),
+            );
         }
         let grads = observe_parts("DecoderLayer::backward", || {
             layer.backward(&x, &memory, &forward, &Matrix::ones((3, 6)))
         });
-        assert_same_shape("decoder d_x", &grads.d_x, (3, 6));
-        assert_same_shape("decoder d_memory", &grads.d_memory, (7, 6));
+        assert_same_shape(&tr!(MESSAGES, "decoder-d-x"), &grads.d_x, (3, 6));
+        assert_same_shape(&tr!(MESSAGES, "decoder-d-memory"), &grads.d_memory, (7, 6));
     });
 }
 
@@ -1791,16 +1819,18 @@ fn decoder_layer_parameter_count_matches_the_paper_base_model() {
         );
         assert!(
             base.d_model() == 512,
-            "DecoderLayer::d_model() of the base model should be 512, got {}",
-            base.d_model()
+            "{}",
+            tr!(
+                MESSAGES,
+                "decoder-d-model",
+                got = base.d_model().to_string()
+            )
         );
         let got = observe("DecoderLayer::parameter_count", || base.parameter_count());
         assert!(
             got == 4_204_032,
-            "the base model's decoder layer should have 4,204,032 parameters: 2 × 1,050,624 \
-             in the two attentions, 2,099,712 in the FFN and 3,072 in the three LayerNorms; \
-             got {got}. Likely cause: the cross-attention or the third LayerNorm is missing, \
-             or a part is counted twice."
+            "{}",
+            tr!(MESSAGES, "decoder-base-count", got = got.to_string())
         );
         let fixture = fixture_decoder(NormPosition::Pre);
         let got = observe("DecoderLayer::parameter_count", || {
@@ -1808,8 +1838,8 @@ fn decoder_layer_parameter_count_matches_the_paper_base_model() {
         });
         assert!(
             got == 508,
-            "the fixture's decoder layer (d_model = 6, d_ff = 10) should have 2·168 + 136 + \
-             36 = 508 parameters, got {got}"
+            "{}",
+            tr!(MESSAGES, "decoder-fixture-count", got = got.to_string())
         );
     });
 }
@@ -1846,10 +1876,6 @@ fn decoder_layer_backward_matches_pytorch_autograd() {
             let grads = observe_parts("DecoderLayer::backward", || {
                 layer.backward(&x, &memory, &forward, &upstream)
             });
-            let what = format!(
-                "decoder layer ({position:?}) backward, against PyTorch's autograd"
-            );
-            let hint = "(the gradient checks below say which part is wrong)";
             for (name, got, want) in [
                 ("d_x", grads.d_x.clone(), d_x),
                 ("d_memory", grads.d_memory.clone(), d_memory),
@@ -1861,7 +1887,12 @@ fn decoder_layer_backward_matches_pytorch_autograd() {
                 ),
             ] {
                 assert_matrix_close(
-                    &format!("{what}: {name} {hint}"),
+                    &tr!(
+                        MESSAGES,
+                        "decoder-against-autograd",
+                        position = format!("{position:?}"),
+                        name = name,
+                    ),
                     &got,
                     &want,
                     Tol::TIGHT,
@@ -1878,41 +1909,34 @@ fn decoder_params(
 ) -> Vec<Param<DecoderLayer>> {
     let (self_attention, cross_attention, ffn, norms) = match position {
         NormPosition::Post => (
-            "post-LN: the self-attention's upstream gradient is norm_1's d_x, and its input x \
-             fed queries, keys and values",
-            "post-LN: the cross-attention's query input is h_1 = norm_1(..), its key/value \
-             input the memory, and its upstream gradient norm_2's d_x",
-            "post-LN: the FFN's input is h_2 = norm_2(..) and its upstream gradient norm_3's \
-             d_x",
-            "post-LN: norm_k's input is (its block's input) + (its sublayer's output), and its \
-             upstream gradient is what reaches its output: d_output for norm_3, then the sum \
-             of the skip path and the sublayer path for norm_2 and norm_1",
+            tr!(MESSAGES, "decoder-post-self-attention-hint"),
+            tr!(MESSAGES, "decoder-post-cross-attention-hint"),
+            tr!(MESSAGES, "decoder-post-ffn-hint"),
+            tr!(MESSAGES, "decoder-post-norms-hint"),
         ),
         NormPosition::Pre => (
-            "pre-LN: the self-attention's input is norm_1(x) and its upstream gradient d_h_1",
-            "pre-LN: the cross-attention's query input is norm_2(h_1), its key/value input the \
-             memory, and its upstream gradient d_h_2 = d_output + norm_3's d_x",
-            "pre-LN: the FFN's input is norm_3(h_2) and its upstream gradient d_output",
-            "pre-LN: norm_k's input is its block's input (x, h_1, h_2), and its upstream \
-             gradient is what comes back through its sublayer's query path",
+            tr!(MESSAGES, "decoder-pre-self-attention-hint"),
+            tr!(MESSAGES, "decoder-pre-cross-attention-hint"),
+            tr!(MESSAGES, "decoder-pre-ffn-hint"),
+            tr!(MESSAGES, "decoder-pre-norms-hint"),
         ),
     };
     let mut params = attention_params!(
         DecoderLayer,
         self_attention,
         grads.self_attention,
-        self_attention
+        &self_attention
     );
     params.extend(attention_params!(
         DecoderLayer,
         cross_attention,
         grads.cross_attention,
-        cross_attention
+        &cross_attention
     ));
-    params.extend(ffn_params!(DecoderLayer, grads.ffn, ffn));
-    params.extend(norm_params!(DecoderLayer, norm_1, grads.norm_1, norms));
-    params.extend(norm_params!(DecoderLayer, norm_2, grads.norm_2, norms));
-    params.extend(norm_params!(DecoderLayer, norm_3, grads.norm_3, norms));
+    params.extend(ffn_params!(DecoderLayer, grads.ffn, &ffn));
+    params.extend(norm_params!(DecoderLayer, norm_1, grads.norm_1, &norms));
+    params.extend(norm_params!(DecoderLayer, norm_2, grads.norm_2, &norms));
+    params.extend(norm_params!(DecoderLayer, norm_3, grads.norm_3, &norms));
     params
 }
 
@@ -1932,28 +1956,24 @@ fn check_decoder_gradients(position: NormPosition) {
             &upstream,
         )
     };
-    let what = format!("decoder layer ({position:?})");
+    let what = tr!(
+        MESSAGES,
+        "decoder-layer",
+        position = format!("{position:?}")
+    );
     let d_x = numerical_gradient(|x| loss(&layer, x, &memory), &x, STEP);
     assert_gradient_close(
-        &format!("{what}: d_x"),
+        &tr!(MESSAGES, "gradient-of", what = &what, gradient = "d_x"),
         &grads.d_x,
         &d_x,
-        &gradient_hint(
-            "walk the three blocks backwards, adding the skip path's gradient at each \
-             residual connection; only the cross-attention's query path (d_query_input) \
-             goes back into the decoder's stream, and the self-attention's input gets \
-             d_query_input + d_key_value_input",
-        ),
+        &gradient_hint(&tr!(MESSAGES, "decoder-d-x-hint")),
     );
     let d_memory = numerical_gradient(|m| loss(&layer, &x, m), &memory, STEP);
     assert_gradient_close(
-        &format!("{what}: d_memory"),
+        &tr!(MESSAGES, "gradient-of", what = &what, gradient = "d_memory"),
         &grads.d_memory,
         &d_memory,
-        &gradient_hint(
-            "the memory is the cross-attention's key/value input, so d_memory is the \
-             cross-attention's d_key_value_input (it feeds both W_k and W_v)",
-        ),
+        &gradient_hint(&tr!(MESSAGES, "decoder-d-memory-hint")),
     );
     check_parameters(
         &what,
