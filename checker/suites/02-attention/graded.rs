@@ -24,11 +24,18 @@ use course_harness::mistakes::attention::{
     softmax_backward_mistakes, softmax_mistakes,
 };
 use course_harness::{
-    Misconception, Tol, assert_all_finite, assert_gradient_close,
+    Catalog, Misconception, Tol, assert_all_finite, assert_gradient_close,
     assert_gradient_close_named, assert_mask_eq, assert_matrix_close,
     assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient, observe, relative_error,
+    numerical_gradient, observe, relative_error, tr,
 };
+
+/// What the failing tests say, in every language the course speaks.
+static MESSAGES: Catalog = Catalog::new(
+    "02-attention",
+    include_str!("locales/en/suite.ftl"),
+    include_str!("locales/zh-CN/suite.ftl"),
+);
 
 // ---------------------------------------------------------------------------------------
 // Calls into the lesson, each observed
@@ -194,7 +201,7 @@ fn softmax_rows_sum_to_one() {
     graded(|| {
         let scores = linspace_matrix(4, 5, -3.0, 2.5);
         let weights = softmax(&scores);
-        assert_same_shape("softmax_rows of a (4, 5) matrix", &weights, (4, 5));
+        assert_same_shape(&tr!(MESSAGES, "softmax-label-shape"), &weights, (4, 5));
         assert_rows_sum_to_one("softmax_rows", &weights, WRONG_AXIS);
     });
 }
@@ -207,9 +214,9 @@ fn softmax_is_stable_for_huge_scores() {
         let scores = array![[1e4, 1e4 - 1.0, 0.0], [-1e4, -1e4, -1e4 + 2.0]];
         let weights = softmax(&scores);
         assert_all_finite(
-            "softmax_rows of scores near ±10⁴",
+            &tr!(MESSAGES, "softmax-label-huge-scores"),
             &weights,
-            "exp(10000) overflows to infinity: subtract each row's maximum before exponentiating",
+            &tr!(MESSAGES, "softmax-huge-scores-hint"),
         );
         let e = (-1.0 as Float).exp();
         let e2 = (-2.0 as Float).exp();
@@ -222,7 +229,7 @@ fn softmax_is_stable_for_huge_scores() {
             ]
         ];
         assert_matrix_close(
-            "softmax_rows of scores near ±10⁴",
+            &tr!(MESSAGES, "softmax-label-huge-scores"),
             &weights,
             &expected,
             Tol::TIGHT,
@@ -240,14 +247,13 @@ fn softmax_gives_zero_weight_to_minus_infinity_and_never_nan() {
         let scores = array![[0.5, -inf, 0.5], [-inf, -inf, -inf]];
         let weights = softmax(&scores);
         assert_all_finite(
-            "softmax_rows with a fully masked row",
+            &tr!(MESSAGES, "softmax-label-fully-masked-row"),
             &weights,
-            "a row that is all −∞ has maximum −∞, and −∞ − (−∞) is NaN: \
-             give such a row all-zero weights instead",
+            &tr!(MESSAGES, "softmax-fully-masked-row-hint"),
         );
         let expected = array![[0.5, 0.0, 0.5], [0.0, 0.0, 0.0]];
         assert_matrix_close(
-            "softmax_rows with −∞ scores",
+            &tr!(MESSAGES, "softmax-label-minus-infinity"),
             &weights,
             &expected,
             Tol::TIGHT,
@@ -270,10 +276,7 @@ fn softmax_backward_matches_numerical_gradient() {
             "softmax_rows_backward",
             &analytic,
             &numerical,
-            "each row's Jacobian is diag(w) − w wᵀ, so dS = W ⊙ (dW − rowsum(W ⊙ dW)); \
-             check the row sum is taken per row and broadcast back over the row (If \
-             softmax_rows fails its tests too, fix it first: the numerical gradient is \
-             computed from it.)",
+            &tr!(MESSAGES, "softmax-backward-hint"),
             &softmax_backward_mistakes(&weights, &upstream),
         );
     });
@@ -315,12 +318,12 @@ fn causal_mask_is_lower_triangular_with_the_diagonal() {
             "causal_mask(4)",
             &causal(4),
             &expected,
-            "row i is query i and column j key j: query i may attend to keys j ≤ i (itself \
-             and the past); an upper-triangular mask (j ≥ i) lets positions see the future",
+            &tr!(MESSAGES, "causal-mask-hint"),
         );
         assert!(
             causal(0).is_empty(),
-            "causal_mask(0) should be an empty (0, 0) mask"
+            "{}",
+            tr!(MESSAGES, "causal-mask-empty")
         );
     });
 }
@@ -334,8 +337,7 @@ fn padding_mask_blocks_the_padded_keys_for_every_query() {
             "padding_mask(2, [true, true, false])",
             &padding(2, &[true, true, false]),
             &expected,
-            "the mask has one row per query and one column per key; column j is \
-             key_is_token[j], the same for every query",
+            &tr!(MESSAGES, "padding-mask-hint"),
         );
     });
 }
@@ -350,9 +352,13 @@ fn apply_mask_puts_minus_infinity_where_attending_is_forbidden() {
         let expected = array![[1.5, Float::NEG_INFINITY], [Float::NEG_INFINITY, 3.0]];
         assert!(
             got == expected,
-            "apply_mask should give\n{expected:?}\ngot\n{got:?}\nLikely cause: `true` in the \
-             mask means 'may attend' (keep the score); `false` means −∞. A large negative \
-             number such as −1e9 is not −∞: scores can drift below it."
+            "{}",
+            tr!(
+                MESSAGES,
+                "apply-mask-mismatch",
+                expected = format!("{expected:?}"),
+                got = format!("{got:?}"),
+            )
         );
     });
 }
@@ -386,14 +392,14 @@ fn attention_matches_the_three_word_walkthrough() {
         };
         let mistakes = attention_mistakes(&q, &k, &v);
         assert_matrix_close(
-            "attention output (three words)",
+            &tr!(MESSAGES, "attention-label-output-three-words"),
             &output,
             &expected_output,
             tol,
             &mistakes,
         );
         assert_matrix_close(
-            "attention weights (three words)",
+            &tr!(MESSAGES, "attention-label-weights-three-words"),
             &weights,
             &expected_weights,
             tol,
@@ -421,14 +427,14 @@ fn attention_reproduces_the_published_journey_fixture() {
         let expected_weights = array![[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]];
         let expected_output = array![[0.4419, 0.6515, 0.5683]];
         assert_matrix_close(
-            "weights of the query x²",
+            &tr!(MESSAGES, "attention-label-journey-weights"),
             &weights,
             &expected_weights,
             Tol::FOUR_DECIMALS,
             &[],
         );
         assert_matrix_close(
-            "context vector z²",
+            &tr!(MESSAGES, "attention-label-journey-context"),
             &output,
             &expected_output,
             Tol::FOUR_DECIMALS,
@@ -452,7 +458,7 @@ fn attention_divides_the_scores_by_the_square_root_of_d_k() {
         ];
         let got = attend(&q, &k, &v, None).output;
         assert_matrix_close(
-            "attention output (d_k = 16)",
+            &tr!(MESSAGES, "attention-label-output-d-k-16"),
             &got,
             &expected,
             Tol {
@@ -473,11 +479,15 @@ fn attention_weights_rows_sum_to_one() {
         let v = linspace_matrix(5, 2, 0.0, 1.0);
         let weights = attend(&q, &k, &v, None).weights;
         assert_same_shape(
-            "attention weights for 3 queries and 5 keys",
+            &tr!(MESSAGES, "attention-label-weights-shape"),
             &weights,
             (3, 5),
         );
-        assert_rows_sum_to_one("attention weights", &weights, WRONG_AXIS);
+        assert_rows_sum_to_one(
+            &tr!(MESSAGES, "attention-label-weights"),
+            &weights,
+            WRONG_AXIS,
+        );
     });
 }
 
@@ -491,12 +501,12 @@ fn cross_attention_shapes_follow_queries_and_values() {
         let v = linspace_matrix(5, 3, -1.0, 2.0);
         let Attention { output, weights } = attend(&q, &k, &v, None);
         assert_same_shape(
-            "output: one row per query, one column per value feature",
+            &tr!(MESSAGES, "cross-attention-label-output"),
             &output,
             (2, 3),
         );
         assert_same_shape(
-            "weights: one row per query, one column per key",
+            &tr!(MESSAGES, "cross-attention-label-weights"),
             &weights,
             (2, 5),
         );
@@ -515,22 +525,24 @@ fn causal_attention_gives_exactly_zero_weight_to_the_future() {
             for j in (i + 1)..4 {
                 assert!(
                     weights[[i, j]] == 0.0,
-                    "weight [{i}, {j}] under a causal mask is {}, but position {i} must not \
-                     see position {j} at all. Likely cause: masking with a large finite \
-                     number or after the softmax; mask the scores with −∞ before it.",
-                    weights[[i, j]]
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "causal-future-weight",
+                        i = i,
+                        j = j,
+                        weight = weights[[i, j]].to_string(),
+                    )
                 );
             }
         }
         assert_rows_sum_to_one(
-            "causally masked weights",
+            &tr!(MESSAGES, "causal-label-weights"),
             &weights,
-            "the weights were zeroed after the softmax, which leaves rows that no longer sum \
-             to 1: mask the scores with −∞ before the softmax instead (or the softmax \
-             normalised columns instead of rows)",
+            &tr!(MESSAGES, "causal-weights-hint"),
         );
         assert_matrix_close(
-            "output of position 0 under a causal mask",
+            &tr!(MESSAGES, "causal-label-first-output"),
             &output.slice(s![0..1, ..]).to_owned(),
             &v.slice(s![0..1, ..]).to_owned(),
             Tol::TIGHT,
@@ -569,7 +581,7 @@ fn masking_before_softmax_equals_masking_after_and_renormalising() {
             result: zeroed,
         };
         assert_matrix_close(
-            "masked attention weights",
+            &tr!(MESSAGES, "masking-label-weights"),
             &masked,
             &renormalised,
             Tol::TIGHT,
@@ -590,7 +602,7 @@ fn padded_keys_do_not_change_the_output() {
         v.row_mut(3).fill(1e6);
         let after = attend(&q, &k, &v, Some(&mask)).output;
         assert_matrix_close(
-            "output after changing the value of a padded key",
+            &tr!(MESSAGES, "padding-label-output"),
             &after,
             &before,
             Tol::TIGHT,
@@ -608,21 +620,22 @@ fn a_fully_masked_query_gives_a_zero_output_not_nan() {
         let v = linspace_matrix(3, 2, 1.0, 2.0);
         let mask: Mask = array![[true, true, false], [false, false, false]];
         let Attention { output, weights } = attend(&q, &k, &v, Some(&mask));
-        let hint = "a query with every key masked has scores all −∞; its softmax must give \
-                    zero weights (not 0/0 = NaN)";
-        assert_all_finite("weights with a fully masked query", &weights, hint);
-        assert_all_finite("output with a fully masked query", &output, hint);
+        let hint = tr!(MESSAGES, "fully-masked-hint");
+        assert_all_finite(
+            &tr!(MESSAGES, "fully-masked-label-weights"),
+            &weights,
+            &hint,
+        );
+        assert_all_finite(&tr!(MESSAGES, "fully-masked-label-output"), &output, &hint);
         let finite_mask = Misconception {
-            cause: "the mask used a large finite number such as −1e9 instead of −∞: a query \
-                    with every key masked then weighs all keys equally and returns the average \
-                    of the values; mask with −∞ and give an all −∞ row zero weights",
+            cause: &tr!(MESSAGES, "fully-masked-finite-cause"),
             result: v
                 .mean_axis(Axis(0))
                 .expect("v has rows")
                 .insert_axis(Axis(0)),
         };
         assert_matrix_close(
-            "output of the fully masked query",
+            &tr!(MESSAGES, "fully-masked-label-query-output"),
             &output.slice(s![1..2, ..]).to_owned(),
             &array![[0.0, 0.0]],
             Tol::TIGHT,
@@ -639,11 +652,11 @@ fn attention_stays_finite_with_huge_scores() {
         let k = array![[100.0, 0.0], [0.0, 100.0], [-100.0, 0.0]];
         let v = array![[1.0, 0.0], [0.0, 1.0], [5.0, 5.0]];
         let Attention { output, weights } = attend(&q, &k, &v, None);
-        let hint = "scores of 10⁴/√2 overflow exp: subtract each row's maximum first";
-        assert_all_finite("weights with scores near 10⁴", &weights, hint);
-        assert_all_finite("output with scores near 10⁴", &output, hint);
+        let hint = tr!(MESSAGES, "huge-scores-hint");
+        assert_all_finite(&tr!(MESSAGES, "huge-scores-label-weights"), &weights, &hint);
+        assert_all_finite(&tr!(MESSAGES, "huge-scores-label-output"), &output, &hint);
         assert_matrix_close(
-            "output with scores near 10⁴",
+            &tr!(MESSAGES, "huge-scores-label-output"),
             &output,
             &array![[1.0, 0.0], [0.0, 1.0]],
             Tol::TIGHT,
@@ -663,7 +676,7 @@ fn a_sharply_peaked_query_copies_one_value() {
         let q = keys.slice(s![2..3, ..]).to_owned() * beta;
         let out = attend(&q, &keys, &values, None).output;
         assert_matrix_close(
-            "output of a query 50 × k₂ (should copy v₂)",
+            &tr!(MESSAGES, "peaked-query-label"),
             &out,
             &values.slice(s![2..3, ..]).to_owned(),
             Tol {
@@ -687,7 +700,7 @@ fn a_query_between_two_orthogonal_keys_averages_their_values() {
         let out = attend(&q, &keys, &values, None).output;
         let average = (&values.slice(s![0..1, ..]) + &values.slice(s![3..4, ..])) / 2.0;
         assert_matrix_close(
-            "output of a query 50 × (k₀ + k₃) (should average v₀ and v₃)",
+            &tr!(MESSAGES, "query-between-keys-label"),
             &out,
             &average,
             Tol {
@@ -712,12 +725,21 @@ fn the_library_query_finds_the_deep_learning_book() {
         let best = (0..3).max_by(|&a, &b| weights[[0, a]].total_cmp(&weights[[0, b]]));
         assert!(
             best == Some(0),
-            "the query [4, 0, 0] should weigh the deep-learning book (key 0) most; weights \
-             were {weights:?}. Likely cause: scores must be query · key, one per key."
+            "{}",
+            tr!(
+                MESSAGES,
+                "library-best-book",
+                weights = format!("{weights:?}")
+            )
         );
         assert!(
             output[[0, 0]] > 0.5,
-            "the answer should be mostly the deep-learning book's content; got {output:?}"
+            "{}",
+            tr!(
+                MESSAGES,
+                "library-mostly-content",
+                output = format!("{output:?}")
+            )
         );
     });
 }
@@ -744,19 +766,19 @@ fn attention_backward_matches_numerical_gradients() {
             "d_v",
             &grads.d_v,
             &d_v,
-            "the output is W V, so dV = Wᵀ dO (the weights transposed)",
+            &tr!(MESSAGES, "attention-backward-d-v-hint"),
         );
         assert_gradient_close(
             "d_q",
             &grads.d_q,
             &d_q,
-            "dQ = dS K, where dS is the softmax backward of dW = dO Vᵀ, times 1/√d_k",
+            &tr!(MESSAGES, "attention-backward-d-q-hint"),
         );
         assert_gradient_close(
             "d_k",
             &grads.d_k,
             &d_k,
-            "dK = dSᵀ Q: the scores are Q Kᵀ, so K's gradient takes dS transposed",
+            &tr!(MESSAGES, "attention-backward-d-k-hint"),
         );
     });
 }
@@ -800,7 +822,7 @@ fn linear_forward_transposes_a_square_weight_too() {
         // y[i, o] = x_i · (row o of W) + b_o; e.g. y[0, 1] = 0 + 2 − 3 − 1 = −2.
         let expected = array![[7.5, -2.0, 4.0], [2.5, -3.0, -1.0]];
         assert_matrix_close(
-            "Linear::forward with a square weight",
+            &tr!(MESSAGES, "linear-label-square-weight"),
             &linear_forward(&layer, &x),
             &expected,
             Tol::TIGHT,
@@ -839,14 +861,23 @@ fn linear_backward_matches_numerical_gradients() {
             &bias_row,
             STEP,
         );
-        assert_gradient_close("Linear d_x", &grads.d_x, &d_x, "dx = dY W (not Wᵀ)");
-        assert_gradient_close("Linear d_weight", &grads.d_weight, &d_w, "dW = dYᵀ x");
         assert_gradient_close(
-            "Linear d_bias",
+            &tr!(MESSAGES, "linear-label-d-x"),
+            &grads.d_x,
+            &d_x,
+            &tr!(MESSAGES, "linear-d-x-hint"),
+        );
+        assert_gradient_close(
+            &tr!(MESSAGES, "linear-label-d-weight"),
+            &grads.d_weight,
+            &d_w,
+            "dW = dYᵀ x",
+        );
+        assert_gradient_close(
+            &tr!(MESSAGES, "linear-label-d-bias"),
             &grads.d_bias.insert_axis(Axis(0)),
             &d_b,
-            "the bias is added to every row, so d_bias is dY summed over the rows \
-             (`sum_axis(Axis(0))`), one entry per output feature",
+            &tr!(MESSAGES, "linear-d-bias-hint"),
         );
     });
 }
@@ -891,18 +922,18 @@ fn self_attention_head_matches_the_reference_values() {
             rel: 0.0,
         };
         let swapped = Misconception {
-            cause: "queries and keys were swapped (W_q and W_k mixed up)",
+            cause: &tr!(MESSAGES, "head-swapped-cause"),
             result: attend(&forward.k, &forward.q, &forward.v, Some(&causal(4))).weights,
         };
         assert_matrix_close(
-            "head weights",
+            &tr!(MESSAGES, "head-label-weights"),
             &forward.attention.weights,
             &expected_weights,
             tol,
             &[swapped],
         );
         assert_matrix_close(
-            "head output",
+            &tr!(MESSAGES, "head-label-output"),
             &forward.attention.output,
             &expected_output,
             tol,
@@ -947,32 +978,30 @@ fn self_attention_head_backward_matches_numerical_gradients() {
             numerical_gradient(|x_v| loss_by_path(&x, &x, x_v), &x, STEP),
         ];
         let paths = [
-            ("query", "W_q", &grads.w_q.d_x),
-            ("key", "W_k", &grads.w_k.d_x),
-            ("value", "W_v", &grads.w_v.d_x),
+            (tr!(MESSAGES, "head-path-query"), "W_q", &grads.w_q.d_x),
+            (tr!(MESSAGES, "head-path-key"), "W_k", &grads.w_k.d_x),
+            (tr!(MESSAGES, "head-path-value"), "W_v", &grads.w_v.d_x),
         ];
         let d_x = numerical_gradient(|x| loss(&head, x), &x, STEP);
         let missing = paths.iter().zip(&shares).find(|(_, share)| {
             relative_error(&grads.d_x, &(&d_x - *share)) <= MAX_RELATIVE_ERROR
         });
         let hint = match missing {
-            Some(((path, name, _), _)) => format!(
-                "your d_x is the sum of the other two paths only: the {path} path (the d_x \
-                 of {name}) is missing. x feeds the query, key and value projections, so its \
-                 gradient is the sum of all three"
+            Some(((path, name, _), _)) => tr!(
+                MESSAGES,
+                "head-d-x-path-missing-hint",
+                path = path,
+                name = *name
             ),
-            None => "x feeds the query, key and value projections: its gradient is the sum of \
-                     all three"
-                .to_owned(),
+            None => tr!(MESSAGES, "head-d-x-hint"),
         };
-        assert_gradient_close("head d_x", &grads.d_x, &d_x, &hint);
+        assert_gradient_close(&tr!(MESSAGES, "head-label-d-x"), &grads.d_x, &d_x, &hint);
         for ((path, name, analytic), numerical) in paths.iter().zip(&shares) {
             assert_gradient_close(
-                &format!("head: the d_x of {name} (the {path} path's share of d_x)"),
+                &tr!(MESSAGES, "head-label-path-d-x", name = *name, path = path),
                 analytic,
                 numerical,
-                "each projection's d_x is what its own input receives: dQ W_q for the query \
-                 path, dK W_k for the key path, dV W_v for the value path",
+                &tr!(MESSAGES, "head-path-d-x-hint"),
             );
         }
         let projections: [(&str, Projection, &Matrix); 3] = [
@@ -992,10 +1021,10 @@ fn self_attention_head_backward_matches_numerical_gradients() {
                 STEP,
             );
             assert_gradient_close(
-                &format!("head d_{name}"),
+                &tr!(MESSAGES, "head-label-d-parameter", name = name),
                 analytic,
                 &numerical,
-                "send each of dQ, dK, dV back through its own projection",
+                &tr!(MESSAGES, "head-d-weight-hint"),
             );
         }
         let biases: [(&str, Projection, &Vector); 2] = [
@@ -1014,21 +1043,17 @@ fn self_attention_head_backward_matches_numerical_gradients() {
                 STEP,
             );
             assert_gradient_close(
-                &format!("head d_{name}"),
+                &tr!(MESSAGES, "head-label-d-parameter", name = name),
                 &analytic.clone().insert_axis(Axis(0)),
                 &numerical,
-                "a projection's bias gradient is its dQ (or dV) summed over the rows",
+                &tr!(MESSAGES, "head-d-bias-hint"),
             );
         }
         let d_bk = &grads.w_k.d_bias;
         assert!(
             d_bk.len() == 3 && d_bk.iter().all(|g| g.abs() <= 1e-10),
-            "head d_b_k should be 0 (up to rounding) for any input, got {d_bk}. Adding a \
-             vector b to every key adds q_i · b to every score of row i, and the softmax \
-             ignores a constant added to a row, so the loss does not depend on b_k. \
-             Likely cause: d_b_k must be dK summed over the rows; with dK = dSᵀ Q those sums \
-             are 0 because every row of dS sums to 0. Check dK and the key projection's \
-             backward."
+            "{}",
+            tr!(MESSAGES, "head-d-b-k-not-zero", got = format!("{d_bk}"))
         );
     });
 }

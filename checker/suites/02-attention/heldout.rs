@@ -15,9 +15,16 @@ use course_common::ndarray::{Array2, array};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{STEP, weighted_sum};
 use course_harness::{
-    Tol, assert_all_finite, assert_gradient_close, assert_matrix_close, graded,
-    linspace_matrix, numerical_gradient, observe,
+    Catalog, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close, graded,
+    linspace_matrix, numerical_gradient, observe, tr,
 };
+
+/// What the failing held-out tests say, in every language the course speaks.
+static MESSAGES: Catalog = Catalog::new(
+    "02-attention heldout",
+    include_str!("locales/en/heldout.ftl"),
+    include_str!("locales/zh-CN/heldout.ftl"),
+);
 
 // ---------------------------------------------------------------------------------------
 // Calls into the lesson, each observed
@@ -126,8 +133,20 @@ fn heldout_cross_attention_with_padding_matches_numpy() {
             abs: 1e-9,
             rel: 0.0,
         };
-        assert_matrix_close("weights", &attention.weights, &expected_weights, tol, &[]);
-        assert_matrix_close("output", &attention.output, &expected_output, tol, &[]);
+        assert_matrix_close(
+            &tr!(MESSAGES, "label-weights"),
+            &attention.weights,
+            &expected_weights,
+            tol,
+            &[],
+        );
+        assert_matrix_close(
+            &tr!(MESSAGES, "label-output"),
+            &attention.output,
+            &expected_output,
+            tol,
+            &[],
+        );
     });
 }
 
@@ -149,16 +168,12 @@ fn heldout_cross_attention_backward_matches_numerical_gradients() {
             ("d_k", &grads.d_k),
             ("d_v", &grads.d_v),
         ] {
-            assert_all_finite(
-                what,
-                grad,
-                "a fully masked query has zero weights and zero gradient",
-            );
+            assert_all_finite(what, grad, &tr!(MESSAGES, "fully-masked-gradient-hint"));
         }
         let loss = |q: &Matrix, k: &Matrix, v: &Matrix| {
             weighted_sum(&attend(q, k, v, Some(&mask)).output, &upstream)
         };
-        let hint = "recheck the backward formulas of chapter 02 with n_q ≠ n_k";
+        let hint = &tr!(MESSAGES, "backward-hint");
         let d_q = numerical_gradient(|q| loss(q, &k, &v), &q, STEP);
         let d_k = numerical_gradient(|k| loss(&q, k, &v), &k, STEP);
         let d_v = numerical_gradient(|v| loss(&q, &k, v), &v, STEP);
@@ -226,20 +241,21 @@ fn heldout_a_single_position_attends_to_itself() {
         let mask = causal(1);
         assert!(
             mask == Array2::from_elem((1, 1), true),
-            "causal_mask(1) should be [[true]], got {mask:?}"
+            "{}",
+            tr!(MESSAGES, "causal-mask-one", got = format!("{mask:?}"))
         );
         let x = array![[0.3, -1.7, 2.2]];
         let attention = attend(&x, &x, &x, Some(&mask));
         let one: Matrix = array![[1.0 as Float]];
         assert_matrix_close(
-            "weights of a single position",
+            &tr!(MESSAGES, "single-position-label-weights"),
             &attention.weights,
             &one,
             Tol::TIGHT,
             &[],
         );
         assert_matrix_close(
-            "output of a single position",
+            &tr!(MESSAGES, "single-position-label-output"),
             &attention.output,
             &x,
             Tol::TIGHT,

@@ -21,9 +21,10 @@ use course_harness::mistakes::multi_head_attention::{
 };
 use course_harness::tape::{TAPE_ENDED, TAPE_MISMATCH, panic_message};
 use course_harness::{
-    Held, Misconception, Tol, assert_gradient_close, assert_gradient_close_named,
-    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, graded, linspace,
-    linspace_matrix, numerical_gradient, object, observe, relative_error,
+    Catalog, Held, Misconception, Tol, assert_gradient_close,
+    assert_gradient_close_named, assert_matrix_close, assert_rows_sum_to_one,
+    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, object,
+    observe, relative_error, tr,
 };
 use multi_head_attention::{
     Linear, LinearGrads, Mask, MultiHeadAttention, MultiHeadForward, merge_heads,
@@ -31,13 +32,17 @@ use multi_head_attention::{
 };
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
+/// What the failing tests say, in every language the course speaks.
+static MESSAGES: Catalog = Catalog::new(
+    "03-multi-head-attention",
+    include_str!("locales/en/suite.ftl"),
+    include_str!("locales/zh-CN/suite.ftl"),
+);
+
 /// Appended to every gradient hint: a gradient check compares the backward pass with
 /// central differences of the learner's own forward pass.
 fn gradient_hint(hint: &str) -> String {
-    format!(
-        "{hint}. (If a forward-pass test fails too, fix the forward pass first: the \
-         numerical gradient is computed from your forward pass.)"
-    )
+    tr!(MESSAGES, "gradient-hint", hint = hint)
 }
 
 /// A deterministic fill with no linear structure (unlike a linspace fill, whose matrices
@@ -189,13 +194,15 @@ fn explain_cross_attention_panic(
         resume_unwind(payload);
     }
     panic!(
-        "MultiHeadAttention::forward panicked on cross-attention of {} queries over {} keys \
-         and values: {text}\nLikely cause: if a shape does not fit, {KV_FROM_QUERY}; the \
-         scores of each head are (n_q, n_k) = ({}, {}), like the mask.",
-        query_input.nrows(),
-        key_value_input.nrows(),
-        query_input.nrows(),
-        key_value_input.nrows(),
+        "{}",
+        tr!(
+            MESSAGES,
+            "cross-attention-panic",
+            queries = query_input.nrows(),
+            keys = key_value_input.nrows(),
+            text = text,
+            cause = KV_FROM_QUERY,
+        )
     );
 }
 
@@ -286,9 +293,8 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
         let heads = split(&x, 3);
         assert!(
             heads.len() == 3,
-            "split_heads of a (3, 6) matrix into 3 heads: expected 3 matrices, got {}. \
-             Likely cause: one matrix per head, n_heads of them.",
-            heads.len()
+            "{}",
+            tr!(MESSAGES, "split-count", got = heads.len())
         );
         let expected = [
             array![[0.0, 1.0], [10.0, 11.0], [20.0, 21.0]],
@@ -298,9 +304,7 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
         let wrong = split_mistakes(&x, 3);
         for (head, (got, expected)) in heads.iter().zip(&expected).enumerate() {
             assert_matrix_close(
-                &format!(
-                    "split_heads(x, 3): head {head} (one row per token, d_k = 2 columns)"
-                ),
+                &tr!(MESSAGES, "split-label-head", head = head),
                 got,
                 expected,
                 tight(),
@@ -310,12 +314,7 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
         // The sequence length never changes, even when it differs from d_model.
         let tall = linspace_matrix(5, 4, -1.0, 1.0);
         for head in split(&tall, 2) {
-            assert_same_shape(
-                "a head of split_heads((5, 4) matrix, 2): rows are tokens and stay; the \
-                 columns (features) are split",
-                &head,
-                (5, 2),
-            );
+            assert_same_shape(&tr!(MESSAGES, "split-label-tall-head"), &head, (5, 2));
         }
     });
 }
@@ -335,8 +334,7 @@ fn merge_heads_puts_the_heads_side_by_side() {
             [3.0, 4.0, 7.0, 8.0, 11.0, 12.0]
         ];
         assert_matrix_close(
-            "merge_heads of three (2, 2) heads (the heads must sit side by side, not \
-             stacked: the tokens stay the rows)",
+            &tr!(MESSAGES, "merge-label"),
             &merge(&heads),
             &expected,
             tight(),
@@ -355,18 +353,22 @@ fn split_then_merge_is_the_identity_and_merge_then_split_too() {
             let back = merge(&split(&x, n_heads));
             assert!(
                 back == x,
-                "merge_heads(split_heads(x, {n_heads})) should be x exactly (a pure \
-                 reshape: no number changes), got\n{back:?}\nfor x =\n{x:?}\nLikely cause: \
-                 merge_heads must put head i back in the columns split_heads took it from."
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "split-then-merge",
+                    heads = n_heads,
+                    got = format!("{back:?}"),
+                    x = format!("{x:?}"),
+                )
             );
         }
         let heads: Vec<Matrix> = (0..4).map(|i| scrambled(5, 3, 7 * i, 1.0)).collect();
         let again = split(&merge(&heads), 4);
         assert!(
             again == heads,
-            "split_heads(merge_heads(heads), 4) should give the 4 heads back exactly, got \
-             {again:?}. Likely cause: split and merge disagree about which columns belong \
-             to which head."
+            "{}",
+            tr!(MESSAGES, "merge-then-split", got = format!("{again:?}"))
         );
     });
 }
@@ -394,18 +396,23 @@ fn one_head_with_identity_projections_is_lesson_02_attention() {
         let lesson02 = scaled_dot_product_attention(&x_q, &x_kv, &x_kv, Some(&mask));
         assert!(
             forward.weights.len() == 1,
-            "one head should give one weight matrix, got {}. Likely cause: {ONE_PER_HEAD}",
-            forward.weights.len()
+            "{}",
+            tr!(
+                MESSAGES,
+                "one-head-weight-count",
+                got = forward.weights.len(),
+                cause = ONE_PER_HEAD,
+            )
         );
         assert_matrix_close(
-            "the weights of the only head",
+            &tr!(MESSAGES, "one-head-label-weights"),
             &forward.weights[0],
             &lesson02.weights,
             tight(),
             &weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask))[0],
         );
         assert_matrix_close(
-            "one-head attention with identity projections (should be lesson 02's attention)",
+            &tr!(MESSAGES, "one-head-label-output"),
             &forward.output,
             &lesson02.output,
             tight(),
@@ -433,7 +440,7 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
             let forward = forward_pass(&mha, &x_q, &x_kv, Some(&mask));
             let expected = reference(&mha, &x_q, &x_kv, Some(&mask));
             assert_matrix_close(
-                &format!("output with {n_heads} heads"),
+                &tr!(MESSAGES, "heads-label-output", heads = n_heads),
                 &forward.output,
                 &expected.output,
                 tight(),
@@ -441,16 +448,26 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
             );
             assert!(
                 forward.weights.len() == n_heads,
-                "with {n_heads} heads, forward should return {n_heads} weight matrices, got \
-                 {}. Likely cause: {ONE_PER_HEAD}",
-                forward.weights.len()
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "heads-weight-count",
+                    heads = n_heads,
+                    got = forward.weights.len(),
+                    cause = ONE_PER_HEAD,
+                )
             );
             let wrong = weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask));
             for (head, (got, want)) in
                 forward.weights.iter().zip(&expected.weights).enumerate()
             {
                 assert_matrix_close(
-                    &format!("weights of head {head} of {n_heads}"),
+                    &tr!(
+                        MESSAGES,
+                        "heads-label-weights",
+                        head = head,
+                        heads = n_heads
+                    ),
                     got,
                     want,
                     tight(),
@@ -490,11 +507,11 @@ fn assert_matches_pytorch(
     forward: &Forward,
     expected_output: &Matrix,
     expected_weights: &[Matrix],
-    mistakes: Vec<Misconception<'static>>,
+    mistakes: Vec<Misconception<'_>>,
     weight_mistakes: &[Vec<Misconception<'static>>],
 ) {
     assert_matrix_close(
-        &format!("{what}: output (PyTorch's nn.MultiheadAttention)"),
+        &tr!(MESSAGES, "pytorch-label-output", what = what),
         &forward.output,
         expected_output,
         tight(),
@@ -502,15 +519,19 @@ fn assert_matches_pytorch(
     );
     assert!(
         forward.weights.len() == expected_weights.len(),
-        "{what}: expected {} weight matrices (one per head), got {}. Likely cause: {ONE_PER_HEAD}",
-        expected_weights.len(),
-        forward.weights.len()
+        "{}",
+        tr!(
+            MESSAGES,
+            "pytorch-weight-count",
+            what = what,
+            expected = expected_weights.len(),
+            got = forward.weights.len(),
+            cause = ONE_PER_HEAD,
+        )
     );
     for (head, (got, want)) in forward.weights.iter().zip(expected_weights).enumerate() {
         assert_matrix_close(
-            &format!(
-                "{what}: weights of head {head} (PyTorch's average_attn_weights=False)"
-            ),
+            &tr!(MESSAGES, "pytorch-label-weights", what = what, head = head),
             got,
             want,
             tight(),
@@ -528,16 +549,14 @@ fn self_attention_matches_pytorch() {
         let x = linspace_matrix(4, 6, -1.5, 1.2);
         let (output, weights) = pytorch_self_attention();
         let mut mistakes = output_mistakes(&params(&mha), &x, &x, None);
+        let seed_code_cause = tr!(MESSAGES, "seed-code-cause");
         mistakes.push(Misconception {
-            cause: "the heads were split per token without moving the head axis before the \
-                    sequence axis (the seed's `.view(-1, num_heads, d_k)` with no \
-                    `.transpose(1, 2)`), so each token's heads attended over each other \
-                    instead of over the tokens; attention runs per head over all positions",
+            cause: &seed_code_cause,
             result: seed_code_self_attention(),
         });
         let weight_mistakes = weights_mistakes(&params(&mha), &x, &x, None);
         assert_matches_pytorch(
-            "self-attention",
+            &tr!(MESSAGES, "pytorch-case-self-attention"),
             &forward_pass(&mha, &x, &x, None),
             &output,
             &weights,
@@ -557,13 +576,13 @@ fn cross_attention_matches_pytorch() {
         let (output, weights) = pytorch_cross_attention();
         let forward = forward_pass(&mha, &x_q, &x_kv, None);
         assert_same_shape(
-            "cross-attention output: one row per query (2), d_model (6) columns",
+            &tr!(MESSAGES, "cross-attention-label-output-shape"),
             &forward.output,
             (2, 6),
         );
         let weight_mistakes = weights_mistakes(&params(&mha), &x_q, &x_kv, None);
         assert_matches_pytorch(
-            "cross-attention",
+            &tr!(MESSAGES, "pytorch-case-cross-attention"),
             &forward,
             &output,
             &weights,
@@ -587,7 +606,7 @@ fn padded_self_attention_matches_pytorch_key_padding_mask() {
         let mistakes = output_mistakes(&params(&mha), &x, &x, Some(&mask));
         let weight_mistakes = weights_mistakes(&params(&mha), &x, &x, Some(&mask));
         assert_matches_pytorch(
-            "padded self-attention",
+            &tr!(MESSAGES, "pytorch-case-padded-self-attention"),
             &forward_pass(&mha, &x, &x, Some(&mask)),
             &output,
             &weights,
@@ -617,14 +636,20 @@ fn padded_keys_do_not_change_the_real_tokens_outputs() {
             for ((row, col), &w) in weights.indexed_iter() {
                 assert!(
                     is_token[col] || w == 0.0,
-                    "head {head}: query {row} gives weight {w} to the padded key {col}; it \
-                     must be exactly 0. Likely cause: the mask must reach every head's \
-                     attention (pass it to each head's scaled_dot_product_attention)."
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "padded-key-weight",
+                        head = head,
+                        row = row,
+                        weight = w.to_string(),
+                        col = col,
+                    )
                 );
             }
         }
         assert_matrix_close(
-            "self-attention outputs of the 3 real tokens after the 2 padded tokens changed",
+            &tr!(MESSAGES, "padded-label-self-attention"),
             &after.output.slice(s![..3, ..]).to_owned(),
             &before.output.slice(s![..3, ..]).to_owned(),
             tight(),
@@ -635,7 +660,7 @@ fn padded_keys_do_not_change_the_real_tokens_outputs() {
         let before = forward_pass(&mha, &x_q, &x, Some(&cross_mask));
         let after = forward_pass(&mha, &x_q, &changed, Some(&cross_mask));
         assert_matrix_close(
-            "cross-attention output after the 2 padded keys and values changed",
+            &tr!(MESSAGES, "padded-label-cross-attention"),
             &after.output,
             &before.output,
             tight(),
@@ -654,23 +679,39 @@ fn the_causal_mask_holds_in_every_head() {
         let forward = forward_pass(&mha, &x, &x, Some(&causal_mask(4)));
         assert!(
             forward.weights.len() == 3,
-            "3 heads should give 3 weight matrices, got {}. Likely cause: {ONE_PER_HEAD}",
-            forward.weights.len()
+            "{}",
+            tr!(
+                MESSAGES,
+                "one-weight-matrix-per-head",
+                heads = 3,
+                got = forward.weights.len(),
+                cause = ONE_PER_HEAD,
+            )
         );
         for (head, weights) in forward.weights.iter().enumerate() {
-            assert_same_shape(&format!("weights of head {head}"), weights, (4, 4));
+            assert_same_shape(
+                &tr!(MESSAGES, "weights-of-head", head = head),
+                weights,
+                (4, 4),
+            );
             for ((row, col), &w) in weights.indexed_iter() {
                 assert!(
                     col <= row || w == 0.0,
-                    "head {head}: position {row} gives weight {w} to the future position \
-                     {col}; under a causal mask it must be exactly 0 in every head. Likely \
-                     cause: the mask was not passed to every head's attention."
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "causal-future-weight",
+                        head = head,
+                        row = row,
+                        weight = w.to_string(),
+                        col = col,
+                    )
                 );
             }
             assert_rows_sum_to_one(
-                &format!("causal weights of head {head}"),
+                &tr!(MESSAGES, "causal-label-weights", head = head),
                 weights,
-                "each head runs its own softmax over the keys, row by row",
+                &tr!(MESSAGES, "causal-rows-hint"),
             );
         }
     });
@@ -688,45 +729,49 @@ fn cross_attention_shapes_follow_the_queries_and_the_keys() {
         });
         assert!(
             d_model == 6 && d_k == 2,
-            "d_model should be 6 and d_k 2, got {d_model} and {d_k}"
+            "{}",
+            tr!(MESSAGES, "sizes", d_model = d_model, d_k = d_k)
         );
         let x_q = scrambled(2, 6, 1, 1.0);
         let x_kv = scrambled(5, 6, 33, 1.0);
         let held = forward_object(&mha, &x_q, &x_kv, None);
         let forward = outputs_of(&held);
         assert_same_shape(
-            "output: one row per query, d_model columns",
+            &tr!(MESSAGES, "shapes-label-output"),
             &forward.output,
             (2, 6),
         );
         assert!(
             forward.weights.len() == 3,
-            "3 heads should give 3 weight matrices, got {}. Likely cause: {ONE_PER_HEAD}",
-            forward.weights.len()
+            "{}",
+            tr!(
+                MESSAGES,
+                "one-weight-matrix-per-head",
+                heads = 3,
+                got = forward.weights.len(),
+                cause = ONE_PER_HEAD,
+            )
         );
         for (head, weights) in forward.weights.iter().enumerate() {
             assert_same_shape(
-                &format!(
-                    "weights of head {head}: one row per query (2), one column per key (5: \
-                     the keys and values come from key_value_input)"
-                ),
+                &tr!(MESSAGES, "shapes-label-head-weights", head = head),
                 weights,
                 (2, 5),
             );
             assert_rows_sum_to_one(
-                &format!("weights of head {head}"),
+                &tr!(MESSAGES, "weights-of-head", head = head),
                 weights,
-                "each head's weights come from lesson 02's attention, a softmax per row",
+                &tr!(MESSAGES, "shapes-rows-hint"),
             );
         }
         let grads = backward_pass(&mha, &x_q, &x_kv, &held, &Matrix::ones((2, 6)));
         assert_same_shape(
-            "d_query_input (the gradient of the 2 queries' input)",
+            &tr!(MESSAGES, "shapes-label-d-query-input"),
             &grads.d_query_input,
             (2, 6),
         );
         assert_same_shape(
-            "d_key_value_input (the gradient of the 5 keys' and values' input)",
+            &tr!(MESSAGES, "shapes-label-d-key-value-input"),
             &grads.d_key_value_input,
             (5, 6),
         );
@@ -739,8 +784,13 @@ fn cross_attention_shapes_follow_the_queries_and_the_keys() {
             assert_same_shape(&format!("d_{name}"), &layer.d_weight, (6, 6));
             assert!(
                 layer.d_bias.len() == 6,
-                "the gradient of {name}'s bias should have 6 entries, got {}",
-                layer.d_bias.len()
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "shapes-bias-gradient",
+                    name = name,
+                    got = layer.d_bias.len()
+                )
             );
         }
     });
@@ -764,8 +814,17 @@ fn parameter_count_is_four_d_model_squared_plus_four_d_model() {
             let cause = parameter_count_cause(got, d_model, n_heads);
             assert!(
                 got == expected,
-                "parameter_count for d_model = {d_model}, {n_heads} heads: expected \
-                 4·{d}² + 4·{d} = {expected}, got {got}. Likely cause: {cause}."
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "parameter-count",
+                    d_model = d_model,
+                    heads = n_heads,
+                    d = d,
+                    expected = expected,
+                    got = got,
+                    cause = cause,
+                )
             );
         }
     });
@@ -914,26 +973,16 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
             "d_query_input",
             &grads.d_query_input,
             &d_x_q,
-            &gradient_hint(
-                "the query input feeds only W_q: d_query_input = dQ W_q, where dQ is every \
-             head's d_q merged side by side (and each head's upstream gradient is its own \
-             slice of d_output W_o)",
-            ),
+            &gradient_hint(&tr!(MESSAGES, "d-query-input-hint")),
             &mistakes.d_query_input,
         );
         let value_only = &grads.w_v.d_x;
         let hint = if relative_error(value_only, &d_x_kv) < 1e-3 {
-            "your d_key_value_input is the value path alone: the key/value input also \
-             feeds W_k, so add dK W_k to dV W_v"
-                .to_owned()
+            tr!(MESSAGES, "d-key-value-input-value-path-hint")
         } else if relative_error(&grads.w_k.d_x, &d_x_kv) < 1e-3 {
-            "your d_key_value_input is the key path alone: the key/value input also feeds \
-             W_v, so add dV W_v to dK W_k"
-                .to_owned()
+            tr!(MESSAGES, "d-key-value-input-key-path-hint")
         } else {
-            "the key/value input feeds both W_k and W_v: d_key_value_input = dK W_k + dV \
-             W_v, with dK and dV every head's gradients merged side by side"
-                .to_owned()
+            tr!(MESSAGES, "d-key-value-input-hint")
         };
         assert_gradient_close_named(
             "d_key_value_input",
@@ -957,36 +1006,34 @@ fn backward_matches_numerical_gradients_of_every_weight_and_bias() {
         let (mha, x_q, x_kv, mask, upstream) = cross_fixture();
         let forward = forward_object(&mha, &x_q, &x_kv, Some(&mask));
         let grads = backward_pass(&mha, &x_q, &x_kv, &forward, &upstream);
-        let projections: [(&str, Projection, &Matrix, &Vector, &str); 4] = [
+        let projections: [(&str, Projection, &Matrix, &Vector, String); 4] = [
             (
                 "W_q",
                 |m| &mut m.w_q,
                 &grads.w_q.d_weight,
                 &grads.w_q.d_bias,
-                "dW_q = dQᵀ query_input, with dQ every head's d_q merged side by side",
+                tr!(MESSAGES, "d-w-q-hint"),
             ),
             (
                 "W_k",
                 |m| &mut m.w_k,
                 &grads.w_k.d_weight,
                 &grads.w_k.d_bias,
-                "dW_k = dKᵀ key_value_input (the keys come from the key/value input, not \
-                 the query input)",
+                tr!(MESSAGES, "d-w-k-hint"),
             ),
             (
                 "W_v",
                 |m| &mut m.w_v,
                 &grads.w_v.d_weight,
                 &grads.w_v.d_bias,
-                "dW_v = dVᵀ key_value_input, with dV every head's d_v merged side by side",
+                tr!(MESSAGES, "d-w-v-hint"),
             ),
             (
                 "W_o",
                 |m| &mut m.w_o,
                 &grads.w_o.d_weight,
                 &grads.w_o.d_bias,
-                "W_o's input is the heads' outputs side by side (concat): dW_o = \
-                 d_outputᵀ concat, db_o = d_output summed over the rows",
+                tr!(MESSAGES, "d-w-o-hint"),
             ),
         ];
         for (name, select, d_weight, d_bias, hint) in projections {
@@ -1001,19 +1048,16 @@ fn backward_matches_numerical_gradients_of_every_weight_and_bias() {
                 STEP,
             );
             assert_gradient_close(
-                &format!("d_{name} (weight)"),
+                &tr!(MESSAGES, "label-d-weight", name = name),
                 d_weight,
                 &numerical,
-                &gradient_hint(hint),
+                &gradient_hint(&hint),
             );
             if name == "W_k" {
                 assert!(
                     d_bias.len() == 6 && d_bias.iter().all(|g| g.abs() <= 1e-10),
-                    "the gradient of the key bias b_k should be 0 (up to rounding), got \
-                     {d_bias}. Adding b_k to every key adds q_i · b_k to every score of row \
-                     i in each head, and the softmax ignores a constant added to a row. \
-                     Likely cause: db_k must be dK summed over the rows, with dK from lesson \
-                     02's attention backward, merged side by side."
+                    "{}",
+                    tr!(MESSAGES, "key-bias-not-zero", got = format!("{d_bias}"))
                 );
                 continue;
             }
@@ -1028,13 +1072,10 @@ fn backward_matches_numerical_gradients_of_every_weight_and_bias() {
                 STEP,
             );
             assert_gradient_close(
-                &format!("d_{name} (bias)"),
+                &tr!(MESSAGES, "label-d-bias", name = name),
                 &d_bias.clone().insert_axis(Axis(0)),
                 &numerical,
-                &gradient_hint(
-                    "a projection's bias gradient is its upstream gradient summed over the \
-                     rows",
-                ),
+                &gradient_hint(&tr!(MESSAGES, "d-bias-hint")),
             );
         }
     });
@@ -1058,19 +1099,15 @@ fn self_attention_input_gradient_is_the_sum_of_both_inputs_gradients() {
         let hint = if relative_error(&grads.d_key_value_input, &numerical)
             <= MAX_RELATIVE_ERROR
         {
-            "d_key_value_input alone already matches the whole gradient of x, so \
-             d_query_input is counted twice: d_query_input must be the query path only \
-             (dQ W_q)"
+            tr!(MESSAGES, "self-attention-counted-twice-hint")
         } else {
-            "x feeds W_q (through the queries) and W_k, W_v (through the keys and values): \
-             d_query_input must be dQ W_q and d_key_value_input dK W_k + dV W_v, so that \
-             their sum is the whole gradient of x"
+            tr!(MESSAGES, "self-attention-input-hint")
         };
         assert_gradient_close(
-            "d_query_input + d_key_value_input (self-attention)",
+            &tr!(MESSAGES, "self-attention-label-input-gradient"),
             &total,
             &numerical,
-            &gradient_hint(hint),
+            &gradient_hint(&hint),
         );
     });
 }
@@ -1099,9 +1136,7 @@ fn each_head_depends_only_on_its_own_rows_of_the_projections() {
         let after = forward_pass(&changed, &x, &x, None);
         for head in [0, 2] {
             assert_matrix_close(
-                &format!(
-                    "weights of head {head} after changing only head 1's rows of W_q and W_k"
-                ),
+                &tr!(MESSAGES, "independent-heads-label", head = head),
                 &after.weights[head],
                 &before.weights[head],
                 tight(),
@@ -1113,8 +1148,8 @@ fn each_head_depends_only_on_its_own_rows_of_the_projections() {
         });
         assert!(
             !unchanged.iter().all(|&same| same),
-            "head 1's weights did not change when its own rows of W_q and W_k did. Likely \
-             cause: head i must use columns i·d_k .. (i+1)·d_k of Q and K."
+            "{}",
+            tr!(MESSAGES, "independent-heads-unchanged")
         );
     });
 }
