@@ -7,10 +7,10 @@ heldout.rs). The graded suites read it with course_harness::Reference.
                 "numpy": "2.4.6", "torch": "2.15.0+cu132", "dtype": "float64"},
       "values": {
         "self_attention_output": {
-          "what": "nn.MultiheadAttention(6, 2) on x = lin(4, 6, -1.5, 1.2): the output",
+          "what": "nn.MultiheadAttention(6, 2, ...), self-attention of x = ...: the output",
           "shape": [4, 6],
           "data": [
-            -0.3292065351662354, -0.4253666621174289, ...,
+            -0.3292065351661095, -0.42536666211725194, ...,
             ...
           ]
         },
@@ -40,7 +40,6 @@ next, far below any tolerance of the suites.
 """
 
 import json
-import math
 import platform
 import sys
 from pathlib import Path
