@@ -162,7 +162,7 @@ fn note(id: &str, standing: &Standing) -> String {
 }
 
 /// A fingerprint of everything a lesson's own grade depends on: its sources and those of
-/// the lessons it builds on, and its suites.
+/// the lessons it builds on, and its suites with their reference values.
 fn sources_fingerprint(course: &Course, submission: &Path, lesson: &Lesson) -> String {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     let mut folders: Vec<&str> = lesson.depends_on.iter().map(String::as_str).collect();
@@ -177,9 +177,12 @@ fn sources_fingerprint(course: &Course, submission: &Path, lesson: &Lesson) -> S
         }
     }
     for tier in crate::course::Tier::ALL {
-        std::fs::read(course.suite_file(lesson, tier))
-            .unwrap_or_default()
-            .hash(&mut hasher);
+        for file in [
+            course.suite_file(lesson, tier),
+            course.suite_fixture(lesson, tier),
+        ] {
+            std::fs::read(file).unwrap_or_default().hash(&mut hasher);
+        }
     }
     format!("{:016x}", hasher.finish())
 }

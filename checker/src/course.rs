@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 ///
 /// Visible tests live in the lesson crates and are not graded (the learner runs them with
 /// `cargo test -p <crate>`). The two tiers below live with the checker, in
-/// `checker/suites/<id>/<tier>.rs`, and count.
+/// `checker/suites/<id>/<tier>.rs`, and count. A tier's suite may read reference values
+/// from `checker/suites/<id>/<tier>.json` (written by a script of `tools/reference/`,
+/// compiled in with `include_str!`): that file goes wherever its suite goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
@@ -178,6 +180,12 @@ impl Course {
             .join("suites")
             .join(&lesson.id)
             .join("locales")
+    }
+
+    /// The reference values a tier's suite of a lesson reads, if it reads any:
+    /// `checker/suites/<id>/<tier>.json`, beside the suite.
+    pub fn suite_fixture(&self, lesson: &Lesson, tier: Tier) -> PathBuf {
+        self.suite_file(lesson, tier).with_extension("json")
     }
 
     /// The suites of a lesson that this edition of the course has, with their sources:

@@ -1,7 +1,8 @@
 //! `checker export-student OUT`: the student edition of the course.
 //!
 //! The student edition is what a class clones: the lessons (stubs and visible tests), the
-//! checker with the graded tier of the suites, the shared crates and the book. It leaves
+//! checker with the graded tier of the suites (and the reference values they read), the
+//! shared crates and the book. It leaves
 //! out the solutions, the held-out tier, the reference scripts (which compute the answers),
 //! the checker's own tests (built on the solutions) and the maintainer tooling. Its
 //! workspace manifest and README are rewritten to match; it builds and its
@@ -58,7 +59,8 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
     for part in ["book.toml", "src", "theme", "check", "po", "preprocessors"] {
         copy_tree(&root.join("book").join(part), &out.join("book").join(part))?;
     }
-    // The graded tier of each suite, and nothing of the held-out tier.
+    // The graded tier of each suite with the reference values it reads, and nothing of
+    // the held-out tier.
     for lesson in &course.manifest.lessons {
         let suite = Path::new("checker/suites")
             .join(&lesson.id)
@@ -73,6 +75,10 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
             {
                 std::fs::remove_file(&copy)?;
             }
+        }
+        let values = suite.with_extension("json");
+        if root.join(&values).is_file() {
+            copy_file(&root.join(&values), &out.join(&values))?;
         }
     }
     std::fs::write(out.join("README.md"), STUDENT_README)?;

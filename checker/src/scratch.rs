@@ -5,9 +5,10 @@
 //!
 //! - the submission's `src/` folder (regular files only; nothing else of the submission);
 //! - the course's suites for the lesson (`graded.rs`, and `heldout.rs` in the instructor's
-//!   edition), kept in a folder beside the workspace (`<key>.suites/`), never inside a
-//!   lesson's crate: the sandbox that compiles the learner's code does not show it, so
-//!   `include_str!` cannot reach a suite (see [`crate::compile`]);
+//!   edition) with the reference values each reads (`graded.json`, `heldout.json`), kept
+//!   in a folder beside the workspace (`<key>.suites/`), never inside a lesson's crate: the
+//!   sandbox that compiles the learner's code does not show it, so `include_str!` cannot
+//!   reach a suite or its values (see [`crate::compile`]);
 //! - a manifest this module writes from the course's own `Cargo.toml` and `course.toml`,
 //!   with `unsafe_code` denied; and since a `#![allow(unsafe_code)]` in the source would lift
 //!   that (and `forbid` would break ndarray's `s!`, which allows it inside), a source
@@ -342,13 +343,30 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
     let mut targets: Vec<(String, String)> = Vec::new();
     for tier in Tier::ALL {
         let path = suites_dir.join(format!("{}.rs", tier.stem()));
+        // The reference values the suite reads go beside it, as in the course, where its
+        // `include_str!` finds them.
+        let values_path = path.with_extension("json");
         match suites.iter().find(|(t, _)| *t == tier) {
             Some((_, source)) => {
                 write_if_changed(&path, source)?;
                 targets.push((tier.stem().to_owned(), path.display().to_string()));
+                let values = course.suite_fixture(lesson, tier);
+                if values.is_file() {
+                    let bytes = std::fs::read(&values).with_context(|| {
+                        format!("could not read {}", values.display())
+                    })?;
+                    write_bytes_if_changed(&values_path, &bytes)?;
+                } else if values_path.exists() {
+                    std::fs::remove_file(&values_path)?;
+                }
             }
-            None if path.exists() => std::fs::remove_file(&path)?,
-            None => {}
+            None => {
+                for stale in [&path, &values_path] {
+                    if stale.exists() {
+                        std::fs::remove_file(stale)?;
+                    }
+                }
+            }
         }
     }
     if !suites.is_empty() {

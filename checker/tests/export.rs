@@ -65,6 +65,34 @@ fn heldout_names() -> Vec<String> {
     names
 }
 
+/// Every long number of the held-out reference values (`heldout.json`), as written: a short
+/// one, such as 0.0, is in many files.
+fn heldout_values() -> Vec<String> {
+    let mut numbers = Vec::new();
+    for entry in std::fs::read_dir(course_root().join("checker/suites"))
+        .unwrap()
+        .flatten()
+    {
+        let Ok(text) = std::fs::read_to_string(entry.path().join("heldout.json")) else {
+            continue;
+        };
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for value in json["values"].as_object().unwrap().values() {
+            for number in value["data"].as_array().unwrap() {
+                let number = number.to_string();
+                if number.len() >= 12 {
+                    numbers.push(number);
+                }
+            }
+        }
+    }
+    assert!(
+        !numbers.is_empty(),
+        "the course has held-out reference values"
+    );
+    numbers
+}
+
 fn assert_nothing_leaks(what: &str, text: &str, secrets: &[String]) {
     for secret in secrets {
         assert!(!text.contains(secret.as_str()), "{what} leaks `{secret}`");
@@ -94,18 +122,34 @@ fn the_student_edition_builds_grades_and_leaks_nothing() {
             "the student edition has {absent}/"
         );
     }
+    // The graded suites with the reference values they read.
+    for entry in std::fs::read_dir(course_root().join("checker/suites"))
+        .unwrap()
+        .flatten()
+    {
+        let suite = Path::new("checker/suites").join(entry.file_name());
+        for file in ["graded.rs", "graded.json"] {
+            let file = suite.join(file);
+            if course_root().join(&file).is_file() {
+                assert!(
+                    std::fs::read(edition.join(&file)).ok()
+                        == std::fs::read(course_root().join(&file)).ok(),
+                    "the student edition's {} is not the course's",
+                    file.display()
+                );
+            }
+        }
+    }
     let mut secrets = solution_lines();
     secrets.extend(heldout_names());
+    secrets.extend(heldout_values());
     for entry in walkdir::WalkDir::new(&edition).into_iter().flatten() {
         if !entry.file_type().is_file() {
             continue;
         }
-        assert_ne!(
-            entry.file_name(),
-            "heldout.rs",
-            "{}",
-            entry.path().display()
-        );
+        for held_out in ["heldout.rs", "heldout.json"] {
+            assert_ne!(entry.file_name(), held_out, "{}", entry.path().display());
+        }
         if let Ok(text) = std::fs::read_to_string(entry.path()) {
             assert_nothing_leaks(&entry.path().display().to_string(), &text, &secrets);
         }

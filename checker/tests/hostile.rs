@@ -336,6 +336,9 @@ fn the_suites_and_solutions_are_out_of_reach_at_run_time() {
 
 #[test]
 fn the_solution_and_the_held_out_suite_are_out_of_reach_at_compile_time() {
+    // The held-out suite's reference values are there to read, outside the sandbox.
+    let values = "checker/suites/02-attention/heldout.json";
+    assert!(crate::util::course_root().join(values).is_file());
     let graded = refused_at_build(
         "reads_the_solution_at_compile_time",
         &[],
@@ -344,6 +347,12 @@ fn the_solution_and_the_held_out_suite_are_out_of_reach_at_compile_time() {
     );
     let message = graded.lesson()["message"].as_str().unwrap_or_default();
     assert!(!message.contains("fn softmax_rows"), "{message}");
+    assert!(
+        message
+            .lines()
+            .any(|line| line.contains("couldn't read") && line.contains("heldout.json")),
+        "{message}"
+    );
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //! - [`mistakes`] builds the wrong answers common mistakes produce, so that visible and
 //!   graded tests name the same mistake the same way.
 //! - [`fixtures`] builds deterministic inputs (no random generator whose stream could
-//!   change between crate versions).
+//!   change between crate versions) and reads the reference values the scripts of
+//!   `tools/reference/` computed ([`Reference`]).
 //!
 //! Every message a failed check shows exists in English and in Simplified Chinese
 //! (`locales/`, read through [`course_i18n`]); the checker chooses the language of the judge
@@ -37,7 +38,7 @@ pub use check::{
     Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
     assert_matrix_close, assert_rows_sum_to_one, assert_same_shape,
 };
-pub use fixtures::{linspace, linspace_matrix};
+pub use fixtures::{Reference, linspace, linspace_matrix};
 pub use gradient::{
     assert_gradient_close, assert_gradient_close_named, numerical_gradient,
     relative_error,

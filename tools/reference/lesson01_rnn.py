@@ -1,10 +1,12 @@
 """Reference values for lesson 01's tests, computed independently with NumPy.
 
-The graded suite (checker/suites/01-rnn-bottleneck/graded.rs) and the visible tests
-(lessons/01-rnn-bottleneck/tests/visible.rs) keep these values as literals; this script is
-how they were made. Run it with `python3 lesson01_rnn.py` (NumPy only): it prints every
-fixture as Rust array literals, in float64, to 10 significant digits. Inputs are
-deterministic fills (numpy.linspace), never a random stream.
+Run it from the course's root with `python3 tools/reference/lesson01_rnn.py` (NumPy only):
+it writes the values the graded suite (checker/suites/01-rnn-bottleneck/graded.rs) reads
+into checker/suites/01-rnn-bottleneck/graded.json, in float64 (the format is
+tools/reference/fixture.py's; `--check` compares instead of writing), and prints what it
+checks on the way. The visible tests (lessons/01-rnn-bottleneck/tests/visible.rs) keep a
+few of the same values as literals, rounded. Inputs are deterministic fills
+(numpy.linspace), never a random stream.
 
 The course's layout for the RNN is PyTorch's (nn.RNN's weight_ih_l0 and weight_hh_l0):
 
@@ -15,16 +17,13 @@ so its matrices are the transposes of ours: W_xh = Wx^T, W_hh = Wh^T.
 """
 
 import numpy as np
+from fixture import Fixture, finish
+
+graded = Fixture("01-rnn-bottleneck/graded.json")
 
 
 def lin(rows, cols, start, end):
     return np.linspace(start, end, rows * cols).reshape(rows, cols)
-
-
-def rust(name, m):
-    m = np.atleast_2d(m)
-    rows = ",\n    ".join("[" + ", ".join(f"{x:.10}" for x in r) + "]" for r in m)
-    print(f"// {name}\narray![\n    {rows}\n];\n")
 
 
 def step(x, h, w_xh, w_hh, b):
@@ -48,11 +47,12 @@ Wx = np.linspace(-0.1, 0.9, num=D * H).reshape(D, H)
 Wh = np.linspace(-0.3, 0.7, num=H * H).reshape(H, H)
 b = np.linspace(-0.2, 0.4, num=H)
 cs231n = np.tanh(x @ Wx + prev_h @ Wh + b)
-rust("CS231n rnn_step_forward: next_h (its first row is the notebook's printed one)", cs231n)
+graded.matrix("step_cs231n", "CS231n's rnn_step_forward fixture (N, D, H = 3, 10, 4): next_h "
+              "(its first row is the notebook's printed one)", cs231n)
 # The same step in the course's layout gives the same numbers.
 assert np.allclose(step(x, prev_h, Wx.T, Wh.T, b), cs231n, rtol=0, atol=1e-15)
 published = np.array([-0.58172089, -0.50182032, -0.41232771, -0.31410098])
-print("// max |ours - published first row| =", np.abs(cs231n[0] - published).max(), "\n")
+print("CS231n's step: max |ours - the notebook's printed first row| =", np.abs(cs231n[0] - published).max())
 
 # --- A sequence: d_in = 3, d_hidden = 4, T = 5. ---
 xs = lin(5, 3, -0.9, 1.2)
@@ -60,8 +60,11 @@ h0 = np.linspace(0.3, -0.4, 4)
 w_xh = lin(4, 3, -0.5, 0.7)
 w_hh = lin(4, 4, 0.6, -0.5)
 b = np.linspace(-0.1, 0.25, 4)
-rust("sequence: states (T = 5, d_hidden = 4), row t is h_(t+1)", forward(xs, h0, w_xh, w_hh, b))
+graded.matrix("forward_states", "forward over xs = lin(5, 3, -0.9, 1.2) from h0 = linspace(0.3, -0.4, 4): "
+              "the states (T = 5, d_hidden = 4), row t is h_(t+1)", forward(xs, h0, w_xh, w_hh, b))
 
 # --- The bound fixture: W_hh = linspace(-0.35, 0.4) (5 x 5), its largest singular value. ---
 w_hh_bound = lin(5, 5, -0.35, 0.4)
-print("// bound fixture: sigma_max(W_hh) =", f"{np.linalg.svd(w_hh_bound, compute_uv=False)[0]:.12}", "\n")
+print("bound fixture: sigma_max(W_hh) =", f"{np.linalg.svd(w_hh_bound, compute_uv=False)[0]:.12}")
+
+finish(graded)

@@ -1,16 +1,19 @@
 """Reference values for lesson 05's graded tests, from PyTorch's nn.LayerNorm,
 nn.TransformerEncoderLayer and nn.TransformerDecoderLayer.
 
-The graded suite (checker/suites/05-encoder-layer/graded.rs) keeps these values as
-literals; this script is how they were made. CI never runs it: PyTorch is large.
+It writes the values the graded suite (checker/suites/05-encoder-layer/graded.rs) reads into
+checker/suites/05-encoder-layer/graded.json, in float64 (the format is
+tools/reference/fixture.py's; `--check` compares instead of writing), and prints what it
+checks on the way. CI never runs it: PyTorch is large.
 
-How to run it (PyTorch is a large download, about 5 GB with its CUDA libraries):
+How to run it, from the course's root, in a virtual environment (PyTorch is a large
+download, about 5 GB with its CUDA libraries):
 
-    python3 -m venv /tmp/torchenv
-    /tmp/torchenv/bin/pip install torch numpy
-    /tmp/torchenv/bin/python tools/reference/lesson05_layers.py
+    python3 -m venv <a folder for the environment>
+    <that folder>/bin/pip install torch numpy
+    <that folder>/bin/python tools/reference/lesson05_layers.py
 
-The literals in graded.rs were produced with torch 2.15.0 (the default PyPI wheel,
+graded.json records the versions that computed it: torch 2.15.0 (the default PyPI wheel,
 2.15.0+cu132, run on the CPU) and numpy 2.4.6, Python 3.11, in float64.
 Everything is deterministic. Biases and LayerNorm parameters are numpy.linspace fills
 (the same fills as course_harness::linspace_matrix); weight matrices and inputs are the
@@ -21,14 +24,14 @@ the post-LN encoder's FFN is on, so a missing ReLU changes nothing. No random st
 used. The layers are built with dropout=0.0 and put in eval mode; gradients stay enabled,
 which keeps PyTorch off its inference fast path (the script checks the fast path too).
 
-What it checks besides printing the literals:
+What it checks besides writing the values:
 - nn.LayerNorm against the formula (biased variance, eps inside the square root), and
   the published fixtures it is compared with: codertimo/BERT-pytorch issue #30 ([1, 0, 0,
   0]), burn's 10-element fixture, candle's doc-test, CS231n's std < 1 property, burn's
   zero-gradient test, d2l's LayerNorm-vs-BatchNorm example, PyTorch issue #84356;
 - that nn.TransformerEncoderLayer and nn.TransformerDecoderLayer, post-LN
   (norm_first=False) and pre-LN (norm_first=True), agree with the layers written out by
-  hand (the same code, with switches, prints the wrong answers that common mistakes give,
+  hand (the same code, with switches, writes the wrong answers that common mistakes give,
   which the graded suite uses to name those mistakes);
 - the decoder cannot see the future and ignores padded memory rows.
 """
@@ -38,8 +41,10 @@ import math
 import numpy as np
 import torch
 import torch.nn as nn
+from fixture import Fixture, finish
 
 torch.set_default_dtype(torch.float64)
+graded = Fixture("05-encoder-layer/graded.json", torch=torch.__version__)
 
 E, H, F = 6, 2, 10  # d_model, n_heads, d_ff
 D_K = E // H
@@ -65,17 +70,9 @@ def scrambled(rows, cols, seed, scale):
     return out
 
 
-def rust(name, m):
-    """Prints a tensor as a Rust `array![...]` literal; repr() gives the shortest decimal
-    that reads back as exactly the same float64."""
-
-    def literal(x):
-        text = repr(float(x))
-        return text if any(c in text for c in ".e") else text + ".0"
-
-    m = np.atleast_2d(np.asarray(m.detach() if torch.is_tensor(m) else m))
-    rows = ",\n    ".join("[" + ", ".join(literal(x) for x in r) + "]" for r in m)
-    print(f"// {name}\narray![\n    {rows}\n];\n")
+def show(what, m):
+    """Prints a value the suite does not read (the book or a comment quotes it)."""
+    print(f"{what}: {(m.detach() if torch.is_tensor(m) else np.asarray(m)).tolist()}")
 
 
 def close(a, b, what, tol=1e-13):
@@ -84,7 +81,7 @@ def close(a, b, what, tol=1e-13):
     return diff
 
 
-print(f"// torch {torch.__version__}, numpy {np.__version__}; float64\n")
+print(f"torch {torch.__version__}, numpy {np.__version__}; float64")
 
 # ---------------------------------------------------------------------------------------
 # 1. LayerNorm
@@ -118,54 +115,55 @@ def torch_layer_norm(x, gamma=None, beta=None, eps=1e-5):
     return y
 
 
-print("// ---- 1. LayerNorm")
+print("---- 1. LayerNorm")
 x = torch.tensor([[1.0, 0.0, 0.0, 0.0]])
-rust("LayerNorm([1, 0, 0, 0]), nn.LayerNorm(4)", torch_layer_norm(x))
-rust("the Annotated Transformer's LayerNorm of [1, 0, 0, 0] (unbiased std, eps 1e-6 on the std)",
+graded.matrix("layer_norm_1_0_0_0", "nn.LayerNorm(4)([[1, 0, 0, 0]])", torch_layer_norm(x))
+show("the Annotated Transformer's LayerNorm of [1, 0, 0, 0] (unbiased std, eps 1e-6 on the std)",
      annotated_layer_norm(x))
 
 burn_x = torch.tensor([[-0.6897, -2.7106, 2.2222, -1.0330, -0.8933, 1.1765, 0.0601, 1.5252, -0.3630, 0.6728]])
-rust("burn's fixture, eps 1e-5 (published to 4 decimals: -0.4990, -1.9680, 1.6178, ...)",
-     torch_layer_norm(burn_x))
-rust("burn's fixture, eps 0.1 (published: -0.4863, -1.9180, 1.5766, ...)", torch_layer_norm(burn_x, eps=0.1))
-rust("burn's fixture, the Annotated Transformer's LayerNorm", annotated_layer_norm(burn_x))
+graded.matrix("burn_fixture", "nn.LayerNorm(10) of burn's fixture, eps 1e-5 (burn publishes 4 decimals: "
+              "-0.4990, -1.9680, 1.6178, ...)", torch_layer_norm(burn_x))
+graded.matrix("burn_fixture_eps_0_1", "nn.LayerNorm(10, eps=0.1) of burn's fixture (burn publishes -0.4863, "
+              "-1.9180, 1.5766, ...)", torch_layer_norm(burn_x, eps=0.1))
+show("burn's fixture, the Annotated Transformer's LayerNorm", annotated_layer_norm(burn_x))
 
 candle_x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [9.0, 8.0, 7.0]])
-rust("candle's doc-test rows", torch_layer_norm(candle_x))
-print(f"// 1 / sqrt(2/3 + 1e-5) = {1 / math.sqrt(2 / 3 + 1e-5):.15g}\n")
+show("candle's doc-test rows", torch_layer_norm(candle_x))
+print(f"1 / sqrt(2/3 + 1e-5) = {1 / math.sqrt(2 / 3 + 1e-5):.15g}")
 
 x_gb = scrambled(3, 5, 1, 2.0)
 gamma_gb, beta_gb = vec(0.5, 1.5, 5), vec(-0.3, 0.3, 5)
-rust("x = scrambled(3, 5, 1, 2.0)", x_gb)
-rust("LayerNorm with gamma = linspace(0.5, 1.5, 5), beta = linspace(-0.3, 0.3, 5)",
-     torch_layer_norm(x_gb, gamma_gb, beta_gb))
+graded.matrix("layer_norm_gamma_beta", "nn.LayerNorm(5) with weight = linspace(0.5, 1.5, 5), bias = "
+              "linspace(-0.3, 0.3, 5) of x = scrambled(3, 5, 1, 2.0)", torch_layer_norm(x_gb, gamma_gb, beta_gb))
 
 # CS231n's observation: with eps inside the square root, the output's (biased) std is
 # sqrt(var / (var + eps)) < 1; for var = eps it is sqrt(1/2).
 for var in [1e-5, 1e-3, 1.0]:
     row = torch.tensor([[-1.0, 1.0]]) * math.sqrt(var)
     out = torch_layer_norm(row)
-    print(f"// row with variance {var:g}: output std {out.std(-1, unbiased=False).item():.15g}, "
+    print(f"row with variance {var:g}: output std {out.std(-1, unbiased=False).item():.15g}, "
           f"sqrt(var/(var+eps)) = {math.sqrt(var / (var + 1e-5)):.15g}")
-print()
 
 # d2l's LayerNorm-vs-BatchNorm example (training mode: batch statistics).
 X = torch.tensor([[1.0, 2.0], [2.0, 3.0]])
-print("// d2l: X = [[1, 2], [2, 3]]")
-rust("nn.LayerNorm(2)(X): each row normalised over its features", nn.LayerNorm(2)(X))
-rust("nn.BatchNorm1d(2)(X) in training mode: each feature normalised over the batch", nn.BatchNorm1d(2)(X))
+print("d2l: X = [[1, 2], [2, 3]]")
+show("  nn.LayerNorm(2)(X): each row normalised over its features", nn.LayerNorm(2)(X))
+show("  nn.BatchNorm1d(2)(X) in training mode: each feature normalised over the batch", nn.BatchNorm1d(2)(X))
 
 # PyTorch issue #84356: torch.std is unbiased, so it does not report 1 for LayerNorm's output.
 y = torch_layer_norm(torch.tensor([[3.0, 5.0]]))
-print(f"// issue #84356: LayerNorm([3, 5]) = {y.tolist()}, torch.std = {y.std().item():.6f}, "
-      f"biased std = {y.std(unbiased=False).item():.6f}\n")
+print(f"issue #84356: LayerNorm([3, 5]) = {y.tolist()}, torch.std = {y.std().item():.6f}, "
+      f"biased std = {y.std(unbiased=False).item():.6f}")
 
 # burn's backward test: x = [[0, 1], [3, 4]] @ [[6, 7], [9, 10]], loss = sum(LayerNorm(x)).
 bx = (torch.tensor([[0.0, 1.0], [3.0, 4.0]]) @ torch.tensor([[6.0, 7.0], [9.0, 10.0]])).requires_grad_()
 bln = nn.LayerNorm(2)
 bln(bx).sum().backward()
-print(f"// burn's backward test: x = {bx.tolist()}")
-print(f"//   dx = {bx.grad.tolist()}, dgamma = {bln.weight.grad.tolist()}, dbeta = {bln.bias.grad.tolist()}\n")
+print(f"burn's backward test: x = {bx.tolist()}")
+print(f"  dx = {bx.grad.tolist()}, dgamma = {bln.weight.grad.tolist()}, dbeta = {bln.bias.grad.tolist()}")
+graded.vector("burn_backward_d_gamma", "burn's backward test: the gradient of sum(nn.LayerNorm(2)(x)) for x = "
+              "[[9, 10], [54, 61]] with respect to the weight (burn: [-2, 2])", bln.weight.grad)
 
 # ---------------------------------------------------------------------------------------
 # 2. The layers, with deterministic weights
@@ -183,11 +181,10 @@ P = {
     "g2": vec(1.2, 0.7, E), "be2": vec(0.15, -0.05, E),
     "g3": vec(0.9, 1.1, E), "be3": vec(-0.1, 0.2, E),
 }
-print("// ---- 2. The layers' weights (d_model = 6, nhead = 2, dim_feedforward = 10)")
+print("---- 2. The layers' weights (d_model = 6, nhead = 2, dim_feedforward = 10)")
 for name, value in P.items():
-    print(f"//   {name}: shape {tuple(value.shape)}, first {value.flatten()[0].item():.6g}, "
+    print(f"  {name}: shape {tuple(value.shape)}, first {value.flatten()[0].item():.6g}, "
           f"last {value.flatten()[-1].item():.6g}")
-print()
 
 
 def set_mha(mha, prefix):
@@ -290,46 +287,52 @@ def decoder_by_hand(x, memory, pre, causal, memory_allowed, mistake=None):
 # ---------------------------------------------------------------------------------------
 # 3. The position-wise feed-forward network
 # ---------------------------------------------------------------------------------------
-print("// ---- 3. The feed-forward network: linear2(relu(linear1(x)))")
+print("---- 3. The feed-forward network: linear2(relu(linear1(x)))")
 x_ffn = scrambled(3, E, 11, 1.0)
 ref_layer = encoder_layer(False)
 ffn_out = ref_layer.linear2(torch.relu(ref_layer.linear1(x_ffn)))
 close(ffn_out, ffn_by_hand(x_ffn), "FFN")
-rust("x = scrambled(3, 6, 11, 1.0)", x_ffn)
-rust("FFN(x)", ffn_out)
-rust("FFN(x) without the ReLU", ffn_by_hand(x_ffn, relu=False))
+graded.matrix("ffn", "linear2(relu(linear1(x))) of the layers' FFN, x = scrambled(3, 6, 11, 1.0)", ffn_out)
 pre_act = x_ffn @ P["w1"].T + P["b1"]
-print(f"// FFN pre-activations: {int((pre_act > 0).sum())} of {pre_act.numel()} positive, "
-      f"smallest |value| {pre_act.abs().min().item():.3g}\n")
+print(f"FFN pre-activations: {int((pre_act > 0).sum())} of {pre_act.numel()} positive, "
+      f"smallest |value| {pre_act.abs().min().item():.3g}")
 
 # ---------------------------------------------------------------------------------------
 # 4. The encoder layer
 # ---------------------------------------------------------------------------------------
-print("// ---- 4. nn.TransformerEncoderLayer(6, 2, 10, dropout=0.0, batch_first=True)")
+print("---- 4. nn.TransformerEncoderLayer(6, 2, 10, dropout=0.0, batch_first=True)")
 x_enc = scrambled(4, E, 3, 1.0)
 g_enc = lin(4, E, 0.5, -0.7)  # the upstream gradient: loss = sum(output * g_enc)
-rust("x = scrambled(4, 6, 3, 1.0)", x_enc)
 diffs = {}
-for norm_first, name in [(False, "post-LN"), (True, "pre-LN")]:
+# The names the suite reads: one per mistake the encoder layer's tests name.
+MISTAKES = {"no residual": "no_residual", "no relu": "no_relu",
+            "residual from the normalised input": "residual_from_norm",
+            "no causal mask": "no_causal_mask", "no memory mask": "no_memory_mask",
+            "cross-attention over the decoder's own input": "cross_over_self"}
+for norm_first, name, key in [(False, "post-LN", "encoder_post"), (True, "pre-LN", "encoder_pre")]:
     layer = encoder_layer(norm_first)
     xg = x_enc.clone().requires_grad_()
     out = layer(xg[None])[0]
     (out * g_enc).sum().backward()
     diffs[f"encoder {name}"] = close(out, encoder_by_hand(x_enc, norm_first), f"encoder {name}")
-    rust(f"encoder layer, {name} (norm_first={norm_first}): output", out)
-    rust(f"encoder layer, {name}: d_x for the upstream gradient lin(4, 6, 0.5, -0.7)", xg.grad)
-    rust(f"encoder layer, {name}: d_gamma of norm_1", layer.norm1.weight.grad)
-    rust(f"encoder layer, {name}: d_bias of linear1 (ffn.w_1)", layer.linear1.bias.grad)
+    what = f"nn.TransformerEncoderLayer(6, 2, 10, norm_first={norm_first}) ({name}) of x = scrambled(4, 6, 3, 1.0)"
+    graded.matrix(key, f"{what}: the output", out)
+    gradient = f"{what}, the loss sum(output * lin(4, 6, 0.5, -0.7))"
+    graded.matrix(f"{key}_d_x", f"{gradient}: its gradient with respect to x", xg.grad)
+    graded.vector(f"{key}_d_gamma_1", f"{gradient}: its gradient with respect to norm1.weight", layer.norm1.weight.grad)
+    graded.vector(f"{key}_d_b_1", f"{gradient}: its gradient with respect to linear1.bias (ffn.w_1)",
+                  layer.linear1.bias.grad)
     ffn_in = layer.norm1(x_enc + layer.self_attn(x_enc, x_enc, x_enc)[0]) if not norm_first else \
         layer.norm2(x_enc + layer.self_attn(*[layer.norm1(x_enc)] * 3)[0])
     pre_act = ffn_in @ P["w1"].T + P["b1"]
-    print(f"// encoder {name}: {int((pre_act > 0).sum())} of {pre_act.numel()} FFN units on\n")
+    print(f"encoder {name}: {int((pre_act > 0).sum())} of {pre_act.numel()} FFN units on")
     for mistake in ["no residual", "no relu"] + (["residual from the normalised input"] if norm_first else []):
-        rust(f"MISTAKE encoder layer, {name}, {mistake}", encoder_by_hand(x_enc, norm_first, mistake=mistake))
+        graded.matrix(f"mistake_{key}_{MISTAKES[mistake]}", f"{what} written out by hand with a mistake, {mistake}: "
+                      "the output", encoder_by_hand(x_enc, norm_first, mistake=mistake))
     with torch.no_grad():  # PyTorch's inference fast path, where it applies
         fast = layer(x_enc[None])[0]
-    print(f"// encoder {name}: no_grad (fast path if taken) vs slow path max |difference| "
-          f"{(fast - out).abs().max().item():.1e}\n")
+    print(f"encoder {name}: no_grad (fast path if taken) vs slow path max |difference| "
+          f"{(fast - out).abs().max().item():.1e}")
 
 x_pad = scrambled(5, E, 13, 1.0)
 key_is_token = torch.tensor([True, True, True, False, False])
@@ -337,27 +340,26 @@ allowed = key_is_token[None, :].expand(5, -1)
 layer = encoder_layer(False)
 out_pad = layer(x_pad[None], src_key_padding_mask=~key_is_token[None, :])[0]
 diffs["encoder post-LN, padded"] = close(out_pad, encoder_by_hand(x_pad, False, allowed), "padded encoder")
-rust("x = scrambled(5, 6, 13, 1.0)", x_pad)
-rust("encoder layer, post-LN, src_key_padding_mask = [F, F, F, T, T]: output", out_pad)
-rust("MISTAKE padded encoder, mask not applied", encoder_by_hand(x_pad, False))
+what = "nn.TransformerEncoderLayer(6, 2, 10) (post-LN) of x = scrambled(5, 6, 13, 1.0)"
+graded.matrix("encoder_padded", f"{what}, src_key_padding_mask = [F, F, F, T, T]: the output", out_pad)
+graded.matrix("mistake_encoder_padded_no_mask", f"{what} written out by hand without the mask: the output",
+              encoder_by_hand(x_pad, False))
 with torch.no_grad():
     fast = layer(x_pad[None], src_key_padding_mask=~key_is_token[None, :])[0]
-print(f"// padded encoder, no_grad vs with gradients: max |difference| {(fast - out_pad).abs().max().item():.1e}"
-      " (the padded positions' own rows are computed too: they attend to the real tokens)\n")
+print(f"padded encoder, no_grad vs with gradients: max |difference| {(fast - out_pad).abs().max().item():.1e}"
+      " (the padded positions' own rows are computed too: they attend to the real tokens)")
 
 # ---------------------------------------------------------------------------------------
 # 5. The decoder layer
 # ---------------------------------------------------------------------------------------
-print("// ---- 5. nn.TransformerDecoderLayer(6, 2, 10, dropout=0.0, batch_first=True)")
+print("---- 5. nn.TransformerDecoderLayer(6, 2, 10, dropout=0.0, batch_first=True)")
 x_dec = scrambled(4, E, 5, 1.0)
 memory = scrambled(5, E, 7, 1.0)
 g_dec = lin(4, E, -0.6, 0.8)
 source_is_token = torch.tensor([True, True, True, True, False])
 causal = torch.ones(4, 4, dtype=torch.bool).tril()
 memory_allowed = source_is_token[None, :].expand(4, -1)
-rust("x = scrambled(4, 6, 5, 1.0)", x_dec)
-rust("memory = scrambled(5, 6, 7, 1.0)", memory)
-for norm_first, name in [(False, "post-LN"), (True, "pre-LN")]:
+for norm_first, name, key in [(False, "post-LN", "decoder_post"), (True, "pre-LN", "decoder_pre")]:
     layer = decoder_layer(norm_first)
     xg, mg = x_dec.clone().requires_grad_(), memory.clone().requires_grad_()
     # PyTorch's masks are True where attending is NOT allowed.
@@ -365,34 +367,38 @@ for norm_first, name in [(False, "post-LN"), (True, "pre-LN")]:
     (out * g_dec).sum().backward()
     hand = decoder_by_hand(x_dec, memory, norm_first, causal, memory_allowed)
     diffs[f"decoder {name}"] = close(out, hand, f"decoder {name}")
-    rust(f"decoder layer, {name} (norm_first={norm_first}), causal tgt_mask, "
-         "memory_key_padding_mask = [F, F, F, F, T]: output", out)
-    rust(f"decoder layer, {name}: d_x for the upstream gradient lin(4, 6, -0.6, 0.8)", xg.grad)
-    rust(f"decoder layer, {name}: d_memory", mg.grad)
-    rust(f"decoder layer, {name}: d_gamma of norm_3", layer.norm3.weight.grad)
-    rust(f"decoder layer, {name}: d_bias of multihead_attn.out_proj (cross_attention.w_o)",
-         layer.multihead_attn.out_proj.bias.grad)
+    what = (f"nn.TransformerDecoderLayer(6, 2, 10, norm_first={norm_first}) ({name}) of x = scrambled(4, 6, 5, 1.0) "
+            "and memory = scrambled(5, 6, 7, 1.0), causal tgt_mask, memory_key_padding_mask = [F, F, F, F, T]")
+    graded.matrix(key, f"{what}: the output", out)
+    gradient = f"{what}, the loss sum(output * lin(4, 6, -0.6, 0.8))"
+    graded.matrix(f"{key}_d_x", f"{gradient}: its gradient with respect to x", xg.grad)
+    graded.matrix(f"{key}_d_memory", f"{gradient}: its gradient with respect to the memory", mg.grad)
+    graded.vector(f"{key}_d_gamma_3", f"{gradient}: its gradient with respect to norm3.weight", layer.norm3.weight.grad)
+    graded.vector(f"{key}_d_b_o_cross", f"{gradient}: its gradient with respect to multihead_attn.out_proj.bias "
+                  "(cross_attention.w_o)", layer.multihead_attn.out_proj.bias.grad)
     assert mg.grad[4].abs().max().item() == 0.0, "the padded memory row gets no gradient"
     mistakes = ["no causal mask", "no memory mask", "cross-attention over the decoder's own input", "no residual"]
     if norm_first:
         mistakes.append("residual from the normalised input")
     for mistake in mistakes:
-        rust(f"MISTAKE decoder layer, {name}, {mistake}",
-             decoder_by_hand(x_dec, memory, norm_first, causal, memory_allowed, mistake))
+        graded.matrix(f"mistake_{key}_{MISTAKES[mistake]}", f"{what}, written out by hand with a mistake, {mistake}: "
+                      "the output", decoder_by_hand(x_dec, memory, norm_first, causal, memory_allowed, mistake))
     # The future cannot leak: change the last target token, rows 0..2 stay exactly.
     x_changed = x_dec.clone()
     x_changed[3] = torch.tensor([5.0, -3.0, 2.0, 0.5, -1.0, 4.0])
     out_changed = layer(x_changed[None], memory[None], tgt_mask=~causal,
                         memory_key_padding_mask=~source_is_token[None, :])[0]
-    print(f"// decoder {name}: changing target row 3 changes rows 0-2 by "
+    print(f"decoder {name}: changing target row 3 changes rows 0-2 by "
           f"{(out_changed[:3] - out[:3]).abs().max().item():.1e}")
     memory_changed = memory.clone()
     memory_changed[4] = 100.0
     out_mem = layer(x_dec[None], memory_changed[None], tgt_mask=~causal,
                     memory_key_padding_mask=~source_is_token[None, :])[0]
-    print(f"// decoder {name}: changing the padded memory row changes the output by "
-          f"{(out_mem - out).abs().max().item():.1e}\n")
+    print(f"decoder {name}: changing the padded memory row changes the output by "
+          f"{(out_mem - out).abs().max().item():.1e}")
 
-print("// ---- nn.Transformer*Layer vs the layers written out by hand, max |difference|:")
+print("---- nn.Transformer*Layer vs the layers written out by hand, max |difference|:")
 for name, diff in diffs.items():
-    print(f"//   {name}: {diff:.1e}")
+    print(f"  {name}: {diff:.1e}")
+
+finish(graded)

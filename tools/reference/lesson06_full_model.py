@@ -1,22 +1,27 @@
 """Reference values for lesson 06's graded tests, from PyTorch and Python's datetime.
 
-The graded suite (checker/suites/06-full-model/graded.rs) keeps these values as literals;
-this script is how they were made. CI never runs it: PyTorch is large.
+It writes the values the graded suite (checker/suites/06-full-model/graded.rs) reads into
+checker/suites/06-full-model/graded.json, in float64 (the format is
+tools/reference/fixture.py's; `--check` compares instead of writing), and prints what it
+checks on the way. The visible tests (lessons/06-full-model/tests/visible.rs) keep a few of
+the same values as literals. CI never runs it: PyTorch is large.
 
-How to run it (PyTorch is a large download, about 5 GB with its CUDA libraries):
+How to run it, from the course's root, in a virtual environment (PyTorch is a large
+download, about 5 GB with its CUDA libraries):
 
-    python3 -m venv /tmp/torchenv
-    /tmp/torchenv/bin/pip install torch numpy
-    /tmp/torchenv/bin/python tools/reference/lesson06_full_model.py
+    python3 -m venv <a folder for the environment>
+    <that folder>/bin/pip install torch numpy
+    <that folder>/bin/python tools/reference/lesson06_full_model.py
 
-The literals in graded.rs were produced with torch 2.15.0 (CPU) and numpy 2.4.6, Python
-3.11, in float64. Everything is deterministic: no random stream is used.
+graded.json records the versions that computed it: torch 2.15.0 (CPU) and numpy 2.4.6,
+Python 3.11, in float64. Everything is deterministic: no random stream is used.
 
-What it prints:
+What it computes:
 1. weekdays of fixed dates (datetime, proleptic Gregorian calendar);
 2. the paper's learning-rate schedule at a few steps;
 3. F.cross_entropy with label smoothing and ignore_index (the course's loss), and the
-   Annotated Transformer's smoothed distribution for comparison;
+   smoothed distributions of PyTorch and of the Annotated Transformer for comparison (the
+   suite computes PyTorch's by hand);
 4. torch.optim.Adam's first three steps on a small vector, and the same without bias
    correction (the mistake the graded test names);
 5. a whole tiny Transformer built from nn.TransformerEncoderLayer /
@@ -34,38 +39,31 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from fixture import Fixture, finish
 
 torch.set_default_dtype(torch.float64)
+graded = Fixture("06-full-model/graded.json", torch=torch.__version__)
 
 
-def literal(x):
-    text = repr(float(x))
-    return text if any(c in text for c in ".e") else text + ".0"
+def show(what, m):
+    """Prints a value the suite does not read."""
+    print(f"{what}: {(m.detach() if torch.is_tensor(m) else np.asarray(m)).tolist()}")
 
 
-def rust_array(name, m):
-    m = np.atleast_2d(np.asarray(m.detach() if torch.is_tensor(m) else m))
-    rows = ",\n    ".join("[" + ", ".join(literal(x) for x in r) + "]" for r in m)
-    print(f"// {name}\narray![\n    {rows}\n];\n")
-
-
-def rust_vec(name, v):
-    v = np.asarray(v.detach() if torch.is_tensor(v) else v).flatten()
-    print(f"// {name}\n[{', '.join(literal(x) for x in v)}]\n")
-
-
-print(f"// torch {torch.__version__}, numpy {np.__version__}; float64\n")
+print(f"torch {torch.__version__}, numpy {np.__version__}; float64")
 
 # ---------------------------------------------------------------------------------------
 # 1. Weekdays (datetime.weekday(): Monday = 0)
 # ---------------------------------------------------------------------------------------
-print("// ---- 1. weekdays, Monday = 0")
-for y, m, d in [(2000, 1, 1), (1970, 1, 1), (2046, 6, 24), (1000, 1, 1), (2999, 12, 31),
-                (1582, 10, 15), (1899, 3, 14), (1900, 3, 1), (2000, 2, 29), (2100, 3, 1),
-                (1600, 2, 29), (2024, 2, 29)]:
-    print(f"// {y:04}-{m:02}-{d:02}: {datetime.date(y, m, d).weekday()} "
+print("---- 1. weekdays, Monday = 0")
+dates = [(2000, 1, 1), (1970, 1, 1), (2046, 6, 24), (1000, 1, 1), (2999, 12, 31), (1582, 10, 15),
+         (1899, 3, 14), (1900, 3, 1), (2000, 2, 29), (2100, 3, 1), (1600, 2, 29), (2024, 2, 29)]
+for y, m, d in dates:
+    print(f"  {y:04}-{m:02}-{d:02}: {datetime.date(y, m, d).weekday()} "
           f"({datetime.date(y, m, d).strftime('%A').lower()})")
-print()
+graded.integers("weekday", "datetime.date(y, m, d).weekday() (Monday = 0) of "
+                + ", ".join(f"{y:04}-{m:02}-{d:02}" for y, m, d in dates),
+                [datetime.date(y, m, d).weekday() for y, m, d in dates])
 
 # ---------------------------------------------------------------------------------------
 # 2. The schedule
@@ -77,42 +75,47 @@ def noam(step, d_model, warmup, factor=1.0):
     return factor * d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)
 
 
-print("// ---- 2. noam_rate(step, d_model, warmup, factor)")
+print("---- 2. noam_rate(step, d_model, warmup, factor)")
 for args in [(1, 512, 4000, 1.0), (4000, 512, 4000, 1.0), (20000, 512, 4000, 1.0),
              (0, 512, 4000, 1.0), (2000, 512, 4000, 1.0), (8000, 512, 4000, 1.0),
              (4000, 256, 4000, 1.0), (8000, 512, 8000, 1.0), (400, 512, 400, 0.5),
              (100, 32, 100, 3e-3 * math.sqrt(32 * 100))]:
-    print(f"// noam{args} = {literal(noam(*args))}")
-print()
+    print(f"  noam{args} = {noam(*args)!r}")
+# The graded suite's cases, in its order.
+cases = [(1, 512, 4000, 1.0), (4000, 512, 4000, 1.0), (20000, 512, 4000, 1.0), (0, 512, 4000, 1.0),
+         (2000, 512, 4000, 1.0), (4000, 256, 4000, 1.0), (400, 512, 400, 0.5)]
+graded.vector("noam_rate", "noam(step, d_model, warmup, factor) for (step, d_model, warmup, factor) = "
+              + ", ".join(str(args) for args in cases), [noam(*args) for args in cases])
 
 # ---------------------------------------------------------------------------------------
 # 3. The loss
 # ---------------------------------------------------------------------------------------
-print("// ---- 3. the loss")
+print("---- 3. the loss")
 # PyTorch's documented example: logits [2, 1, 0], target 0, label_smoothing 0.1. The
 # course's PAD is token 0, so the same numbers are written with the columns rotated:
 # logits [0, 2, 1] and target 1 (the gold class still has the logit 2).
 lg = torch.tensor([[2.0, 1.0, 0.0]])
-print(f"// F.cross_entropy([[2, 1, 0]], [0], label_smoothing=0.1) = "
-      f"{literal(F.cross_entropy(lg, torch.tensor([0]), label_smoothing=0.1))}")
+print(f"F.cross_entropy([[2, 1, 0]], [0], label_smoothing=0.1) = "
+      f"{F.cross_entropy(lg, torch.tensor([0]), label_smoothing=0.1).item()!r}")
 lg = torch.tensor([[0.0, 2.0, 1.0]])
-print(f"// F.cross_entropy([[0, 2, 1]], [1], label_smoothing=0.1) = "
-      f"{literal(F.cross_entropy(lg, torch.tensor([1]), label_smoothing=0.1))}")
-print(f"// F.cross_entropy([[0, 2, 1]], [1]) = {literal(F.cross_entropy(lg, torch.tensor([1])))}")
-print()
+graded.scalar("example_loss", "F.cross_entropy([[0, 2, 1]], [1], label_smoothing=0.1): PyTorch's documented "
+              "example, its columns rotated so that the gold class is not PAD",
+              F.cross_entropy(lg, torch.tensor([1]), label_smoothing=0.1))
+graded.scalar("example_loss_without_smoothing", "F.cross_entropy([[0, 2, 1]], [1])",
+              F.cross_entropy(lg, torch.tensor([1])))
 
 # A batch with a padding row: V = 5, targets [2, 4, PAD, 3], smoothing 0.2.
 logits = torch.tensor(np.linspace(-1.5, 2.0, 20).reshape(4, 5), requires_grad=True)
 targets = torch.tensor([2, 4, 0, 3])
 loss = F.cross_entropy(logits, targets, ignore_index=0, label_smoothing=0.2)
 loss.backward()
-print(f"// logits = linspace(-1.5, 2.0, 20).reshape(4, 5), targets [2, 4, PAD, 3], eps 0.2")
-print(f"// loss = {literal(loss)}")
-rust_array("d loss / d logits", logits.grad)
+what = ("F.cross_entropy(logits, targets, ignore_index=0, label_smoothing=0.2) of logits = "
+        "linspace(-1.5, 2.0, 20).reshape(4, 5), targets [2, 4, PAD, 3]")
+graded.scalar("padded_loss", what, loss)
+graded.matrix("padded_loss_d_logits", f"{what}: its gradient with respect to the logits", logits.grad)
 loss_all = F.cross_entropy(logits.detach(), targets, label_smoothing=0.2, reduction="none")
-print(f"// mistake: averaged over all 4 rows, the PAD row's terms set to 0: "
-      f"{literal(loss_all[[0, 1, 3]].sum() / 4)}")
-print()
+graded.scalar("padded_loss_over_all_rows", f"{what}, a mistake: averaged over all 4 rows, the PAD row's "
+              "terms set to 0", loss_all[[0, 1, 3]].sum() / 4)
 
 # The smoothed distribution: PyTorch's and the Annotated Transformer's.
 V, eps = 5, 0.4
@@ -127,29 +130,34 @@ for r, t in enumerate(tgt):
     q_annotated[r] = eps / (V - 2)
     q_annotated[r, 0] = 0
     q_annotated[r, t] = 1 - eps
-rust_array("PyTorch's smoothed targets, V = 5, eps 0.4, targets [2, 1, PAD, 3]", q_torch)
-rust_array("the Annotated Transformer's LabelSmoothing(5, padding_idx=0, smoothing=0.4)",
-           q_annotated)
+show("PyTorch's smoothed targets, V = 5, eps 0.4, targets [2, 1, PAD, 3]", q_torch)
+show("the Annotated Transformer's LabelSmoothing(5, padding_idx=0, smoothing=0.4)", q_annotated)
 
 # ---------------------------------------------------------------------------------------
 # 4. Adam
 # ---------------------------------------------------------------------------------------
-print("// ---- 4. Adam(lr 0.1, betas (0.9, 0.98), eps 1e-9)")
+print("---- 4. Adam(lr 0.1, betas (0.9, 0.98), eps 1e-9)")
 p = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
 opt = torch.optim.Adam([p], lr=0.1, betas=(0.9, 0.98), eps=1e-9)
 grads = [[0.1, -0.3, 0.0], [0.2, 0.1, -0.05], [-0.1, 0.2, 0.3]]
 m = np.zeros(3)
 v = np.zeros(3)
 q = np.array([1.0, -2.0, 0.5])
+steps, uncorrected = [], []
 for t, g in enumerate(grads, start=1):
     p.grad = torch.tensor(g)
     opt.step()
-    rust_vec(f"after step {t} (gradient {g})", p)
+    steps.append(p.detach().clone().numpy())
     g = np.array(g)
     m = 0.9 * m + 0.1 * g
     v = 0.98 * v + 0.02 * g * g
     q = q - 0.1 * m / (np.sqrt(v) + 1e-9)
-    rust_vec(f"  the same without bias correction", q)
+    uncorrected.append(q.copy())
+what = ("torch.optim.Adam(lr 0.1, betas (0.9, 0.98), eps 1e-9) from [1, -2, 0.5] with the gradients "
+        + ", ".join(str(g) for g in grads))
+graded.matrix("adam_steps", f"{what}: the parameters after each step, a row per step", np.array(steps))
+graded.matrix("adam_steps_without_bias_correction", f"{what}, a mistake: the same without bias correction",
+              np.array(uncorrected))
 
 # ---------------------------------------------------------------------------------------
 # 5. A whole tiny Transformer
@@ -240,7 +248,7 @@ for layer in dec:
     norm_entries(layer.norm2)
     norm_entries(layer.norm3)
 linear_entries(out)
-print(f"// ---- 5. the tiny model: {len(order)} tensors in the course's order")
+print(f"---- 5. the tiny model: {len(order)} tensors in the course's order")
 
 
 def view(entry):
@@ -257,7 +265,7 @@ with torch.no_grad():
 
 params = list(src_emb.parameters()) + list(tgt_emb.parameters()) + list(enc.parameters()) \
     + list(dec.parameters()) + list(out.parameters())
-print(f"// {sum(p.numel() for p in params)} parameters")
+print(f"  {sum(p.numel() for p in params)} parameters")
 
 PAD = 0
 src = torch.tensor([[3, 4, 5, 6], [5, 3, PAD, PAD]])
@@ -291,26 +299,29 @@ def forward(scale=True, positions=True, causal_mask=True, encoder_mask=True,
 
 logits = forward()
 loss = F.cross_entropy(logits, tgt_out.reshape(-1), ignore_index=PAD, label_smoothing=0.1)
-rust_array("logits (B*T, V) of the tiny model", logits)
-print(f"// loss (smoothing 0.1) = {literal(loss)}\n")
+MODEL = "the tiny Transformer on the suite's batch"
+graded.matrix("tiny_model_logits", f"{MODEL}: the logits (B*T, V)", logits)
+graded.scalar("tiny_model_loss", f"{MODEL}: the loss, F.cross_entropy(..., ignore_index=PAD, "
+              "label_smoothing=0.1)", loss)
 with torch.no_grad():
-    for name, kwargs in [
-        ("mistake: the embeddings not multiplied by sqrt(d_model)", {"scale": False}),
-        ("mistake: no positional encoding", {"positions": False}),
-        ("mistake: no causal mask in the decoder", {"causal_mask": False}),
-        ("mistake: the source's padding not masked in the encoder", {"encoder_mask": False}),
-        ("mistake: the source's padding not masked in the cross-attention",
-         {"cross_mask": False}),
-        ("mistake: every layer given the embeddings instead of the layer below's output",
+    for key, name, kwargs in [
+        ("no_scale", "the embeddings not multiplied by sqrt(d_model)", {"scale": False}),
+        ("no_positions", "no positional encoding", {"positions": False}),
+        ("no_causal_mask", "no causal mask in the decoder", {"causal_mask": False}),
+        ("no_encoder_mask", "the source's padding not masked in the encoder", {"encoder_mask": False}),
+        ("no_cross_mask", "the source's padding not masked in the cross-attention", {"cross_mask": False}),
+        ("same_input", "every layer given the embeddings instead of the layer below's output",
          {"every_layer_sees_the_embedding": True}),
     ]:
-        rust_array(name, forward(**kwargs))
+        graded.matrix(f"tiny_model_logits_{key}", f"{MODEL}, a mistake, {name}: the logits", forward(**kwargs))
 loss.backward()
+# Four tensors, by their names in the course's order (Transformer::parameters) and their
+# number k there: decoder[1].cross_attention.w_k.weight is k = 2 + 32 + 26 + 8 + 2 = 70.
 named = {
-    "src_embedding.weight (k = 0)": 0,
-    "encoder[0].norm_1.gamma (k = 14)": 14,
-    "decoder[1].cross_attention.w_k.weight (k = 2 + 32 + 26 + 8 + 2 = 70)": 70,
-    "output.bias (k = 87)": 87,
+    "src_embedding.weight": 0,
+    "encoder[0].norm_1.gamma": 14,
+    "decoder[1].cross_attention.w_k.weight": 70,
+    "output.bias": 87,
 }
 
 
@@ -322,10 +333,14 @@ def grad_of(entry):
 
 
 for name, k in named.items():
-    rust_vec(f"gradient of {name}", grad_of(order[k]))
+    graded.vector(f"gradient of {name}", f"{MODEL}: the gradient of the loss with respect to {name} "
+                  f"(tensor {k} of the course's order), flattened", grad_of(order[k]).reshape(-1))
 norm = torch.nn.utils.clip_grad_norm_(params, 1.0)
-print(f"// gradient norm before clipping = {literal(norm)}\n")
+graded.scalar("tiny_model_gradient_norm", f"{MODEL}: the gradient's norm before clipping", norm)
 opt = torch.optim.Adam(params, lr=0.01, betas=(0.9, 0.98), eps=1e-9)
 opt.step()
 for name, k in named.items():
-    rust_vec(f"{name} after one step (clip 1, Adam lr 0.01)", view(order[k]).detach())
+    graded.vector(f"{name} after one step", f"{MODEL}: {name} after clip_grad_norm_(1.0) and one step of "
+                  "Adam(lr 0.01, betas (0.9, 0.98), eps 1e-9), flattened", view(order[k]).detach().reshape(-1))
+
+finish(graded)

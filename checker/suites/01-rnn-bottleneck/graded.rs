@@ -3,8 +3,9 @@
 //! These run in the checker against a learner's `src/` and, through the solution crate's
 //! `cargo test`, against the reference solution. They call only the lesson's public API,
 //! so any correct implementation passes. Each test names the property it checks; every
-//! fixture is a hand-computed value, a value from NumPy (tools/reference/lesson01_rnn.py,
-//! float64), a numerical gradient, or an exact mathematical property.
+//! fixture is a hand-computed value, a value from NumPy (float64, which
+//! tools/reference/lesson01_rnn.py writes into `graded.json` beside this file), a numerical
+//! gradient, or an exact mathematical property.
 //!
 //! The layout throughout is the course's: `h' = tanh(x W_xhᵀ + h W_hhᵀ + b)` with `W_xh`
 //! `(d_hidden, d_in)` and `W_hh` `(d_hidden, d_hidden)`.
@@ -21,11 +22,17 @@ use course_harness::mistakes::rnn::{
     origin_jacobian_mistakes, step_backward_mistakes, step_mistakes,
 };
 use course_harness::{
-    Misconception, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
-    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, observe,
-    relative_error,
+    Misconception, Reference, Tol, assert_all_finite, assert_gradient_close,
+    assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix,
+    numerical_gradient, observe, relative_error,
 };
 use rnn::{Rnn, RnnGrads, StepGrads, as_row, row};
+use std::sync::LazyLock;
+
+/// The values NumPy computed for these tests (see the module docs), by name.
+static NUMPY: LazyLock<Reference> = LazyLock::new(|| {
+    Reference::parse("01-rnn-bottleneck/graded.json", include_str!("graded.json"))
+});
 
 /// The cell's parameters as the builders of wrong answers (`course_harness::mistakes::rnn`)
 /// take them.
@@ -231,11 +238,7 @@ fn step_matches_the_cs231n_fixture() {
         let cell = cs231n_cell();
         let x = linspace_matrix(3, 10, -0.4, 0.7);
         let h = linspace_matrix(3, 4, -0.2, 0.5);
-        let expected = array![
-            [-0.5817208894, -0.5018203226, -0.4123277085, -0.314100984],
-            [0.668546923, 0.7956237812, 0.8775555281, 0.9279596661],
-            [0.9793450054, 0.9914421288, 0.9964669105, 0.9985435332]
-        ];
+        let expected = NUMPY.matrix("step_cs231n");
         assert_matrix_close(
             "step on CS231n's fixture",
             &step(&cell, &x, &h),
@@ -392,13 +395,7 @@ fn forward_matches_the_reference_states() {
     graded(|| {
         let cell = small_cell();
         let (xs, h0) = small_sequence();
-        let expected = array![
-            [0.6639407599, 0.2343600703, -0.3115240031, -0.7080500397],
-            [0.3765695486, 0.2484414105, 0.1109865836, -0.03084982658],
-            [0.1510323383, 0.2062894633, 0.2602614494, 0.3126545754],
-            [-0.3228719394, 0.09772494714, 0.4860883457, 0.7459730485],
-            [-0.7338691281, -0.08464402632, 0.6453958879, 0.9245634622]
-        ];
+        let expected = NUMPY.matrix("forward_states");
         let mistakes = forward_mistakes(&params(&cell), &xs, &h0);
         let states = forward(&cell, &xs, &h0);
         assert_same_shape("forward's states (T = 5, d_hidden = 4)", &states, (5, 4));

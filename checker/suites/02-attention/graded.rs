@@ -3,8 +3,9 @@
 //! These run in the checker against a learner's `src/` and, through the solution crate's
 //! `cargo test`, against the reference solution. They call only the lesson's public API,
 //! so any correct implementation passes. Each test names the property it checks; every
-//! fixture is a hand-computed value, a value from NumPy (tools/reference/lesson02_attention.py,
-//! float64), or an exact mathematical property.
+//! fixture is a hand-computed value, a value from NumPy (float64, which
+//! tools/reference/lesson02_attention.py writes into `graded.json` beside this file), or an
+//! exact mathematical property.
 //!
 //! Every call into the lesson goes through `observe` (in the helpers `softmax`, `attend`,
 //! `linear_forward`, `head_forward` and the others below), so that the checker's judge can
@@ -24,11 +25,17 @@ use course_harness::mistakes::attention::{
     softmax_backward_mistakes, softmax_mistakes,
 };
 use course_harness::{
-    Catalog, Misconception, Tol, assert_all_finite, assert_gradient_close,
+    Catalog, Misconception, Reference, Tol, assert_all_finite, assert_gradient_close,
     assert_gradient_close_named, assert_mask_eq, assert_matrix_close,
     assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
     numerical_gradient, observe, relative_error, tr,
 };
+use std::sync::LazyLock;
+
+/// The values NumPy computed for these tests (see the module docs), by name.
+static NUMPY: LazyLock<Reference> = LazyLock::new(|| {
+    Reference::parse("02-attention/graded.json", include_str!("graded.json"))
+});
 
 /// What the failing tests say, in every language the course speaks.
 static MESSAGES: Catalog = Catalog::new(
@@ -173,15 +180,13 @@ fn head_backward(
 // Softmax
 // ---------------------------------------------------------------------------------------
 
-/// softmax([1, 2, 3]) = [e¹, e², e³] / (e¹ + e² + e³), and equal scores give equal weights.
+/// softmax([1, 2, 3]) = [e¹, e², e³] / (e¹ + e² + e³), and equal scores give equal weights
+/// (NumPy's values).
 #[test]
 fn softmax_matches_hand_computed_values() {
     graded(|| {
         let scores = array![[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]];
-        let expected = array![
-            [0.09003057317, 0.2447284711, 0.6652409558],
-            [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]
-        ];
+        let expected = NUMPY.matrix("softmax");
         assert_matrix_close(
             "softmax_rows([[1, 2, 3], [1, 1, 1]])",
             &softmax(&scores),
@@ -367,8 +372,8 @@ fn apply_mask_puts_minus_infinity_where_attending_is_forbidden() {
 // Scaled dot-product attention
 // ---------------------------------------------------------------------------------------
 
-/// The three-word walk-through of chapter 02, computed by hand: queries and keys
-/// [1, 0], [0, 1], [1, 1]; values [1, 2], [3, 4], [5, 6]; d_k = 2.
+/// The three-word walk-through of chapter 02: queries and keys [1, 0], [0, 1], [1, 1];
+/// values [1, 2], [3, 4], [5, 6]; d_k = 2 (NumPy's values).
 #[test]
 fn attention_matches_the_three_word_walkthrough() {
     graded(|| {
@@ -376,16 +381,8 @@ fn attention_matches_the_three_word_walkthrough() {
         let k = q.clone();
         let v = array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]];
         let Attention { output, weights } = attend(&q, &k, &v, None);
-        let expected_weights = array![
-            [0.4011120927, 0.1977758146, 0.4011120927],
-            [0.1977758146, 0.4011120927, 0.4011120927],
-            [0.2482550783, 0.2482550783, 0.5034898435]
-        ];
-        let expected_output = array![
-            [3.0, 4.0],
-            [3.406672556, 4.406672556],
-            [3.51046953, 4.51046953]
-        ];
+        let expected_weights = NUMPY.matrix("three_words_weights");
+        let expected_output = NUMPY.matrix("three_words_output");
         let tol = Tol {
             abs: 1e-9,
             rel: 0.0,
@@ -451,11 +448,7 @@ fn attention_divides_the_scores_by_the_square_root_of_d_k() {
         let q = linspace_matrix(3, 16, -1.0, 1.2);
         let k = linspace_matrix(4, 16, 0.9, -1.1);
         let v = linspace_matrix(4, 3, -0.5, 0.7);
-        let expected = array![
-            [0.3690175581, 0.4781084672, 0.5871993763],
-            [-0.09125075345, 0.01784015564, 0.1269310647],
-            [-0.4303531285, -0.3212622194, -0.2121713103]
-        ];
+        let expected = NUMPY.matrix("d_k_16_output");
         let got = attend(&q, &k, &v, None).output;
         assert_matrix_close(
             &tr!(MESSAGES, "attention-label-output-d-k-16"),
@@ -794,13 +787,13 @@ fn fixture_linear() -> Linear {
     )
 }
 
-/// y = x Wᵀ + b with W of shape (d_out, d_in), as in PyTorch's nn.Linear.
+/// y = x Wᵀ + b with W of shape (d_out, d_in), as in PyTorch's nn.Linear (NumPy's values).
 #[test]
 fn linear_forward_computes_x_w_transposed_plus_b() {
     graded(|| {
         let layer = fixture_linear();
         let x = linspace_matrix(2, 3, -1.0, 1.5);
-        let expected = array![[-0.5, 0.05, 0.6, 1.15], [0.4, -0.4, -1.2, -2.0]];
+        let expected = NUMPY.matrix("linear_y");
         assert_matrix_close(
             "Linear::forward",
             &linear_forward(&layer, &x),
@@ -905,18 +898,8 @@ fn self_attention_head_matches_the_reference_values() {
     graded(|| {
         let x = linspace_matrix(4, 5, -0.8, 0.9);
         let forward = head_forward(&fixture_head(), &x, Some(&causal(4)));
-        let expected_weights = array![
-            [1.0, 0.0, 0.0, 0.0],
-            [0.4442968865, 0.5557031135, 0.0, 0.0],
-            [0.5317312977, 0.2995348004, 0.1687339019, 0.0],
-            [0.7493933339, 0.1901298875, 0.04823818479, 0.01223859385]
-        ];
-        let expected_output = array![
-            [-0.984502924, -2.292105263],
-            [-0.5425402138, -1.366745839],
-            [-0.4778809698, -1.231365547],
-            [-0.7273579108, -1.753707892]
-        ];
+        let expected_weights = NUMPY.matrix("head_causal_weights");
+        let expected_output = NUMPY.matrix("head_causal_output");
         let tol = Tol {
             abs: 1e-9,
             rel: 0.0,

@@ -6,7 +6,8 @@
 //! implementation passes. Every fixture is hand-computed, an exact property (the
 //! definition written out head by head with lesson 02's attention, the identities of
 //! split and merge, central differences), or a value from PyTorch's
-//! nn.MultiheadAttention in float64 (tools/reference/lesson03_mha.py, torch 2.15.0).
+//! nn.MultiheadAttention in float64 (torch 2.15.0), which tools/reference/lesson03_mha.py
+//! writes into `graded.json` beside this file.
 //! Every call into the lesson goes through `observe` (or `object`, for the forward pass a
 //! backward pass is given), so that the checker's judge can replay it (see harness::tape).
 
@@ -21,7 +22,7 @@ use course_harness::mistakes::multi_head_attention::{
 };
 use course_harness::tape::{TAPE_ENDED, TAPE_MISMATCH, panic_message};
 use course_harness::{
-    Catalog, Held, Misconception, Tol, assert_gradient_close,
+    Catalog, Held, Misconception, Reference, Tol, assert_gradient_close,
     assert_gradient_close_named, assert_matrix_close, assert_rows_sum_to_one,
     assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, object,
     observe, relative_error, tr,
@@ -31,6 +32,15 @@ use multi_head_attention::{
     split_heads,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::LazyLock;
+
+/// The values PyTorch computed for these tests (see the module docs), by name.
+static PYTORCH: LazyLock<Reference> = LazyLock::new(|| {
+    Reference::parse(
+        "03-multi-head-attention/graded.json",
+        include_str!("graded.json"),
+    )
+});
 
 /// What the failing tests say, in every language the course speaks.
 static MESSAGES: Catalog = Catalog::new(
@@ -547,12 +557,12 @@ fn self_attention_matches_pytorch() {
     graded(|| {
         let mha = pytorch_fixture();
         let x = linspace_matrix(4, 6, -1.5, 1.2);
-        let (output, weights) = pytorch_self_attention();
+        let (output, weights) = pytorch("self_attention");
         let mut mistakes = output_mistakes(&params(&mha), &x, &x, None);
         let seed_code_cause = tr!(MESSAGES, "seed-code-cause");
         mistakes.push(Misconception {
             cause: &seed_code_cause,
-            result: seed_code_self_attention(),
+            result: PYTORCH.matrix("seed_code_self_attention"),
         });
         let weight_mistakes = weights_mistakes(&params(&mha), &x, &x, None);
         assert_matches_pytorch(
@@ -573,7 +583,7 @@ fn cross_attention_matches_pytorch() {
         let mha = pytorch_fixture();
         let x_q = linspace_matrix(2, 6, 0.9, -1.3);
         let x_kv = linspace_matrix(5, 6, -1.1, 1.4);
-        let (output, weights) = pytorch_cross_attention();
+        let (output, weights) = pytorch("cross_attention");
         let forward = forward_pass(&mha, &x_q, &x_kv, None);
         assert_same_shape(
             &tr!(MESSAGES, "cross-attention-label-output-shape"),
@@ -601,7 +611,7 @@ fn padded_self_attention_matches_pytorch_key_padding_mask() {
         let mha = pytorch_fixture();
         let x = linspace_matrix(5, 6, 1.0, -0.8);
         let mask = padding_mask(5, &[true, true, true, false, false]);
-        let (output, weights) = pytorch_padded_self_attention();
+        let (output, weights) = pytorch("padded_self_attention");
         // The mask left out or inverted is among the output's mistakes.
         let mistakes = output_mistakes(&params(&mha), &x, &x, Some(&mask));
         let weight_mistakes = weights_mistakes(&params(&mha), &x, &x, Some(&mask));
@@ -830,99 +840,15 @@ fn parameter_count_is_four_d_model_squared_plus_four_d_model() {
     });
 }
 
-// ---------------------------------------------------------------------------------------
-// Reference values from PyTorch (tools/reference/lesson03_mha.py, torch 2.15.0, float64):
-// nn.MultiheadAttention(6, 2, batch_first=True) with the weights of `pytorch_fixture`,
-// printed to 12 significant digits. Each gives the output and the weights of heads 0 and 1
-// (need_weights=True, average_attn_weights=False).
-// ---------------------------------------------------------------------------------------
-
-/// Self-attention of x = lin(4, 6, −1.5, 1.2).
-#[rustfmt::skip]
-fn pytorch_self_attention() -> (Matrix, [Matrix; 2]) {
-    let output = array![
-        [-0.329206535166, -0.425366662117, -0.521526789068, -0.61768691602, -0.713847042971, -0.810007169922],
-        [-0.512368152304, -0.470727473573, -0.429086794842, -0.38744611611, -0.345805437379, -0.304164758648],
-        [-1.94405176085, -1.18196437562, -0.41987699039, 0.342210394843, 1.10429778007, 1.86638516531],
-        [-2.66525933219, -1.50278054913, -0.340301766067, 0.822177016991, 1.98465580005, 3.14713458311]
-    ];
-    let weights = [
-        array![
-            [0.835758576317, 0.137782131152, 0.0227145927098, 0.0037446998218],
-            [0.567055340271, 0.259635677814, 0.118878494578, 0.054430487336],
-            [0.168206407977, 0.213898792322, 0.272003272094, 0.345891527607],
-            [0.0163777521062, 0.0578424872064, 0.204286479886, 0.721493280801]
-        ],
-        array![
-            [0.00115191662863, 0.0105747865797, 0.0970783027405, 0.891194994051],
-            [0.0357417938939, 0.0929859314269, 0.241912408453, 0.629359866226],
-            [0.372908176023, 0.274936969266, 0.202704960441, 0.149449894269],
-            [0.792570521113, 0.165599677518, 0.034600395124, 0.0072294062445]
-        ],
-    ];
-    (output, weights)
-}
-
-/// Cross-attention of x_q = lin(2, 6, 0.9, −1.3) over x_kv = lin(5, 6, −1.1, 1.4).
-#[rustfmt::skip]
-fn pytorch_cross_attention() -> (Matrix, [Matrix; 2]) {
-    let output = array![
-        [-0.138888674212, 0.0157847241684, 0.170458122548, 0.325131520928, 0.479804919308, 0.634478317688],
-        [1.73224912167, 0.936204412392, 0.140159703119, -0.655885006155, -1.45192971543, -2.2479744247]
-    ];
-    let weights = [
-        array![
-            [0.0751578321616, 0.113100565443, 0.170198335099, 0.256121383276, 0.38542188402],
-            [0.58838397686, 0.246671745242, 0.103413675922, 0.043354735895, 0.0181758660812]
-        ],
-        array![
-            [0.448099327384, 0.260686826597, 0.151657495131, 0.0882284545399, 0.0513278963479],
-            [0.0102938882684, 0.0290035737046, 0.0817191002765, 0.230247879728, 0.648735558023]
-        ],
-    ];
-    (output, weights)
-}
-
-/// Self-attention of x = lin(5, 6, 1.0, −0.8) with key_padding_mask = [F, F, F, T, T].
-#[rustfmt::skip]
-fn pytorch_padded_self_attention() -> (Matrix, [Matrix; 2]) {
-    let output = array![
-        [2.74604787308, 1.78595664976, 0.825865426437, -0.134225796885, -1.09431702021, -2.05440824353],
-        [2.85261574821, 1.83817993768, 0.823744127158, -0.190691683367, -1.20512749389, -2.21956330442],
-        [2.98766804314, 1.90650786582, 0.825347688505, -0.255812488813, -1.33697266613, -2.41813284345],
-        [3.13006696434, 1.97908564044, 0.828104316535, -0.322877007366, -1.47385833127, -2.62483965517],
-        [3.25473952179, 2.04173310002, 0.828726678253, -0.384279743514, -1.59728616528, -2.81029258705]
-    ];
-    let weights = [
-        array![
-            [0.550124338407, 0.29339780971, 0.156477851883, 0.0, 0.0],
-            [0.451845605667, 0.320632104881, 0.227522289452, 0.0, 0.0],
-            [0.352665313102, 0.332966563754, 0.314368123144, 0.0, 0.0],
-            [0.260807968037, 0.327626987525, 0.411565044438, 0.0, 0.0],
-            [0.182983718267, 0.305838529088, 0.511177752646, 0.0, 0.0]
-        ],
-        array![
-            [0.123548879462, 0.273039889786, 0.603411230752, 0.0, 0.0],
-            [0.201342974009, 0.312775884643, 0.485881141349, 0.0, 0.0],
-            [0.304475825287, 0.332475073719, 0.363049100993, 0.0, 0.0],
-            [0.424317871663, 0.325692000306, 0.249990128031, 0.0, 0.0],
-            [0.54625478577, 0.294727401528, 0.159017812702, 0.0, 0.0]
-        ],
-    ];
-    (output, weights)
-}
-
-/// What the PyTorch code of the course's seed notes (seed 001) returns for the
-/// self-attention case, with the same weights: its `.view(-1, num_heads, d_k)` without a
-/// transpose makes each token's heads attend over each other instead of over the tokens.
-#[rustfmt::skip]
-fn seed_code_self_attention() -> Matrix {
-    array![
-        [-7.37127153939, -4.71903257095, -2.06679360251, 0.585445365924, 3.23768433436, 5.8899233028],
-        [-3.59402950173, -2.30056328794, -1.00709707415, 0.286369139647, 1.57983535344, 2.87330156723],
-        [1.11880302991, 0.719719602111, 0.320636174308, -0.0784472534954, -0.477530681298, -0.876614109102],
-        [5.06104033472, 3.24289315928, 1.42474598383, -0.393401191607, -2.21154836705, -4.02969554249]
-    ]
+/// PyTorch's output and the weights of heads 0 and 1 (need_weights=True,
+/// average_attn_weights=False) of nn.MultiheadAttention(6, 2, batch_first=True) with the
+/// weights of `pytorch_fixture`, for one of the inputs above: `self_attention`,
+/// `cross_attention` or `padded_self_attention`.
+fn pytorch(input: &str) -> (Matrix, [Matrix; 2]) {
+    (
+        PYTORCH.matrix(&format!("{input}_output")),
+        [0, 1].map(|head| PYTORCH.matrix(&format!("{input}_weights_of_head_{head}"))),
+    )
 }
 
 // ---------------------------------------------------------------------------------------

@@ -4,8 +4,9 @@
 //! `cargo test`, against the reference solution. They call only the lesson's public API
 //! (and lesson 02's reference `SelfAttentionHead`), so any correct implementation passes.
 //! Each test names the property it checks; every fixture is a hand-computed value, a value
-//! from NumPy (tools/reference/lesson04_positional.py, float64), burn's PyTorch-derived
-//! table, or an exact mathematical property. Every call into the lesson goes through
+//! from NumPy (float64, which tools/reference/lesson04_positional.py writes into
+//! `graded.json` beside this file), burn's PyTorch-derived table, or an exact mathematical
+//! property. Every call into the lesson goes through
 //! `observe` (the wrappers below), so that the checker's judge can replay the values the
 //! learner's code returned (see `course_harness::tape`).
 
@@ -20,12 +21,21 @@ use course_harness::mistakes::positional_encoding::{
     reference_table, table_mistakes, table_mistakes_at_rows,
 };
 use course_harness::{
-    Catalog, Tol, assert_close, assert_gradient_close, assert_matrix_close,
+    Catalog, Reference, Tol, assert_close, assert_gradient_close, assert_matrix_close,
     assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, observe,
     tr,
 };
 use positional_encoding::{self as lesson, Embedding};
 use std::panic::{UnwindSafe, catch_unwind, resume_unwind};
+use std::sync::LazyLock;
+
+/// The values NumPy computed for these tests (see the module docs), by name.
+static NUMPY: LazyLock<Reference> = LazyLock::new(|| {
+    Reference::parse(
+        "04-positional-encoding/graded.json",
+        include_str!("graded.json"),
+    )
+});
 
 /// What a failed test says, in every language the course speaks.
 static MESSAGES: Catalog = Catalog::new(
@@ -131,21 +141,11 @@ fn frequencies_fall_geometrically_from_one() {
             Tol::TIGHT,
             &frequency_mistakes(8),
         );
-        // tools/reference/lesson04_positional.py: 10000^(−2i/16), i = 0..8.
-        let expected = array![[
-            1.0,
-            0.316227766,
-            0.1,
-            0.0316227766,
-            0.01,
-            0.00316227766,
-            0.001,
-            0.000316227766
-        ]];
+        // 10000^(−2i/16), i = 0..8.
         assert_matrix_close(
             "frequencies(16)",
             &row_matrix(&frequencies(16)),
-            &expected,
+            &row_matrix(&NUMPY.vector("frequencies_16")),
             Tol {
                 abs: 1e-10,
                 rel: 1e-9,
@@ -192,81 +192,8 @@ fn table_matches_numpy_for_d_model_8_and_16() {
             abs: 1e-9,
             rel: 0.0,
         };
-        // tools/reference/lesson04_positional.py: d_model = 8, rows 0..=5, 37 and 100.
         let rows8 = [0, 1, 2, 3, 4, 5, 37, 100];
-        let expected8 = array![
-            [0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0],
-            [
-                0.8414709848,
-                0.5403023059,
-                0.09983341665,
-                0.9950041653,
-                0.009999833334,
-                0.9999500004,
-                0.0009999998333,
-                0.9999995
-            ],
-            [
-                0.9092974268,
-                -0.4161468365,
-                0.1986693308,
-                0.9800665778,
-                0.01999866669,
-                0.9998000067,
-                0.001999998667,
-                0.999998
-            ],
-            [
-                0.1411200081,
-                -0.9899924966,
-                0.2955202067,
-                0.9553364891,
-                0.0299955002,
-                0.9995500337,
-                0.0029999955,
-                0.9999955
-            ],
-            [
-                -0.7568024953,
-                -0.6536436209,
-                0.3894183423,
-                0.921060994,
-                0.03998933419,
-                0.9992001067,
-                0.003999989333,
-                0.999992
-            ],
-            [
-                -0.9589242747,
-                0.2836621855,
-                0.4794255386,
-                0.8775825619,
-                0.04997916927,
-                0.9987502604,
-                0.004999979167,
-                0.9999875
-            ],
-            [
-                -0.6435381334,
-                0.7654140519,
-                -0.5298361409,
-                -0.8481000317,
-                0.361615432,
-                0.9323273456,
-                0.03699155841,
-                0.9993155781
-            ],
-            [
-                -0.5063656411,
-                0.8623188723,
-                -0.5440211109,
-                -0.8390715291,
-                0.8414709848,
-                0.5403023059,
-                0.09983341665,
-                0.9950041653
-            ]
-        ];
+        let expected8 = NUMPY.matrix("table_8_rows");
         let table8 = sinusoidal_table(101, 8);
         assert_same_shape("sinusoidal_table(101, 8)", &table8, (101, 8));
         assert_matrix_close(
@@ -277,100 +204,8 @@ fn table_matches_numpy_for_d_model_8_and_16() {
             &table_mistakes_at_rows(&rows8, 8),
         );
 
-        // tools/reference/lesson04_positional.py: d_model = 16, rows 1, 7, 50, 99, 1000.
         let rows16 = [1, 7, 50, 99, 1000];
-        let expected16 = array![
-            [
-                0.8414709848,
-                0.5403023059,
-                0.3109835929,
-                0.9504152803,
-                0.09983341665,
-                0.9950041653,
-                0.0316175064,
-                0.9995000417,
-                0.009999833334,
-                0.9999500004,
-                0.00316227239,
-                0.999995,
-                0.0009999998333,
-                0.9999995,
-                0.0003162277607,
-                0.99999995
-            ],
-            [
-                0.6569865987,
-                0.7539022543,
-                0.8004216463,
-                -0.599437393,
-                0.6442176872,
-                0.7648421873,
-                0.2195560914,
-                0.9755998784,
-                0.06994284734,
-                0.9975510003,
-                0.0221341359,
-                0.99975501,
-                0.006999942833,
-                0.9999755001,
-                0.002213592554,
-                0.99999755
-            ],
-            [
-                -0.2623748537,
-                0.9649660285,
-                -0.1032407464,
-                -0.9946563971,
-                -0.9589242747,
-                0.2836621855,
-                0.9999465168,
-                -0.01034231891,
-                0.4794255386,
-                0.8775825619,
-                0.1574558982,
-                0.98752602,
-                0.04997916927,
-                0.9987502604,
-                0.0158107295,
-                0.9998750026
-            ],
-            [
-                -0.9992068342,
-                0.03982088039,
-                -0.109159741,
-                0.9940242205,
-                -0.4575358938,
-                -0.8891911526,
-                0.01093755193,
-                -0.9999401832,
-                0.8360259786,
-                0.5486898606,
-                0.307976566,
-                0.951393943,
-                0.09883836273,
-                0.9951035012,
-                0.03130143516,
-                0.99950999
-            ],
-            [
-                0.8268795405,
-                0.5623790763,
-                0.8786808508,
-                -0.477409638,
-                -0.5063656411,
-                0.8623188723,
-                0.2053781377,
-                0.9786826966,
-                -0.5440211109,
-                -0.8390715291,
-                -0.02068353153,
-                -0.9997860729,
-                0.8414709848,
-                0.5403023059,
-                0.3109835929,
-                0.9504152803
-            ]
-        ];
+        let expected16 = NUMPY.matrix("table_16_rows");
         let table16 = sinusoidal_table(1001, 16);
         assert_same_shape("sinusoidal_table(1001, 16)", &table16, (1001, 16));
         assert_matrix_close(
@@ -509,14 +344,13 @@ fn shifting_by_k_rotates_every_sine_cosine_pair() {
 fn the_dot_product_of_two_encodings_depends_only_on_their_distance() {
     graded(|| {
         let table = sinusoidal_table(430, 16);
-        // tools/reference/lesson04_positional.py
-        let expected = [
-            (1, 7.485166243),
-            (3, 5.543101061),
-            (10, 3.646309192),
-            (25, 4.807255756),
-        ];
-        for (k, dot) in expected {
+        let distances = [1, 3, 10, 25];
+        let dots = NUMPY.vector("dot_at_distance");
+        assert!(
+            dots.len() == distances.len(),
+            "one dot product per distance"
+        );
+        for (k, dot) in distances.into_iter().zip(dots) {
             for p in [0, 5, 20, 400] {
                 let got = table.row(p).dot(&table.row(p + k));
                 assert!(
@@ -833,10 +667,9 @@ fn embedding_to_encoding_ratio_matches_numpy() {
         let weight = linspace_matrix(4, 6, -1.0, 1.0);
         let table = independent_table(10, 6);
         let got = embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
-        // tools/reference/lesson04_positional.py; the values common mistakes give (the rows
-        // unscaled 0.8512565308, the mean of the norms 1.89963148, total norms 1.318760947)
-        // are the harness's to name.
-        let expected = 2.085144141;
+        // The values common mistakes give (the rows unscaled 0.8512565308, the mean of the
+        // norms 1.89963148, total norms 1.318760947) are the harness's to name.
+        let expected = NUMPY.scalar("ratio");
         let cause = ratio_cause(got, &weight, &table)
             .map(String::from)
             .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula-short"));
@@ -939,12 +772,7 @@ fn without_positions_attention_cannot_tell_cat_chases_dog_from_dog_chases_cat() 
             &dog_chases_cat,
             &reversed_rows(&cat_chases_dog),
         );
-        // tools/reference/lesson04_positional.py: 猫追狗 without PE.
-        let expected = array![
-            [0.9399542755, -0.07129565239, 0.5974618779, 0.1242928524],
-            [-0.4809576312, 1.210772121, -0.122341665, -0.7254992126],
-            [0.3888986874, 0.7707499568, -0.6744016765, 0.08731635521]
-        ];
+        let expected = NUMPY.matrix("cat_chases_dog_without_positions");
         assert_matrix_close(
             &tr!(MESSAGES, "cat-without-positions"),
             &cat_chases_dog,
@@ -972,17 +800,8 @@ fn with_positions_attention_tells_who_chases_whom() {
             head.forward(&x, None).attention.output
         };
         let (cat_chases_dog, dog_chases_cat) = (out("猫追狗"), out("狗追猫"));
-        // tools/reference/lesson04_positional.py: with PE.
-        let expected_cat = array![
-            [1.124713373, 0.7238440618, 0.3017273523, 1.090741737],
-            [0.477616717, 1.457010592, 0.01547805721, 0.4336111309],
-            [1.366510053, 0.5179528062, -0.7656227092, 1.278356648]
-        ];
-        let expected_dog = array![
-            [0.5622547318, 1.74607061, -0.9626144921, 1.192467018],
-            [0.3695599308, 1.774886276, -0.4970866231, 0.6745609229],
-            [2.050950009, -0.7235332016, 0.9550926358, 1.192362123]
-        ];
+        let expected_cat = NUMPY.matrix("cat_chases_dog_with_positions");
+        let expected_dog = NUMPY.matrix("dog_chases_cat_with_positions");
         let tol = Tol {
             abs: 1e-9,
             rel: 0.0,

@@ -7,11 +7,12 @@
 //! exact property (LayerNorm's row statistics, the zero gradient of a sum of LayerNorm
 //! outputs, positions that cannot influence each other, central differences), a value
 //! published with another library (burn, candle), or a value from PyTorch in float64:
-//! nn.LayerNorm, nn.TransformerEncoderLayer and nn.TransformerDecoderLayer
-//! (tools/reference/lesson05_layers.py, torch 2.15.0). The wrong answers used to name
-//! mistakes come from the same script, which writes each layer out by hand with switches
-//! for the mistakes, or from `course_harness::mistakes::encoder_layer`, which writes the
-//! layers out with a switch per mistake too (the lesson's visible tests use it as well).
+//! nn.LayerNorm, nn.TransformerEncoderLayer and nn.TransformerDecoderLayer (torch 2.15.0),
+//! which tools/reference/lesson05_layers.py writes into `graded.json` beside this file.
+//! The wrong answers used to name mistakes come from the same script, which writes each
+//! layer out by hand with switches for the mistakes (the values named `mistake_*`), or
+//! from `course_harness::mistakes::encoder_layer`, which writes the layers out with a
+//! switch per mistake too (the lesson's visible tests use it as well).
 //!
 //! Every call into the lesson goes through `observe` (its result structs taken apart into
 //! matrices by `observe_parts`), so the checker's judge can replay it (see harness::tape).
@@ -27,9 +28,9 @@ use course_harness::mistakes::encoder_layer::{
 };
 use course_harness::mistakes::multi_head_attention::{Layer, LinearWeights};
 use course_harness::{
-    Catalog, Misconception, Taped, Tol, assert_all_finite, assert_gradient_close,
-    assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient, observe, relative_error, tr,
+    Catalog, Misconception, Reference, Taped, Tol, assert_all_finite,
+    assert_gradient_close, assert_matrix_close, assert_same_shape, graded, linspace,
+    linspace_matrix, numerical_gradient, observe, relative_error, tr,
 };
 use encoder_layer::{
     DecoderLayer, DecoderLayerForward, DecoderLayerGrads, EncoderLayer,
@@ -38,6 +39,14 @@ use encoder_layer::{
     Mask, MultiHeadAttention, MultiHeadForward, MultiHeadGrads, NormPosition, Normalised,
     causal_mask, normalise_rows, padding_mask,
 };
+use std::sync::LazyLock;
+
+/// The values PyTorch computed for these tests (see the module docs), by name: PyTorch's
+/// results, and the wrong answers of the script's layers written out with a mistake
+/// (`mistake_*`).
+static PYTORCH: LazyLock<Reference> = LazyLock::new(|| {
+    Reference::parse("05-encoder-layer/graded.json", include_str!("graded.json"))
+});
 
 /// What a failed test says, in every language the course speaks.
 static MESSAGES: Catalog = Catalog::new(
@@ -466,7 +475,7 @@ fn layer_norm_of_1_0_0_0_matches_pytorch_not_the_annotated_transformer() {
         assert_matrix_close(
             &tr!(MESSAGES, "layer-norm-4-pytorch"),
             &got,
-            &pytorch_layer_norm_1_0_0_0(),
+            &PYTORCH.matrix("layer_norm_1_0_0_0"),
             Tol::TIGHT,
             &nearest_first(&got, layer_norm_mistakes(&x, &norm_parts(&ln))),
         );
@@ -505,7 +514,7 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
         assert_matrix_close(
             &tr!(MESSAGES, "burn-pytorch"),
             &got,
-            &pytorch_burn_fixture(),
+            &PYTORCH.matrix("burn_fixture"),
             Tol::TIGHT,
             &mistakes,
         );
@@ -516,13 +525,13 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
             0,
             Misconception {
                 cause: &eps_fixed,
-                result: pytorch_burn_fixture(),
+                result: PYTORCH.matrix("burn_fixture"),
             },
         );
         assert_matrix_close(
             &tr!(MESSAGES, "burn-eps"),
             &observe("LayerNorm::forward", || wide.forward(&x)),
-            &pytorch_burn_fixture_eps_0_1(),
+            &PYTORCH.matrix("burn_fixture_eps_0_1"),
             Tol::TIGHT,
             &mistakes,
         );
@@ -561,7 +570,7 @@ fn layer_norm_applies_gamma_and_beta_per_feature() {
         assert_matrix_close(
             &tr!(MESSAGES, "gamma-beta-pytorch"),
             &observe("LayerNorm::forward", || ln.forward(&x)),
-            &pytorch_layer_norm_gamma_beta(),
+            &PYTORCH.matrix("layer_norm_gamma_beta"),
             Tol::TIGHT,
             &mistakes,
         );
@@ -727,7 +736,7 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
         assert_matrix_close(
             &tr!(MESSAGES, "d-gamma-pytorch"),
             &row(&grads.d_gamma),
-            &array![[-1.9999795924369648, 1.9999795924369645]],
+            &row(&PYTORCH.vector("burn_backward_d_gamma")),
             Tol::TIGHT,
             &wrong.d_gamma,
         );
@@ -844,7 +853,7 @@ fn feed_forward_matches_pytorch() {
             Tol::TIGHT,
             &mistakes.hidden,
         );
-        let expected = pytorch_ffn();
+        let expected = PYTORCH.matrix("ffn");
         assert_matrix_close(
             &tr!(MESSAGES, "ffn-output-pytorch"),
             &forward.output,
@@ -984,15 +993,15 @@ fn encoder_layer_post_ln_matches_pytorch() {
         let mut misconceptions = vec![
             Misconception {
                 cause: POST_NOT_PRE,
-                result: pytorch_encoder_pre(),
+                result: PYTORCH.matrix("encoder_pre"),
             },
             Misconception {
                 cause: NO_RESIDUAL,
-                result: mistake_encoder_post_no_residual(),
+                result: PYTORCH.matrix("mistake_encoder_post_no_residual"),
             },
             Misconception {
                 cause: NO_RELU,
-                result: mistake_encoder_post_no_relu(),
+                result: PYTORCH.matrix("mistake_encoder_post_no_relu"),
             },
         ];
         // A residual missing or taken from the normalised input, and the rest computed.
@@ -1004,7 +1013,7 @@ fn encoder_layer_post_ln_matches_pytorch() {
         assert_matrix_close(
             &tr!(MESSAGES, "encoder-post-pytorch"),
             &output,
-            &pytorch_encoder_post(),
+            &PYTORCH.matrix("encoder_post"),
             Tol::TIGHT,
             &misconceptions,
         );
@@ -1021,19 +1030,19 @@ fn encoder_layer_pre_ln_matches_pytorch() {
         let mut misconceptions = vec![
             Misconception {
                 cause: PRE_NOT_POST,
-                result: pytorch_encoder_post(),
+                result: PYTORCH.matrix("encoder_post"),
             },
             Misconception {
                 cause: RESIDUAL_FROM_NORM,
-                result: mistake_encoder_pre_residual_from_norm(),
+                result: PYTORCH.matrix("mistake_encoder_pre_residual_from_norm"),
             },
             Misconception {
                 cause: NO_RESIDUAL,
-                result: mistake_encoder_pre_no_residual(),
+                result: PYTORCH.matrix("mistake_encoder_pre_no_residual"),
             },
             Misconception {
                 cause: NO_RELU,
-                result: mistake_encoder_pre_no_relu(),
+                result: PYTORCH.matrix("mistake_encoder_pre_no_relu"),
             },
         ];
         misconceptions.extend(mistakes::encoder_mistakes(
@@ -1044,7 +1053,7 @@ fn encoder_layer_pre_ln_matches_pytorch() {
         assert_matrix_close(
             &tr!(MESSAGES, "encoder-pre-pytorch"),
             &output,
-            &pytorch_encoder_pre(),
+            &PYTORCH.matrix("encoder_pre"),
             Tol::TIGHT,
             &misconceptions,
         );
@@ -1063,11 +1072,11 @@ fn encoder_layer_with_a_padding_mask_matches_pytorch() {
         assert_matrix_close(
             &tr!(MESSAGES, "encoder-padded-pytorch"),
             &encoder_output(&layer, &x, Some(&mask)),
-            &pytorch_encoder_padded(),
+            &PYTORCH.matrix("encoder_padded"),
             Tol::TIGHT,
             &[Misconception {
                 cause: &tr!(MESSAGES, "mask-not-passed"),
-                result: mistake_encoder_padded_no_mask(),
+                result: PYTORCH.matrix("mistake_encoder_padded_no_mask"),
             }],
         );
     });
@@ -1227,15 +1236,15 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
         let cases = [
             (
                 NormPosition::Post,
-                pytorch_encoder_post_d_x(),
-                pytorch_encoder_post_d_gamma_1(),
-                pytorch_encoder_post_d_b_1(),
+                PYTORCH.matrix("encoder_post_d_x"),
+                row(&PYTORCH.vector("encoder_post_d_gamma_1")),
+                row(&PYTORCH.vector("encoder_post_d_b_1")),
             ),
             (
                 NormPosition::Pre,
-                pytorch_encoder_pre_d_x(),
-                pytorch_encoder_pre_d_gamma_1(),
-                pytorch_encoder_pre_d_b_1(),
+                PYTORCH.matrix("encoder_pre_d_x"),
+                row(&PYTORCH.vector("encoder_pre_d_gamma_1")),
+                row(&PYTORCH.vector("encoder_pre_d_b_1")),
             ),
         ];
         for (position, d_x, d_gamma_1, d_b_1) in cases {
@@ -1563,23 +1572,23 @@ fn decoder_layer_post_ln_matches_pytorch() {
         let mut misconceptions = vec![
             Misconception {
                 cause: POST_NOT_PRE,
-                result: pytorch_decoder_pre(),
+                result: PYTORCH.matrix("decoder_pre"),
             },
             Misconception {
                 cause: NO_CAUSAL_MASK,
-                result: mistake_decoder_post_no_causal_mask(),
+                result: PYTORCH.matrix("mistake_decoder_post_no_causal_mask"),
             },
             Misconception {
                 cause: NO_MEMORY_MASK,
-                result: mistake_decoder_post_no_memory_mask(),
+                result: PYTORCH.matrix("mistake_decoder_post_no_memory_mask"),
             },
             Misconception {
                 cause: CROSS_OVER_SELF,
-                result: mistake_decoder_post_cross_over_self(),
+                result: PYTORCH.matrix("mistake_decoder_post_cross_over_self"),
             },
             Misconception {
                 cause: NO_RESIDUAL,
-                result: mistake_decoder_post_no_residual(),
+                result: PYTORCH.matrix("mistake_decoder_post_no_residual"),
             },
         ];
         // The cross-attention's queries from x, a residual missing or taken from the
@@ -1594,7 +1603,7 @@ fn decoder_layer_post_ln_matches_pytorch() {
         assert_matrix_close(
             &tr!(MESSAGES, "decoder-post-pytorch"),
             &output,
-            &pytorch_decoder_post(),
+            &PYTORCH.matrix("decoder_post"),
             Tol::TIGHT,
             &misconceptions,
         );
@@ -1612,27 +1621,27 @@ fn decoder_layer_pre_ln_matches_pytorch() {
         let mut misconceptions = vec![
             Misconception {
                 cause: PRE_NOT_POST,
-                result: pytorch_decoder_post(),
+                result: PYTORCH.matrix("decoder_post"),
             },
             Misconception {
                 cause: NO_CAUSAL_MASK,
-                result: mistake_decoder_pre_no_causal_mask(),
+                result: PYTORCH.matrix("mistake_decoder_pre_no_causal_mask"),
             },
             Misconception {
                 cause: NO_MEMORY_MASK,
-                result: mistake_decoder_pre_no_memory_mask(),
+                result: PYTORCH.matrix("mistake_decoder_pre_no_memory_mask"),
             },
             Misconception {
                 cause: CROSS_OVER_SELF,
-                result: mistake_decoder_pre_cross_over_self(),
+                result: PYTORCH.matrix("mistake_decoder_pre_cross_over_self"),
             },
             Misconception {
                 cause: RESIDUAL_FROM_NORM,
-                result: mistake_decoder_pre_residual_from_norm(),
+                result: PYTORCH.matrix("mistake_decoder_pre_residual_from_norm"),
             },
             Misconception {
                 cause: NO_RESIDUAL,
-                result: mistake_decoder_pre_no_residual(),
+                result: PYTORCH.matrix("mistake_decoder_pre_no_residual"),
             },
         ];
         // The cross-attention's queries from x, a residual missing or taken from the
@@ -1647,7 +1656,7 @@ fn decoder_layer_pre_ln_matches_pytorch() {
         assert_matrix_close(
             &tr!(MESSAGES, "decoder-pre-pytorch"),
             &output,
-            &pytorch_decoder_pre(),
+            &PYTORCH.matrix("decoder_pre"),
             Tol::TIGHT,
             &misconceptions,
         );
@@ -1855,17 +1864,17 @@ fn decoder_layer_backward_matches_pytorch_autograd() {
         let cases = [
             (
                 NormPosition::Post,
-                pytorch_decoder_post_d_x(),
-                pytorch_decoder_post_d_memory(),
-                pytorch_decoder_post_d_gamma_3(),
-                pytorch_decoder_post_d_b_o_cross(),
+                PYTORCH.matrix("decoder_post_d_x"),
+                PYTORCH.matrix("decoder_post_d_memory"),
+                row(&PYTORCH.vector("decoder_post_d_gamma_3")),
+                row(&PYTORCH.vector("decoder_post_d_b_o_cross")),
             ),
             (
                 NormPosition::Pre,
-                pytorch_decoder_pre_d_x(),
-                pytorch_decoder_pre_d_memory(),
-                pytorch_decoder_pre_d_gamma_3(),
-                pytorch_decoder_pre_d_b_o_cross(),
+                PYTORCH.matrix("decoder_pre_d_x"),
+                PYTORCH.matrix("decoder_pre_d_memory"),
+                row(&PYTORCH.vector("decoder_pre_d_gamma_3")),
+                row(&PYTORCH.vector("decoder_pre_d_b_o_cross")),
             ),
         ];
         for (position, d_x, d_memory, d_gamma_3, d_b_o) in cases {
@@ -1994,406 +2003,4 @@ fn decoder_layer_post_ln_backward_matches_numerical_gradients() {
 #[test]
 fn decoder_layer_pre_ln_backward_matches_numerical_gradients() {
     graded(|| check_decoder_gradients(NormPosition::Pre));
-}
-
-// ---------------------------------------------------------------------------------------
-// Reference values: tools/reference/lesson05_layers.py (torch 2.15.0, float64)
-// ---------------------------------------------------------------------------------------
-
-/// LayerNorm([1, 0, 0, 0]), nn.LayerNorm(4).
-#[rustfmt::skip]
-fn pytorch_layer_norm_1_0_0_0() -> Matrix {
-    array![
-        [1.7320046213947808, -0.5773348737982603, -0.5773348737982603, -0.5773348737982603]
-    ]
-}
-
-/// burn's fixture, eps 1e-5 (published to 4 decimals: -0.4990, -1.9680, 1.6178, ...).
-#[rustfmt::skip]
-fn pytorch_burn_fixture() -> Matrix {
-    array![
-        [-0.4989710642784831, -1.9679996820349388, 1.617741505390983, -0.74852201903913, -0.6469715722577074, 0.8576033364623245, 0.0460720638296819, 1.1110796485072925, -0.261486948577046, 0.4914547319970234]
-    ]
-}
-
-/// burn's fixture, eps 0.1 (published: -0.4863, -1.9180, 1.5766, ...).
-#[rustfmt::skip]
-fn pytorch_burn_fixture_eps_0_1() -> Matrix {
-    array![
-        [-0.4862896885199016, -1.9179828669381718, 1.5766265202168799, -0.7294982926819047, -0.6305287558294963, 0.8358073027038978, 0.04490113991199464, 1.0828415009890433, -0.25484124406978087, 0.4789643842174398]
-    ]
-}
-
-/// LayerNorm with gamma = linspace(0.5, 1.5, 5), beta = linspace(-0.3, 0.3, 5).
-#[rustfmt::skip]
-fn pytorch_layer_norm_gamma_beta() -> Matrix {
-    array![
-        [-0.7055399355320736, 0.3657410049701374, -1.4722862876925285, 1.7258752929643082, 0.8025168766375695],
-        [-0.3769296776815617, -0.012969011629718176, 1.192410004064207, -2.0857687576203885, 1.151034559352277],
-        [-0.41148595703442525, -0.7691990316371461, 1.9163532074025542, -0.8066700367143256, 0.1463301673309273]
-    ]
-}
-
-/// FFN(x).
-#[rustfmt::skip]
-fn pytorch_ffn() -> Matrix {
-    array![
-        [0.02489872685185189, -0.4269694733796297, -0.05353023726851849, 0.1105918692129629, 0.285372974537037, -0.38032262731481475],
-        [0.12934389467592594, -0.8441316550925927, -0.2833117766203702, 0.5214172453703704, -0.8588038194444445, 0.5617997685185185],
-        [0.3760886863425927, -0.4945584490740742, 0.11650737847222234, -0.13677502893518534, -0.25240914351851845, 0.2913028067129629]
-    ]
-}
-
-/// encoder layer, post-LN (norm_first=False): output.
-#[rustfmt::skip]
-fn pytorch_encoder_post() -> Matrix {
-    array![
-        [-1.187732762459478, -0.65737834860374, 0.40726849400080145, 0.45546784450605493, -0.6568559913868872, 1.2176673998660383],
-        [0.3534786313489614, -1.539558359616412, 1.0028037436428876, -0.9059453664491008, 1.050862485464046, 0.027763299739768852],
-        [-0.3268766047962881, -0.8493652394433509, -0.18078446788388558, 0.6966341069721586, -0.8527519332474629, 1.233147046636114],
-        [0.7599992971131905, 0.08747221174549043, -0.214756734025065, 0.8204751977934656, -1.6161268688457104, 0.5983796232661329]
-    ]
-}
-
-/// encoder layer, post-LN: d_x for the upstream gradient lin(4, 6, 0.5, -0.7).
-#[rustfmt::skip]
-fn pytorch_encoder_post_d_x() -> Matrix {
-    array![
-        [0.03503159362750213, 0.06516475662247476, -0.02466665818673547, 0.0928221385589188, -0.2681031942632915, 0.04943132408494704],
-        [0.213314975691126, 0.00825543051961599, 0.03443428798347876, -0.12172521924961555, 0.03853848035354884, -0.20678078640552316],
-        [0.05383346461891645, 0.0036107979170313595, -0.007135328212843767, 0.011452735512029404, -0.12440968427285409, 0.031154078998909235],
-        [-0.01849442750596363, -0.04029118042896774, 0.01175999007868328, -0.02497928716956905, -0.017631000470708837, 0.07933921605850672]
-    ]
-}
-
-/// encoder layer, post-LN: d_gamma of norm_1.
-#[rustfmt::skip]
-fn pytorch_encoder_post_d_gamma_1() -> Matrix {
-    array![
-        [-0.22872678892256812, 0.04417886890593628, -0.026406223782274276, 0.0750446170209226, 0.06446471228270113, 0.06752148101601803]
-    ]
-}
-
-/// encoder layer, post-LN: d_bias of linear1 (ffn.w_1).
-#[rustfmt::skip]
-fn pytorch_encoder_post_d_b_1() -> Matrix {
-    array![
-        [0.10934315021746532, 0.032049987190662335, 0.03841294409453705, 0.01919593989200273, -0.006546910960855506, -0.033607527631174215, -0.06156969819322791, 0.07122147002140768, 0.15708747926527283, 0.0081470519058743]
-    ]
-}
-
-/// What a mistake gives: encoder layer, post-LN, no residual.
-#[rustfmt::skip]
-fn mistake_encoder_post_no_residual() -> Matrix {
-    array![
-        [0.0756839916337329, -1.3771572520453361, -0.022418362068409345, 1.25246291847989, -0.8093929877163203, 0.7530810271850866],
-        [0.3777675469721977, -1.5193991968118898, 0.09590066450095844, 0.9798625587028998, -0.8438514906997084, 0.8267335946800727],
-        [-0.0871652686683036, -1.5426295908517385, -0.043154538928411285, 1.3352929524183939, -0.5626086544408778, 0.687532680724421],
-        [0.43897435503436266, -1.8507696575720969, 0.051445547110927844, 1.0589416379311554, -0.5053422976249198, 0.6753188224250511]
-    ]
-}
-
-/// What a mistake gives: encoder layer, post-LN, no relu.
-#[rustfmt::skip]
-fn mistake_encoder_post_no_relu() -> Matrix {
-    array![
-        [-2.181231903400029, 0.41103568711512734, 0.406591387566576, 0.3061970612952215, -0.27332097476163586, 0.8982890575124198],
-        [-0.4213983660153593, -1.4422517729683397, 1.1007101791972804, -0.534513575425079, 1.2096975815072797, -0.07855409873046622],
-        [-1.0895329688741782, -0.19530749599998593, -0.1553750150277763, 0.5920857718765866, -0.7768187202546828, 1.258898555045177],
-        [-0.0620764380900084, 0.7722251998457826, -0.20908765393771866, 0.5419741512528811, -1.5544910038406026, 0.8008840877628075]
-    ]
-}
-
-/// encoder layer, pre-LN (norm_first=True): output.
-#[rustfmt::skip]
-fn pytorch_encoder_pre() -> Matrix {
-    array![
-        [-1.5563205912328364, -0.5318849847058267, 1.2855494263114031, 0.7514313225805946, -0.6595518767437754, 2.289406391007559],
-        [-0.4271219355150704, -1.8998974430224855, 1.306698411274058, -0.5474329979844992, 0.6931906386650595, 1.0819266910316006],
-        [-1.3544928224481334, -0.6750736020419028, 0.6401310278096172, 0.6515432406895569, -1.0806263678858405, 2.3654465678550585],
-        [-0.37069876336954805, -0.15743887313933647, 0.36627494760666374, 0.752164632194789, -1.0943157986861596, 1.6501467384792443]
-    ]
-}
-
-/// encoder layer, pre-LN: d_x for the upstream gradient lin(4, 6, 0.5, -0.7).
-#[rustfmt::skip]
-fn pytorch_encoder_pre_d_x() -> Matrix {
-    array![
-        [0.5355697089792344, 0.02584324123842363, 1.1923822446645762, -0.2671968801576562, 0.22243129671911843, 0.5083616929041296],
-        [0.44548236333002217, 0.08442702704021317, 0.1667254575297508, -0.2705265158881294, 0.01657338769219186, -0.10355128492143971],
-        [0.4102834413577103, -0.7184532344726121, -0.3118125270586892, 0.6826298530578214, -1.7866705058908692, 0.18489253822403096],
-        [-0.2920933199089041, -1.0096033649683187, -0.5608089228330242, 0.900666554454299, -2.7854338816664077, 0.32988163057452935]
-    ]
-}
-
-/// encoder layer, pre-LN: d_gamma of norm_1.
-#[rustfmt::skip]
-fn pytorch_encoder_pre_d_gamma_1() -> Matrix {
-    array![
-        [-1.0660529112271513, -0.418362648995272, -0.7405784164374688, 1.6802293502191128, 0.14919281371754514, -0.14294098048186138]
-    ]
-}
-
-/// encoder layer, pre-LN: d_bias of linear1 (ffn.w_1).
-#[rustfmt::skip]
-fn pytorch_encoder_pre_d_b_1() -> Matrix {
-    array![
-        [-0.15942028985507237, 0.0, 0.36911231884057977, 0.0, -0.09012681159420294, 0.0, -0.0009057971014491129, 0.051086956521739085, 0.0020380434782607815, 0.0]
-    ]
-}
-
-/// What a mistake gives: encoder layer, pre-LN, no residual.
-#[rustfmt::skip]
-fn mistake_encoder_pre_no_residual() -> Matrix {
-    array![
-        [-0.2835072201091295, -0.6333592713330286, -0.21105973409775253, 0.5947617031966025, -0.49632070881821627, 0.3249613423102665],
-        [0.08808201425228411, -0.9630260554770887, -0.005851163431787815, 0.3964483148846571, -0.6763921166096087, 0.5755606826549656],
-        [-0.36378192158146805, -0.5550155595994074, -0.23937070890882153, 0.5831526304902895, -0.42874141781764313, 0.23689096079073396],
-        [-0.30747847307789034, -0.6356451276324946, -0.22540754119903947, 0.6035951370858148, -0.4493698431697553, 0.26991165956921565]
-    ]
-}
-
-/// What a mistake gives: encoder layer, pre-LN, no relu.
-#[rustfmt::skip]
-fn mistake_encoder_pre_no_relu() -> Matrix {
-    array![
-        [-3.0302657778129234, 0.5994626767107941, 1.6360641539203296, 0.4664450009985466, -0.2433536386037018, 1.9296861721531813],
-        [-1.5965069292920067, -1.4762421269057793, 1.5955369008334739, -0.08982289906085618, 1.094481438899022, 0.733015408911508],
-        [-2.4536728416397295, 0.36629590031167614, 0.9209366741898708, 0.17228856695104322, -0.7220576012278244, 2.157495239047226],
-        [-1.0563720326478356, 0.8788736971102681, 0.6221906368063251, 0.4005004068423784, -1.2718972385457372, 2.1693381520327266]
-    ]
-}
-
-/// What a mistake gives: encoder layer, pre-LN, residual from the normalised input.
-#[rustfmt::skip]
-fn mistake_encoder_pre_residual_from_norm() -> Matrix {
-    array![
-        [-1.8846294936593648, -0.8613313712799849, 0.6454088314430088, 0.3508481335518119, -1.1515072492082392, 1.802636809890581],
-        [-0.5149082440835495, -1.9253010898607041, 1.1620709339827424, -1.1543377118459985, 0.9909654423817613, 0.3107185493510269],
-        [-1.1849133677242962, -1.1919938126458727, -0.11202133851906446, 0.77001395750152, -1.6358187295233642, 2.2882478827974255],
-        [0.35010944804091326, 0.21578683958209943, -0.3940591491720158, 0.8892927734423028, -2.7441255619040676, 1.4491230470248024]
-    ]
-}
-
-/// encoder layer, post-LN, src_key_padding_mask = [F, F, F, T, T]: output.
-#[rustfmt::skip]
-fn pytorch_encoder_padded() -> Matrix {
-    array![
-        [2.0206636851001942, -0.28145718561798105, 0.043628622679839954, -1.0354173275083214, -0.8153157082289588, 0.6596577653652321],
-        [0.18026578201778265, 1.0628500370073606, 0.6704194700060021, -0.022480165029550584, -1.6944610663151722, 0.4204135561860665],
-        [1.9168971532981185, -0.633722201404166, 0.943084609563076, -1.0812987557410592, 0.3799869121440102, -0.6954665396933171],
-        [1.7981039219681358, 0.6416206721674895, -0.07169932632953789, -1.6210684870321355, -0.3571315273224106, 0.337395975052561],
-        [1.6691174398718358, -0.5919838959335433, -1.0469050358565535, -0.6675078995476789, -0.15989896783137475, 0.966066450804424]
-    ]
-}
-
-/// What a mistake gives: padded encoder, mask not applied.
-#[rustfmt::skip]
-fn mistake_encoder_padded_no_mask() -> Matrix {
-    array![
-        [1.9039052827156029, -0.5617511138182436, 0.15108344443314858, -0.9701679569971329, -0.7836218002161943, 0.7524356416870015],
-        [-0.016974194478143273, 0.7701280983366433, 0.7598734153067304, 0.13492166327818197, -1.693779309100119, 0.5361098629649056],
-        [1.6313824647688988, -0.6097883596790232, 1.1278832886511538, -1.080922347497577, 0.4793509291534968, -0.7607422834824104],
-        [1.6353984643620287, 0.4826944302637717, 0.13447395187671932, -1.6970455596095424, -0.3471045849883816, 0.43944078258557484],
-        [1.526655816773356, -0.9692144416774705, -0.9382469534427756, -0.5189771411276956, -0.06874883239829865, 1.017883916706453]
-    ]
-}
-
-/// decoder layer, post-LN (norm_first=False), causal tgt_mask, memory_key_padding_mask = [F, F, F, F, T]: output.
-#[rustfmt::skip]
-fn pytorch_decoder_post() -> Matrix {
-    array![
-        [0.703446096724751, 0.9425179250148842, 0.01434369203074053, 0.011792797621865811, -2.0016046357737745, 0.3705809166258546],
-        [0.5553217011486112, -1.507473082743181, 1.2025177677361196, 0.16013978560160377, 0.8085276037173322, -0.9911891919114315],
-        [0.1755751465422121, -1.0841759442717431, -0.056124211284598546, 0.1522476293982004, -0.9899489357332631, 2.2652139032535086],
-        [1.2362020669024398, 0.2510210138778595, -0.44860394526923, 0.09235835727702926, -1.7699798496735344, 0.7210185758322316]
-    ]
-}
-
-/// decoder layer, post-LN: d_x for the upstream gradient lin(4, 6, -0.6, 0.8).
-#[rustfmt::skip]
-fn pytorch_decoder_post_d_x() -> Matrix {
-    array![
-        [-0.3968263546912061, 0.38201049027126804, -0.34850053470443254, 0.022876695598646458, 0.302758361158315, 0.0793694117208877],
-        [-0.5782656282697427, 0.0012303453644069706, -0.24899819327855, 0.06311055039150285, 0.5411886815788335, 0.19885237852038354],
-        [-0.4969323407078049, -0.2490433974416189, 0.13559026334460117, -0.13459725353159283, 0.4317291332212202, 0.1758992427862197],
-        [-0.5565598243392011, 0.09153779325810918, -0.453626592946134, 0.20302552605307103, 0.12905757126233935, 0.5294438082528996]
-    ]
-}
-
-/// decoder layer, post-LN: d_memory.
-#[rustfmt::skip]
-fn pytorch_decoder_post_d_memory() -> Matrix {
-    array![
-        [0.013335570852963871, 0.1446349708169894, -0.06527385742828781, 0.0013066448490129494, 0.09035641144536777, -0.06879680570537333],
-        [0.009935243113529937, 0.037747217099177374, -0.03385224538912763, -0.024936121766126598, 0.06312286694960463, -0.03963681877695914],
-        [0.08204362701273796, 0.03049256501561669, -0.11956710751817562, 0.0011851109632557127, 0.08344596633788164, -0.09533512061682141],
-        [0.006709316335873553, 0.051438505055792665, -0.03512939012157426, -0.04171292856700265, 0.04454134285201999, -0.056155341487459126],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-    ]
-}
-
-/// decoder layer, post-LN: d_gamma of norm_3.
-#[rustfmt::skip]
-fn pytorch_decoder_post_d_gamma_3() -> Matrix {
-    array![
-        [0.0692336077927721, -0.3322217907664619, -0.44844823676689405, 0.05420267286005382, -1.0046084806262399, 1.0740327228353381]
-    ]
-}
-
-/// decoder layer, post-LN: d_bias of multihead_attn.out_proj (cross_attention.w_o).
-#[rustfmt::skip]
-fn pytorch_decoder_post_d_b_o_cross() -> Matrix {
-    array![
-        [-0.6036671112581112, -0.2614589265904463, 0.05025278782294912, 0.19089534872821695, 0.22197829417309686, 0.4019996071242947]
-    ]
-}
-
-/// What a mistake gives: decoder layer, post-LN, no causal mask.
-#[rustfmt::skip]
-fn mistake_decoder_post_no_causal_mask() -> Matrix {
-    array![
-        [1.0355664493887133, -0.1527692419340132, -0.48359530518429594, 0.8977581089889293, -1.794453672621706, 0.6348654182257367],
-        [-0.23410252438619802, -1.543890040860374, 1.7789882733884796, -0.1531769478617475, 0.5044770408461322, 0.022634261678315393],
-        [-0.40979200495438206, -0.9036086303298901, 0.09136199333451987, 0.40753906749248014, -0.9984785305886527, 2.337351898578903],
-        [1.2362020669024396, 0.2510210138778597, -0.4486039452692302, 0.09235835727702893, -1.7699798496735344, 0.7210185758322316]
-    ]
-}
-
-/// What a mistake gives: decoder layer, post-LN, no memory mask.
-#[rustfmt::skip]
-fn mistake_decoder_post_no_memory_mask() -> Matrix {
-    array![
-        [0.6693892313976322, 0.9285825730914652, 0.09254272841624853, 0.06173276986255057, -2.0298777910423804, 0.31622210635039927],
-        [0.4532739540351257, -1.462971321633964, 1.18400901335494, 0.19951342707141234, 0.9370487452437509, -1.0735983302867202],
-        [0.1319197711978271, -1.2655929883299255, 0.15354296764395745, 0.048487782616007134, -0.81702781359106, 2.2279777294704983],
-        [1.2894558051429013, 0.15687464807027002, -0.34281761376920716, 0.07794102940337297, -1.7727787597163802, 0.6658148208049324]
-    ]
-}
-
-/// What a mistake gives: decoder layer, post-LN, cross-attention over the decoder's own input.
-#[rustfmt::skip]
-fn mistake_decoder_post_cross_over_self() -> Matrix {
-    array![
-        [0.3049616027174439, 0.8231587701128432, -0.18107258077873026, 0.5985716735038914, -2.0985321180681713, 0.6844222978589254],
-        [0.41818116797731264, -1.20011022374661, 1.3159247150952111, -0.20352280346158622, 1.0584371062034466, -1.1777013431044652],
-        [0.5454748173675203, -0.6263030805386962, -0.4159200023372544, 0.25018812998175427, -1.413545939067955, 2.015117741221617],
-        [1.0383765764513162, 0.07388085283389774, -0.4955869828462881, 0.3011109937429616, -1.8292794333584197, 1.0592449383442557]
-    ]
-}
-
-/// What a mistake gives: decoder layer, post-LN, no residual.
-#[rustfmt::skip]
-fn mistake_decoder_post_no_residual() -> Matrix {
-    array![
-        [0.4654416169915011, -1.7791776767797192, 1.2311312094599034, -0.5955228339312575, 0.42951888165298624, 0.6127405142840758],
-        [0.905569481948807, -1.4585006726488279, -0.12026514928410495, 0.4682999890847228, -0.9142115866928308, 1.4635969683253915],
-        [0.7283468514634086, -1.7071433687180029, 0.14340434756516918, 0.4629210827672121, -0.6757667072990486, 1.433569686951488],
-        [0.9962365209293403, -1.5491841379941729, 0.13307110963467683, 0.19453629548496904, -0.8083827033906523, 1.359956551726251]
-    ]
-}
-
-/// decoder layer, pre-LN (norm_first=True), causal tgt_mask, memory_key_padding_mask = [F, F, F, F, T]: output.
-#[rustfmt::skip]
-fn pytorch_decoder_pre() -> Matrix {
-    array![
-        [0.554768101809892, -0.21214755295617493, -1.330230788268465, -2.2783087380963347, -2.291247669473605, -0.9664344578970905],
-        [1.228725315346885, -2.491952120452191, -0.33828724284584616, -1.043839330507367, 0.10246295096294818, -1.8792220628623184],
-        [0.7833948254603358, -1.0445403631836783, 0.2951850140260255, -0.8443459758752145, -0.9511213241099385, 0.9141213838447919],
-        [2.8932678526919298, -2.173433383480995, -0.6425344006797347, -0.8640405791300199, -1.6940222594036087, 0.9900990869146957]
-    ]
-}
-
-/// decoder layer, pre-LN: d_x for the upstream gradient lin(4, 6, -0.6, 0.8).
-#[rustfmt::skip]
-fn pytorch_decoder_pre_d_x() -> Matrix {
-    array![
-        [-1.1689819133031554, 0.07504355328527113, -1.0998801177523756, 0.632059449674025, -0.46587266702912744, -0.6593248266137689],
-        [-0.20634758739315268, 0.043120886800591146, -0.022653666760791114, -0.5343037511444665, 0.5520753213955161, -0.3275433768107408],
-        [0.18625152267683007, 0.6927828931844133, 0.07007039262163856, -0.9044354295793287, 2.1085536537936425, -0.4575708587841515],
-        [0.6966174310271477, 0.6812460319574015, 0.9995016731019177, -0.7838701158662259, 1.905099186889226, 0.38836231462966364]
-    ]
-}
-
-/// decoder layer, pre-LN: d_memory.
-#[rustfmt::skip]
-fn pytorch_decoder_pre_d_memory() -> Matrix {
-    array![
-        [-0.1401376246014865, 0.2028547861126338, 0.045149209206426864, -0.04261312898808146, 0.3746624311033499, 0.07731316033564001],
-        [0.0272889573900156, 0.13528301233335494, -0.08153921209120527, 0.01730854993907442, 0.17150719023873828, -0.03935321211651543],
-        [0.020078501093186756, 0.20389046236586447, -0.1105540822342633, -0.055085986967440895, 0.07618842622704669, -0.0796197827549961],
-        [-0.028931916009834906, 0.1676646220022322, -0.060094310780898316, -0.03150677105962235, 0.16733500709126775, -0.058568078288608175],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-    ]
-}
-
-/// decoder layer, pre-LN: d_gamma of norm_3.
-#[rustfmt::skip]
-fn pytorch_decoder_pre_d_gamma_3() -> Matrix {
-    array![
-        [-0.3743056060156754, 0.998868182734329, -0.4008756455631117, -0.23987006077628323, 0.25308017240933034, -0.17617535314503613]
-    ]
-}
-
-/// decoder layer, pre-LN: d_bias of multihead_attn.out_proj (cross_attention.w_o).
-#[rustfmt::skip]
-fn pytorch_decoder_pre_d_b_o_cross() -> Matrix {
-    array![
-        [-0.30092051699037203, 0.09139101528650595, 0.6332172243185227, 0.6401455703198077, 0.25690357272040626, 1.0792631343451289]
-    ]
-}
-
-/// What a mistake gives: decoder layer, pre-LN, no causal mask.
-#[rustfmt::skip]
-fn mistake_decoder_pre_no_causal_mask() -> Matrix {
-    array![
-        [1.8209226025617626, -0.6153459786734035, -1.7819243875361268, -1.030210357955856, -2.236712396725814, -0.09015559108434057],
-        [-0.1348767767894939, -1.563893273387509, 0.34088605763585184, -0.6249495419537978, 0.25812331789397336, -1.4024237016091772],
-        [-0.1566404173672178, -0.6023230733757965, 0.24952389559521848, -0.06958339562818554, -1.2375344075916312, 1.3521419446003924],
-        [2.8932678526919307, -2.1734333834809956, -0.6425344006797341, -0.8640405791300201, -1.6940222594036087, 0.990099086914696]
-    ]
-}
-
-/// What a mistake gives: decoder layer, pre-LN, no memory mask.
-#[rustfmt::skip]
-fn mistake_decoder_pre_no_memory_mask() -> Matrix {
-    array![
-        [0.6493451295022583, -0.36764893630874645, -1.0263786603323295, -2.3879613412823346, -2.071590391658735, -1.0268639031973992],
-        [1.1592478615914779, -2.5162509052209514, -0.14880863810739964, -1.1436099912071676, 0.3973270180410267, -2.140182338116434],
-        [0.7768006199374629, -1.0755530930543207, 0.502429178726451, -1.0566213709252472, -0.6035805965474514, 0.6209806446670596],
-        [2.7636193623895515, -2.3226400598532786, -0.31450753361761863, -0.9980540086504209, -1.30913429740423, 0.7528968618062635]
-    ]
-}
-
-/// What a mistake gives: decoder layer, pre-LN, cross-attention over the decoder's own input.
-#[rustfmt::skip]
-fn mistake_decoder_pre_cross_over_self() -> Matrix {
-    array![
-        [-0.46060150038530706, 0.5195691442678317, -1.4705537272743565, -2.5625646758192517, -2.673932333168818, 0.1805948829252414],
-        [0.6386218049744743, -3.3406530066772384, -0.14375174000306035, -0.9004693904994607, -0.5833586808259463, -0.135584380901409],
-        [-0.3881386506982365, 0.3223362326171202, -0.5548185631673355, -0.20200659847528624, -1.5850945935895235, 1.9177183500652064],
-        [1.3817801317934695, -0.837467087426328, -1.5170180602674082, -0.1584989593086275, -2.305996071184613, 2.2092566983878035]
-    ]
-}
-
-/// What a mistake gives: decoder layer, pre-LN, no residual.
-#[rustfmt::skip]
-fn mistake_decoder_pre_no_residual() -> Matrix {
-    array![
-        [0.5746166622518658, -1.2997741823458635, 0.6967307407799107, -0.9092211425473096, -0.030612824390558166, -0.068168849732499],
-        [0.9679832238409207, -1.52972483835794, 0.5943095965622718, -0.7962060709054365, -0.4284265631910146, 0.3698171931529715],
-        [0.5138842617730971, -1.2638554611879966, 0.635227545387568, -0.8292085647727605, -0.22393613648691152, 0.1149233748351452],
-        [1.2563675658781415, -1.763338216454171, 0.7630741497421956, -0.9776918455972925, -0.43411207942936947, 0.4064321855879138]
-    ]
-}
-
-/// What a mistake gives: decoder layer, pre-LN, residual from the normalised input.
-#[rustfmt::skip]
-fn mistake_decoder_pre_residual_from_norm() -> Matrix {
-    array![
-        [1.3221789810697593, 1.1476180476332416, -0.5414148998793713, -0.3011900243730653, -2.4317036990443586, 0.26692035346460974],
-        [1.4315807285661488, -2.290944018697431, 0.8555506993195965, -0.3803202163808017, 1.8149613346097047, -1.730516207652614],
-        [-0.25990079437415603, -0.5133176097096319, 0.190261553462982, -0.21662641241716307, -0.7797719784427877, 1.84871372964438],
-        [1.990158266467234, 0.12501966874607495, -0.5791764347290522, -0.2924940148238917, -1.6638609503888713, 1.057514592807219]
-    ]
 }
