@@ -67,7 +67,10 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
         // The graded suite's messages, without the held-out suite's (`heldout.ftl`).
         let locales = course.suite_locales(lesson);
         for copy in copy_tree(&locales, &out.join(locales.strip_prefix(root)?))? {
-            if copy.file_stem().is_some_and(|stem| stem == Tier::HeldOut.stem()) {
+            if copy
+                .file_stem()
+                .is_some_and(|stem| stem == Tier::HeldOut.stem())
+            {
                 std::fs::remove_file(&copy)?;
             }
         }
