@@ -265,6 +265,7 @@ impl Stamp {
         let mut roots = vec![
             course.root.join("common"),
             course.root.join("harness"),
+            course.root.join("i18n"),
             course.root.join("checker").join("suites"),
             scratch.dir.clone(),
         ];
@@ -416,6 +417,7 @@ pub fn build_lessons(
             Bind::ReadOnly(course.root.join("Cargo.toml")),
             Bind::ReadOnly(course.root.join("common")),
             Bind::ReadOnly(course.root.join("harness")),
+            Bind::ReadOnly(course.root.join("i18n")),
             Bind::ReadOnly(scratch.dir.clone()),
             Bind::ReadWrite(target_dir.to_path_buf()),
         ];
