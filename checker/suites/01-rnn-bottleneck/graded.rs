@@ -276,7 +276,7 @@ fn step_transposes_both_weights_on_a_hand_computed_example() {
                 result: array![[t(2.5), t(2.5)]],
             },
             Misconception {
-                cause: W_HH_NOT_TRANSPOSED,
+                cause: &W_HH_NOT_TRANSPOSED,
                 result: array![[t(0.5), t(-1.5)]],
             },
         ];

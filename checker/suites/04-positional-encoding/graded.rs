@@ -388,9 +388,9 @@ fn table_interleaves_sine_at_even_columns_and_cosine_at_odd_columns() {
             a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12)
         };
         let cause = if close(&row0, &[1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]) {
-            SWAPPED
+            SWAPPED.text()
         } else if close(&row0, &[0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]) {
-            CONCATENATED
+            CONCATENATED.text()
         } else {
             "row 0 is position 0, where every angle is 0: sin 0 = 0 at the even columns and \
              cos 0 = 1 at the odd ones"

@@ -786,27 +786,27 @@ fn the_tiny_model_s_logits_match_pytorch() {
         ] = torch_logits_of_mistakes();
         let misconceptions = [
             Misconception {
-                cause: NO_EMBEDDING_SCALE,
+                cause: &NO_EMBEDDING_SCALE,
                 result: no_scale,
             },
             Misconception {
-                cause: NO_POSITIONS,
+                cause: &NO_POSITIONS,
                 result: no_positions,
             },
             Misconception {
-                cause: NO_CAUSAL_MASK,
+                cause: &NO_CAUSAL_MASK,
                 result: no_causal,
             },
             Misconception {
-                cause: NO_ENCODER_MASK,
+                cause: &NO_ENCODER_MASK,
                 result: no_encoder_mask,
             },
             Misconception {
-                cause: NO_CROSS_MASK,
+                cause: &NO_CROSS_MASK,
                 result: no_cross_mask,
             },
             Misconception {
-                cause: SAME_INPUT,
+                cause: &SAME_INPUT,
                 result: same_input,
             },
         ];
@@ -1182,7 +1182,7 @@ fn check_every_tensor(
                 &format!("{what}: the gradient of {name} (entries {entries:?})"),
                 &a,
                 &n,
-                &gradient_hint(ADD_NEVER_ASSIGN),
+                &gradient_hint(&ADD_NEVER_ASSIGN),
             );
         }
     }
@@ -1244,7 +1244,7 @@ fn decode_backward_matches_central_differences() {
             "decode_backward's gradient of the memory",
             &d_memory,
             &numerical,
-            &gradient_hint(SUM_OF_D_MEMORY),
+            &gradient_hint(&SUM_OF_D_MEMORY),
         );
         let loss = |m: &Transformer| weighted_sum(&decoded(m, &memory), &upstream);
         check_every_tensor("decode_backward", &model, &grads, &loss, &|name| {
@@ -1485,7 +1485,7 @@ fn adam_matches_pytorch_for_three_steps() {
                 params.clone()
             });
             let mut misconceptions = vec![Misconception {
-                cause: NO_BIAS_CORRECTION,
+                cause: &NO_BIAS_CORRECTION,
                 result: row(&no_correction[t]),
             }];
             // ε inside the root moves these parameters by only ~1e-9, less than the
@@ -1497,7 +1497,7 @@ fn adam_matches_pytorch_for_three_steps() {
                 misconceptions.insert(
                     0,
                     Misconception {
-                        cause: EPS_INSIDE_THE_ROOT,
+                        cause: &EPS_INSIDE_THE_ROOT,
                         result: wrong,
                     },
                 );
@@ -1551,7 +1551,7 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
                 rel: 0.0,
             },
             &[Misconception {
-                cause: EPS_INSIDE_THE_ROOT,
+                cause: &EPS_INSIDE_THE_ROOT,
                 result: row(&eps_inside[0]),
             }],
         );
