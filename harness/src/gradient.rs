@@ -14,7 +14,7 @@
 //! scalar: `L = sum(f(x) ⊙ G)` for a fixed upstream gradient `G`, whose gradient is exactly
 //! what the layer's backward pass returns when handed `G`.
 
-use crate::Misconception;
+use crate::{MESSAGES, Misconception, tr};
 use course_common::{Float, Matrix, ndarray};
 
 /// The step the course's gradient checks use.
@@ -91,26 +91,30 @@ pub fn assert_gradient_close_named(
         let cause = match mistakes.iter().find(|m| {
             m.result.dim() == analytic.dim() && relative_error(analytic, &m.result) < 1e-9
         }) {
-            Some(mistake) => format!(
-                "Your result matches a known mistake. Likely cause: {}.",
-                mistake.cause
-            ),
-            None => format!("Likely cause: {hint}"),
+            Some(mistake) => tr!(MESSAGES, "known-mistake", cause = mistake.cause),
+            None => tr!(MESSAGES, "likely-cause", hint = hint),
         };
         // The numerical gradient differentiates the learner's own forward pass: a wrong
-        // forward makes a right backward fail here too.
-        let forward_first = if hint.contains("forward pass first") {
-            ""
-        } else {
-            "\nIf a test of this function's forward pass fails too, fix the forward pass \
-             first: the numerical gradient is computed from it."
-        };
+        // forward makes a right backward fail here too. A hint that says so already is
+        // not repeated.
+        let forward_first =
+            if hint.contains(&tr!(MESSAGES, "gradient-forward-first-phrase")) {
+                String::new()
+            } else {
+                format!("\n{}", tr!(MESSAGES, "gradient-forward-first"))
+            };
+        let message = tr!(
+            MESSAGES,
+            "gradient-mismatch",
+            what = what,
+            step = format!("{STEP:e}"),
+            error = format!("{error:.2e}"),
+            max = format!("{MAX_RELATIVE_ERROR:e}"),
+        );
         panic!(
-            "{what}: your gradient differs from the numerical gradient (central differences, \
-             h = {STEP:e}) by a relative error of {error:.2e}; a correct one agrees to below \
-             {MAX_RELATIVE_ERROR:e}.\n{cause}{forward_first}\n{}{}",
-            crate::check::show("numerical", numerical),
-            crate::check::show("yours", analytic),
+            "{message}\n{cause}{forward_first}\n{}{}",
+            crate::check::show(&tr!(MESSAGES, "label-numerical"), numerical),
+            crate::check::show(&tr!(MESSAGES, "label-yours"), analytic),
         );
     }
 }

@@ -14,9 +14,79 @@
 //! needs of an earlier lesson (softmax, attention, `Linear`, LayerNorm) with the few lines
 //! of its own helpers. A builder leaves out the mistakes that give the right answer for
 //! the test's inputs, so that they never name a result that is merely imprecise.
+//!
+//! Every cause is a message of the harness's catalog (`locales/`), in the judge's
+//! language. A [`Misconception`] holds its cause as text that lives as long as the process
+//! ([`kept`]): the language is chosen once per process, so each cause is translated once.
 
 use crate::Misconception;
 use course_common::Matrix;
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Mutex;
+
+/// A likely cause that several checks name: a message of the harness's catalog, read in
+/// this process's language when it is used.
+///
+/// It reads as the text it stands for: `&CAUSE` is a `&'static str` where one is expected,
+/// `{CAUSE}` in a format string and `cause = CAUSE` in [`tr!`](crate::tr) give its text.
+#[derive(Clone, Copy)]
+pub struct Cause(fn() -> String);
+
+impl Cause {
+    /// The cause's text in this process's language.
+    pub fn text(self) -> &'static str {
+        kept((self.0)())
+    }
+}
+
+impl std::ops::Deref for Cause {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.text()
+    }
+}
+
+impl AsRef<str> for Cause {
+    fn as_ref(&self) -> &str {
+        self.text()
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+impl fmt::Debug for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.text(), f)
+    }
+}
+
+impl From<Cause> for course_i18n::Arg {
+    fn from(cause: Cause) -> Self {
+        cause.text().into()
+    }
+}
+
+/// `text`, kept for the rest of the process, so that a [`Misconception`] built from a
+/// translated message can outlive the builder. Each distinct text is kept once: the
+/// causes are a fixed set of messages in one language.
+pub fn kept(text: String) -> &'static str {
+    static KEPT: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let kept = kept.get_or_insert_with(HashSet::new);
+    match kept.get(text.as_str()) {
+        Some(&text) => text,
+        None => {
+            let text: &'static str = Box::leak(text.into_boxed_str());
+            kept.insert(text);
+            text
+        }
+    }
+}
 
 /// The misconceptions whose result differs from `right`: a mistake that gives the right
 /// answer for a test's inputs must never name a result.
@@ -35,23 +105,19 @@ fn differing(
 
 /// Lesson 02: softmax, attention, masks, `Linear`.
 pub mod attention {
-    use crate::Misconception;
+    use super::{Cause, kept};
+    use crate::{MESSAGES, Misconception, tr};
     use course_common::ndarray::{Array2, Axis};
     use course_common::{Float, Matrix, Vector};
 
     /// The softmax over the wrong axis, named once for every check that can see it.
-    pub const WRONG_AXIS: &str = "the softmax normalised each column instead of each row \
-        (rows are queries: each query's weights over the keys must sum to 1)";
+    pub const WRONG_AXIS: Cause = Cause(|| tr!(MESSAGES, "wrong-axis"));
 
     /// Overflow in a softmax that does not subtract the row maximum.
-    pub const NO_MAX_SUBTRACTION: &str = "exp(1000) overflows to infinity, and ∞/∞ is NaN: \
-        subtract each row's maximum from its scores before exponentiating (the weights do \
-        not change, since softmax only sees differences of scores)";
+    pub const NO_MAX_SUBTRACTION: Cause = Cause(|| tr!(MESSAGES, "no-max-subtraction"));
 
     /// A mask applied to the weights instead of the scores.
-    pub const MASK_AFTER_SOFTMAX: &str = "the masked weights were set to 0 after the \
-        softmax, so the rows no longer sum to 1: replace the masked scores with −∞ before \
-        the softmax";
+    pub const MASK_AFTER_SOFTMAX: Cause = Cause(|| tr!(MESSAGES, "mask-after-softmax"));
 
     /// Softmax along `axis` (0: columns, 1: rows), with the maximum subtracted.
     pub fn softmax_along(scores: &Matrix, axis: usize) -> Matrix {
@@ -126,7 +192,7 @@ pub mod attention {
     /// What `softmax_rows(scores)` returns with the softmax over columns.
     pub fn softmax_mistakes(scores: &Matrix) -> Vec<Misconception<'static>> {
         vec![Misconception {
-            cause: WRONG_AXIS,
+            cause: &WRONG_AXIS,
             result: softmax_along(scores, 0),
         }]
     }
@@ -137,15 +203,15 @@ pub mod attention {
         let raw = q.dot(&k.t());
         vec![
             Misconception {
-                cause: "the scores were not divided by √d_k",
+                cause: kept(tr!(MESSAGES, "scores-not-scaled")),
                 result: softmax_along(&raw, 1),
             },
             Misconception {
-                cause: "the scores were divided by d_k instead of √d_k",
+                cause: kept(tr!(MESSAGES, "scores-divided-by-d-k")),
                 result: softmax_along(&(&raw / d_k), 1),
             },
             Misconception {
-                cause: WRONG_AXIS,
+                cause: &WRONG_AXIS,
                 result: softmax_along(&(&raw / d_k.sqrt()), 0),
             },
         ]
@@ -173,14 +239,11 @@ pub mod attention {
     ) -> Vec<Misconception<'static>> {
         vec![
             Misconception {
-                cause: "only the diagonal of each row's Jacobian, w(1 − w), was used: every \
-                        weight of a row depends on every score of the row, so the Jacobian \
-                        is diag(w) − w wᵀ and dS = W ⊙ (dW − rowsum(W ⊙ dW))",
+                cause: kept(tr!(MESSAGES, "softmax-jacobian-diagonal-only")),
                 result: weights * &weights.mapv(|w| 1.0 - w) * d_weights,
             },
             Misconception {
-                cause: "the term rowsum(W ⊙ dW) was left out: dS = W ⊙ (dW − rowsum(W ⊙ dW)), \
-                        with one sum per row broadcast back over the row",
+                cause: kept(tr!(MESSAGES, "softmax-rowsum-term-missing")),
                 result: weights * d_weights,
             },
         ]
@@ -195,11 +258,11 @@ pub mod attention {
     ) -> Vec<Misconception<'static>> {
         let mut mistakes = vec![
             Misconception {
-                cause: "the bias was not added",
+                cause: kept(tr!(MESSAGES, "bias-not-added")),
                 result: x.dot(&weight.t()),
             },
             Misconception {
-                cause: "the bias was added to one row only; it belongs to every row",
+                cause: kept(tr!(MESSAGES, "bias-on-one-row")),
                 result: {
                     let mut y = x.dot(&weight.t());
                     y.row_mut(0).scaled_add(1.0, bias);
@@ -209,9 +272,7 @@ pub mod attention {
         ];
         if weight.is_square() {
             mistakes.push(Misconception {
-                cause: "the output is x W + b, which reads the weight as (d_in, d_out); it is \
-                        (d_out, d_in), one row per output feature as in PyTorch, so \
-                        y = x Wᵀ + b (with a non-square weight, x W is a shape error)",
+                cause: kept(tr!(MESSAGES, "weight-not-transposed")),
                 result: x.dot(weight) + bias,
             });
         }
@@ -227,31 +288,24 @@ pub mod attention {
 /// `h' = tanh(x W_xhᵀ + h W_hhᵀ + b)`, every weight `(d_out, d_in)`.
 pub mod rnn {
     use super::differing;
-    use crate::Misconception;
+    use super::{Cause, kept};
+    use crate::{MESSAGES, Misconception, tr};
     use course_common::ndarray::{Axis, s};
     use course_common::{Float, Matrix, Vector};
 
     /// `h W_hh` instead of `h W_hhᵀ`: named by every check of the step.
-    pub const W_HH_NOT_TRANSPOSED: &str = "W_hh was used as it is (h W_hh) instead of \
-        transposed (h W_hhᵀ). The course stores every weight as (d_out, d_in), one row per \
-        hidden unit, like PyTorch's nn.RNN; a square W_hh runs either way, so nothing else \
-        warns you";
+    pub const W_HH_NOT_TRANSPOSED: Cause = Cause(|| tr!(MESSAGES, "w-hh-not-transposed"));
 
     /// Only the last state's upstream gradient used: named for every gradient of BPTT.
-    pub const LAST_UPSTREAM_ONLY: &str = "only the last state's upstream gradient was used; \
-        every state has its own row of d_states (a loss can read any of them), and the \
-        gradient reaching state t is d_states[t] plus what step t + 1 sends back";
+    pub const LAST_UPSTREAM_ONLY: Cause = Cause(|| tr!(MESSAGES, "last-upstream-only"));
 
     /// Each state's upstream gradient replaced the carried one: named for every gradient
     /// of BPTT.
-    pub const CARRY_DROPPED: &str = "each state's d_states row replaced the gradient \
-        flowing back from later steps; add it instead: the gradient reaching state t is \
-        d_states[t] plus what step t + 1 sends back";
+    pub const CARRY_DROPPED: Cause = Cause(|| tr!(MESSAGES, "carry-dropped"));
 
     /// A step handed its own output as its previous state: named by BPTT's dW_hh checks.
-    pub const OWN_OUTPUT_AS_PREVIOUS: &str = "step t was handed its own output states[t] as \
-        its previous state, so dW_hh = dzᵀ h used the wrong h: the previous state of step t \
-        is h0 at t = 0 and states[t − 1] after it";
+    pub const OWN_OUTPUT_AS_PREVIOUS: Cause =
+        Cause(|| tr!(MESSAGES, "own-output-as-previous"));
 
     /// A cell's parameters: `W_xh` `(d_hidden, d_in)`, `W_hh` `(d_hidden, d_hidden)`, `b`.
     #[derive(Clone, Copy)]
@@ -286,22 +340,20 @@ pub mod rnn {
         let z = cell.pre_activation(x, h);
         vec![
             Misconception {
-                cause: W_HH_NOT_TRANSPOSED,
+                cause: &W_HH_NOT_TRANSPOSED,
                 result: (x.dot(&cell.w_xh.t()) + h.dot(cell.w_hh) + cell.b)
                     .mapv(Float::tanh),
             },
             Misconception {
-                cause: "the bias was not added",
+                cause: kept(tr!(MESSAGES, "bias-not-added")),
                 result: (&z - cell.b).mapv(Float::tanh),
             },
             Misconception {
-                cause: "the tanh was not applied: that is the pre-activation z, and the \
-                        state is tanh(z)",
+                cause: kept(tr!(MESSAGES, "no-tanh")),
                 result: z,
             },
             Misconception {
-                cause: "the previous state h was left out; each step mixes the new token \
-                        with the state it carries",
+                cause: kept(tr!(MESSAGES, "previous-state-left-out")),
                 result: (x.dot(&cell.w_xh.t()) + cell.b).mapv(Float::tanh),
             },
         ]
@@ -335,23 +387,19 @@ pub mod rnn {
         let d_z = d_h_next * &h_next.mapv(|v| 1.0 - v * v);
         let slips = [
             (
-                "tanh' was evaluated at the pre-activation z (1 − z²); it is \
-                 1 − tanh(z)² = 1 − h'², from the step's output h_next",
+                kept(tr!(MESSAGES, "tanh-prime-at-z")),
                 d_h_next * &z.mapv(|v| 1.0 - v * v),
             ),
             (
-                "tanh' was taken from the previous state (1 − h²); it is 1 − h'², from the \
-                 step's output h_next",
+                kept(tr!(MESSAGES, "tanh-prime-from-previous-state")),
                 d_h_next * &h.mapv(|v| 1.0 - v * v),
             ),
             (
-                "the tanh was skipped in the backward pass: multiply the upstream gradient \
-                 by tanh' = 1 − h'² first",
+                kept(tr!(MESSAGES, "tanh-skipped-in-backward")),
                 d_h_next.clone(),
             ),
             (
-                "tanh' was computed as 1 − h' instead of 1 − h'² (squared): tanh'(z) = \
-                 1 − tanh(z)², and tanh(z) is the step's output h'",
+                kept(tr!(MESSAGES, "tanh-prime-unsquared")),
                 d_h_next * &h_next.mapv(|v| 1.0 - v),
             ),
         ];
@@ -367,20 +415,17 @@ pub mod rnn {
             };
         let mut d_h = tanh_mistakes(&|dz| dz.dot(cell.w_hh));
         d_h.push(Misconception {
-            cause: "dh = dz W_hhᵀ: the forward multiplies h by W_hhᵀ, so the backward \
-                    multiplies dz by W_hh (as Linear's dx = dY W)",
+            cause: kept(tr!(MESSAGES, "d-h-through-w-hh-transposed")),
             result: d_z.dot(&cell.w_hh.t()),
         });
         let mut d_w_hh = tanh_mistakes(&|dz| dz.t().dot(h));
         d_w_hh.extend([
             Misconception {
-                cause: "dW_hh = hᵀ dz is the transpose of the gradient: W_hh is \
-                        (d_out, d_in), so dW_hh = dzᵀ h",
+                cause: kept(tr!(MESSAGES, "d-w-hh-transposed")),
                 result: h.t().dot(&d_z),
             },
             Misconception {
-                cause: "dW_hh was built from the new state h' instead of the previous \
-                        state h, which is what W_hh multiplies",
+                cause: kept(tr!(MESSAGES, "d-w-hh-from-new-state")),
                 result: d_z.t().dot(h_next),
             },
         ]);
@@ -420,13 +465,11 @@ pub mod rnn {
         }
         vec![
             Misconception {
-                cause: "every step started from h0: the state must be carried, each step \
-                        starts from the state the previous step returned",
+                cause: kept(tr!(MESSAGES, "every-step-from-h0")),
                 result: cell.step(xs, &h0_everywhere),
             },
             Misconception {
-                cause: "the states are shifted by one: row t is the state after reading \
-                        token t, and h0 is not one of the rows",
+                cause: kept(tr!(MESSAGES, "states-shifted")),
                 result: shifted,
             },
         ]
@@ -440,13 +483,11 @@ pub mod rnn {
         }
         vec![
             Misconception {
-                cause: "the context is the first state; it is the last one, after the whole \
-                        sentence was read",
+                cause: kept(tr!(MESSAGES, "context-first-state")),
                 result: states.slice(s![..1, ..]).to_owned(),
             },
             Misconception {
-                cause: "the context is the mean of the states; a seq2seq encoder hands over \
-                        its last state only",
+                cause: kept(tr!(MESSAGES, "context-mean-of-states")),
                 result: states
                     .mean_axis(Axis(0))
                     .expect("two states or more")
@@ -466,8 +507,7 @@ pub mod rnn {
             power = power.dot(w_hh);
         }
         vec![Misconception {
-            cause: "the gradient went back through W_hhᵀ instead of W_hh (dh = dz W_hh), or \
-                    the forward used h W_hh instead of h W_hhᵀ",
+            cause: kept(tr!(MESSAGES, "origin-jacobian-transposed")),
             result: power.t().to_owned(),
         }]
     }
@@ -510,20 +550,14 @@ pub mod rnn {
     ) -> BpttMistakes {
         let right = bptt_with(cell, xs, h0, d_states, Slip::None);
         let slips = [
-            (
-                Slip::Overwritten,
-                "the gradient was overwritten at every step, so only step 0's share is \
-                 left; the same weights are used by every step, so add (+=) each step's \
-                 share",
-            ),
+            (Slip::Overwritten, kept(tr!(MESSAGES, "bptt-overwritten"))),
             (
                 Slip::LastStepOnly,
-                "only the last step's share is there; the same weights are used by every \
-                 step, so add (+=) the share of every step",
+                kept(tr!(MESSAGES, "bptt-last-step-only")),
             ),
-            (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY),
-            (Slip::CarryDropped, CARRY_DROPPED),
-            (Slip::OwnOutputAsPrevious, OWN_OUTPUT_AS_PREVIOUS),
+            (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY.text()),
+            (Slip::CarryDropped, CARRY_DROPPED.text()),
+            (Slip::OwnOutputAsPrevious, OWN_OUTPUT_AS_PREVIOUS.text()),
         ];
         let wrong: Vec<_> = slips
             .iter()
@@ -609,44 +643,31 @@ pub mod rnn {
 pub mod multi_head_attention {
     use super::attention::{attend, attend_backward, linear};
     use super::differing;
-    use crate::Misconception;
+    use super::{Cause, kept};
+    use crate::{MESSAGES, Misconception, tr};
     use course_common::ndarray::{Array2, Axis, concatenate, s};
     use course_common::{Float, Matrix, Vector};
 
     /// Heads cut from interleaved columns: named by split, merge, weights and outputs.
-    pub const INTERLEAVED: &str = "the heads took interleaved columns (head i got columns \
-        i, i + n_heads, i + 2·n_heads, ...), as a reshape to (n, d_k, n_heads) gives; head i \
-        owns the contiguous block of columns i·d_k .. (i+1)·d_k, as a reshape to \
-        (n, n_heads, d_k) gives, in the paper and in PyTorch";
+    pub const INTERLEAVED: Cause = Cause(|| tr!(MESSAGES, "heads-interleaved"));
 
     /// Heads cut from the row-major numbers, mixing tokens.
-    pub const PLAIN_RESHAPE: &str = "the heads were cut by a plain reshape of the row-major \
-        numbers (the (n, d_model) matrix read as (n_heads, n, d_k)), which puts several \
-        tokens' features in one row of a head; head i is columns i·d_k .. (i+1)·d_k of every \
-        row, a slice of the columns, and the rows (the tokens) stay as they are";
+    pub const PLAIN_RESHAPE: Cause = Cause(|| tr!(MESSAGES, "heads-plain-reshape"));
 
     /// The mask left out of the heads' attention: named by weights and outputs.
-    pub const MASK_NOT_PASSED: &str = "the mask was not passed to the heads' attention: each \
-        head's scaled_dot_product_attention must get the mask, so that the masked keys get \
-        weight 0 in every head";
+    pub const MASK_NOT_PASSED: Cause =
+        Cause(|| tr!(MESSAGES, "mask-not-passed-to-heads"));
 
     /// Keys and values projected from the query input: named by outputs and shapes.
-    pub const KV_FROM_QUERY: &str = "the keys and values were projected from the query \
-        input: K and V come from key_value_input (the encoder's output, in \
-        cross-attention), Q from query_input";
+    pub const KV_FROM_QUERY: Cause = Cause(|| tr!(MESSAGES, "kv-from-query"));
 
     /// What to do when the number of weight matrices is not the number of heads.
-    pub const ONE_PER_HEAD: &str = "split Q, K and V into n_heads heads of d_k columns and \
-        run lesson 02's attention once per head; forward returns one weight matrix per head";
+    pub const ONE_PER_HEAD: Cause = Cause(|| tr!(MESSAGES, "one-weight-matrix-per-head"));
 
     /// The heads handed `d_output` instead of `d_output W_o`: named by both input gradients.
-    pub const NOT_THROUGH_W_O: &str = "the heads' upstream gradient was not sent back \
-        through W_o: head i's d_output is its slice of dConcat = d_output W_o (W_o's backward \
-        d_x), not a slice of d_output itself";
+    pub const NOT_THROUGH_W_O: Cause = Cause(|| tr!(MESSAGES, "not-through-w-o"));
 
-    const SCALED_BY_D_MODEL: &str = "the scores were divided by √d_model instead of √d_k: \
-        each head's queries and keys are d_k = d_model / n_heads wide, and lesson 02's \
-        attention already divides by the square root of their width";
+    const SCALED_BY_D_MODEL: Cause = Cause(|| tr!(MESSAGES, "scaled-by-d-model"));
 
     /// One projection: weight `(d_out, d_in)` and bias, as lesson 02's `Linear`.
     #[derive(Clone, Copy)]
@@ -761,11 +782,11 @@ pub mod multi_head_attention {
                 .expect("n · d_k numbers");
                 let mistakes = vec![
                     Misconception {
-                        cause: INTERLEAVED,
+                        cause: &INTERLEAVED,
                         result: x.select(Axis(1), &interleaved(head, d_k, n_heads)),
                     },
                     Misconception {
-                        cause: PLAIN_RESHAPE,
+                        cause: &PLAIN_RESHAPE,
                         result: reshaped,
                     },
                 ];
@@ -796,13 +817,11 @@ pub mod multi_head_attention {
         }
         let mistakes = vec![
             Misconception {
-                cause: INTERLEAVED,
+                cause: &INTERLEAVED,
                 result: interleaved,
             },
             Misconception {
-                cause: "the heads were merged in reverse order (the last head first): head \
-                        i goes back to columns i·d_k .. (i+1)·d_k, head 0 on the left, \
-                        where split_heads took it from",
+                cause: kept(tr!(MESSAGES, "heads-merged-in-reverse")),
                 result: side_by_side(heads.iter().rev().collect()),
             },
         ];
@@ -832,11 +851,11 @@ pub mod multi_head_attention {
         };
         let mut mistakes = vec![
             Misconception {
-                cause: INTERLEAVED,
+                cause: &INTERLEAVED,
                 result: written_out(layer, key_value_input, mask, interleaved, 1.0).0,
             },
             Misconception {
-                cause: SCALED_BY_D_MODEL,
+                cause: &SCALED_BY_D_MODEL,
                 result: written_out(
                     layer,
                     key_value_input,
@@ -847,35 +866,31 @@ pub mod multi_head_attention {
                 .0,
             },
             Misconception {
-                cause: "the output projection W_o was not applied: the output is the heads' \
-                        outputs side by side, then W_o (concat W_oᵀ + b_o)",
+                cause: kept(tr!(MESSAGES, "no-output-projection")),
                 result: concat.clone(),
             },
             Misconception {
-                cause: "the output projection's weight was not transposed (concat W_o + \
-                        b_o); a Linear layer computes x Wᵀ + b",
+                cause: kept(tr!(MESSAGES, "output-projection-not-transposed")),
                 result: concat.dot(layer.w_o.weight) + layer.w_o.bias,
             },
             Misconception {
-                cause: "the attention ran once over the full d_model-wide Q, K and V (one \
-                        head) instead of once per head on d_k-wide slices",
+                cause: kept(tr!(MESSAGES, "one-wide-head")),
                 result: written_out(&one_head, key_value_input, mask, contiguous, 1.0).0,
             },
         ];
         if mask.is_none() && query_input != key_value_input {
             mistakes.push(Misconception {
-                cause: KV_FROM_QUERY,
+                cause: &KV_FROM_QUERY,
                 result: written_out(layer, query_input, None, contiguous, 1.0).0,
             });
         }
         if let Some(mask) = mask {
             mistakes.push(Misconception {
-                cause: MASK_NOT_PASSED,
+                cause: &MASK_NOT_PASSED,
                 result: written_out(layer, key_value_input, None, contiguous, 1.0).0,
             });
             mistakes.push(Misconception {
-                cause: "the mask was inverted: in the course `true` means \"may attend\" \
-                        (PyTorch's key_padding_mask uses the opposite, True = ignore)",
+                cause: kept(tr!(MESSAGES, "mask-inverted")),
                 result: written_out(
                     layer,
                     key_value_input,
@@ -921,7 +936,7 @@ pub mod multi_head_attention {
                 let mistakes = wrong
                     .iter()
                     .map(|(cause, weights)| Misconception {
-                        cause,
+                        cause: cause.text(),
                         result: weights[head].clone(),
                     })
                     .collect();
@@ -1005,13 +1020,11 @@ pub mod multi_head_attention {
                 &right_q,
                 vec![
                     Misconception {
-                        cause: NOT_THROUGH_W_O,
+                        cause: &NOT_THROUGH_W_O,
                         result: skipped_d_q.dot(layer.w_q.weight),
                     },
                     Misconception {
-                        cause: "d_query_input is dQ itself, not sent back through W_q: the \
-                                forward computed Q = query_input W_qᵀ + b_q, so the backward \
-                                gives d_query_input = dQ W_q (W_q's backward d_x)",
+                        cause: kept(tr!(MESSAGES, "d-query-input-not-through-w-q")),
                         result: d_q,
                     },
                 ],
@@ -1020,17 +1033,15 @@ pub mod multi_head_attention {
                 &right_kv,
                 vec![
                     Misconception {
-                        cause: "your d_key_value_input is the value path alone (dV W_v): \
-                                the key/value input also feeds W_k, so add dK W_k",
+                        cause: kept(tr!(MESSAGES, "value-path-alone")),
                         result: value_path,
                     },
                     Misconception {
-                        cause: "your d_key_value_input is the key path alone (dK W_k): the \
-                                key/value input also feeds W_v, so add dV W_v",
+                        cause: kept(tr!(MESSAGES, "key-path-alone")),
                         result: key_path,
                     },
                     Misconception {
-                        cause: NOT_THROUGH_W_O,
+                        cause: &NOT_THROUGH_W_O,
                         result: skipped_key + skipped_value,
                     },
                 ],
@@ -1048,15 +1059,13 @@ pub mod multi_head_attention {
     ) -> &'static str {
         let d = d_model;
         if got == 4 * d * d {
-            "the biases were not counted (4 of d_model each)"
+            kept(tr!(MESSAGES, "count-no-biases"))
         } else if got == 3 * d * d + 3 * d {
-            "the output projection W_o was not counted"
+            kept(tr!(MESSAGES, "count-no-w-o"))
         } else if got == 4 * d * d / n_heads + 4 * d {
-            "the weights were counted for one head only; W_q, W_k, W_v and W_o are \
-             d_model × d_model whatever the number of heads"
+            kept(tr!(MESSAGES, "count-one-head"))
         } else {
-            "count every weight and bias of the four projections (weight.len() + \
-             bias.len() for each)"
+            kept(tr!(MESSAGES, "count-every-parameter"))
         }
     }
 }
@@ -1065,46 +1074,35 @@ pub mod multi_head_attention {
 /// adding the encoding, the embedding-to-encoding ratio.
 pub mod positional_encoding {
     use super::differing;
-    use crate::Misconception;
+    use super::{Cause, kept};
+    use crate::{MESSAGES, Misconception, tr};
     use course_common::ndarray::{Axis, s};
     use course_common::{Float, Matrix};
 
     /// Cosine at the even columns: named by the table's checks.
-    pub const SWAPPED: &str = "sine and cosine are swapped: column 2i must hold \
-        sin(pos·ω_i) and column 2i + 1 cos(pos·ω_i) (your table has the cosine at the even \
-        columns)";
+    pub const SWAPPED: Cause = Cause(|| tr!(MESSAGES, "sin-cos-swapped"));
 
     /// The tensor2tensor layout: named by the table's checks.
-    pub const CONCATENATED: &str = "the table is concatenated, [sin(pos·ω_0), …, \
-        sin(pos·ω_{d/2−1}), cos(pos·ω_0), …] (the tensor2tensor layout), not interleaved as \
-        in the paper: column 2i is a sine and column 2i + 1 the cosine of the same frequency";
+    pub const CONCATENATED: Cause = Cause(|| tr!(MESSAGES, "table-concatenated"));
 
     /// Every frequency 1: named by the frequencies' and the table's checks.
-    pub const INTEGER_DIVISION: &str = "the exponent 2i/d_model was computed in integer \
-        arithmetic (2 * i / d_model is 0 for every i < d_model/2, so every frequency is 1): \
-        convert to Float before dividing";
+    pub const INTEGER_DIVISION: Cause = Cause(|| tr!(MESSAGES, "integer-division"));
 
     /// Frequencies that fall too slowly: named by the frequencies' and the table's checks.
-    pub const EXPONENT_I: &str = "the exponent is i/d_model instead of 2i/d_model: the \
-        frequencies fall too slowly";
+    pub const EXPONENT_I: Cause = Cause(|| tr!(MESSAGES, "exponent-i"));
 
     /// A frequency per column instead of per pair.
-    pub const EXPONENT_COLUMN: &str = "the exponent uses the column index j (j/d_model) for \
-        both columns of a pair; the cosine at column 2i + 1 must use the same frequency as \
-        the sine at column 2i, exponent 2i/d_model";
+    pub const EXPONENT_COLUMN: Cause = Cause(|| tr!(MESSAGES, "exponent-column"));
 
     /// Twice the column index in the exponent.
-    pub const EXPONENT_TWO_COLUMNS: &str = "the exponent is 2j/d_model with the column \
-        index j; the paper's i is the pair index (j / 2 rounded down), so the exponent is \
-        2·(j/2)/d_model";
+    pub const EXPONENT_TWO_COLUMNS: Cause =
+        Cause(|| tr!(MESSAGES, "exponent-two-columns"));
 
     /// Frequencies above 1: named by the frequencies' and the table's checks.
-    pub const POSITIVE_EXPONENT: &str = "the position was multiplied by 10000^(2i/d_model) \
-        instead of divided by it: ω_i = 10000^(−2i/d_model) ≤ 1";
+    pub const POSITIVE_EXPONENT: Cause = Cause(|| tr!(MESSAGES, "positive-exponent"));
 
     /// Positions from 1.
-    pub const FROM_ONE: &str = "positions were counted from 1; the first row of the table \
-        is position 0 (sin 0 = 0, cos 0 = 1)";
+    pub const FROM_ONE: Cause = Cause(|| tr!(MESSAGES, "positions-from-one"));
 
     /// ω_i = 10000^(−2i/d_model).
     pub fn omega(i: usize, d_model: usize) -> Float {
@@ -1146,15 +1144,15 @@ pub mod positional_encoding {
         let right = row(&|i| omega(i, d_model));
         let mistakes = vec![
             Misconception {
-                cause: INTEGER_DIVISION,
+                cause: &INTEGER_DIVISION,
                 result: row(&|_| 1.0),
             },
             Misconception {
-                cause: EXPONENT_I,
+                cause: &EXPONENT_I,
                 result: row(&|i| (10_000.0 as Float).powf(-(i as Float) / d)),
             },
             Misconception {
-                cause: POSITIVE_EXPONENT,
+                cause: &POSITIVE_EXPONENT,
                 result: row(&|i| 1.0 / omega(i, d_model)),
             },
         ];
@@ -1173,13 +1171,13 @@ pub mod positional_encoding {
         };
         let mistakes = vec![
             Misconception {
-                cause: SWAPPED,
+                cause: &SWAPPED,
                 result: table_with(max_len, d_model, |pos, col| {
                     sin_or_cos(col + 1, pos * omega(col / 2, d_model))
                 }),
             },
             Misconception {
-                cause: CONCATENATED,
+                cause: &CONCATENATED,
                 result: table_with(max_len, d_model, |pos, col| {
                     if col < half {
                         (pos * omega(col, d_model)).sin()
@@ -1189,33 +1187,33 @@ pub mod positional_encoding {
                 }),
             },
             Misconception {
-                cause: INTEGER_DIVISION,
+                cause: &INTEGER_DIVISION,
                 result: with_frequency(&|_| 1.0),
             },
             Misconception {
-                cause: EXPONENT_I,
+                cause: &EXPONENT_I,
                 result: with_frequency(&|col| {
                     (10_000.0 as Float).powf(-((col / 2) as Float) / d)
                 }),
             },
             Misconception {
-                cause: EXPONENT_COLUMN,
+                cause: &EXPONENT_COLUMN,
                 result: with_frequency(&|col| {
                     (10_000.0 as Float).powf(-(col as Float) / d)
                 }),
             },
             Misconception {
-                cause: EXPONENT_TWO_COLUMNS,
+                cause: &EXPONENT_TWO_COLUMNS,
                 result: with_frequency(&|col| {
                     (10_000.0 as Float).powf(-2.0 * col as Float / d)
                 }),
             },
             Misconception {
-                cause: POSITIVE_EXPONENT,
+                cause: &POSITIVE_EXPONENT,
                 result: with_frequency(&|col| 1.0 / omega(col / 2, d_model)),
             },
             Misconception {
-                cause: FROM_ONE,
+                cause: &FROM_ONE,
                 result: table_with(max_len, d_model, |pos, col| {
                     sin_or_cos(col, (pos + 1.0) * omega(col / 2, d_model))
                 }),
@@ -1251,15 +1249,15 @@ pub mod positional_encoding {
         let right = &rows * d_model.sqrt();
         let mistakes = vec![
             Misconception {
-                cause: "the rows were not multiplied by scale() = √d_model",
+                cause: kept(tr!(MESSAGES, "rows-not-scaled")),
                 result: rows.clone(),
             },
             Misconception {
-                cause: "the rows were multiplied by d_model instead of √d_model",
+                cause: kept(tr!(MESSAGES, "rows-times-d-model")),
                 result: &rows * d_model,
             },
             Misconception {
-                cause: "the rows were divided by √d_model instead of multiplied",
+                cause: kept(tr!(MESSAGES, "rows-divided-by-scale")),
                 result: &rows / d_model.sqrt(),
             },
         ];
@@ -1294,21 +1292,17 @@ pub mod positional_encoding {
         }
         let mistakes = vec![
             Misconception {
-                cause: "a repeated token's gradient was overwritten (`=`) instead of added \
-                        (`+=`): only its last occurrence counts. A token used three times \
-                        collects the gradient of all three uses",
+                cause: kept(tr!(MESSAGES, "repeated-token-overwritten")),
                 result: scatter(&|d, t, token| {
                     d.row_mut(token).assign(&(&d_out.row(t) * scale));
                 }),
             },
             Misconception {
-                cause: "only the first occurrence of a repeated token was counted; every \
-                        occurrence adds its row of d_out",
+                cause: kept(tr!(MESSAGES, "repeated-token-first-only")),
                 result: first_only,
             },
             Misconception {
-                cause: "the gradient was not multiplied by scale() = √d_model; forward \
-                        multiplies every looked-up row by it, so the backward pass must too",
+                cause: kept(tr!(MESSAGES, "embedding-gradient-not-scaled")),
                 result: &right / scale,
             },
         ];
@@ -1328,20 +1322,17 @@ pub mod positional_encoding {
         }
         let rows = |from: usize| x + &table.slice(s![from..from + n, ..]);
         let mut mistakes = vec![Misconception {
-            cause: "every row got the encoding of the first position; row t needs \
-                    table[start + t]",
+            cause: kept(tr!(MESSAGES, "first-position-everywhere")),
             result: x + &table.row(start),
         }];
         if start + n < table.nrows() {
             mistakes.push(Misconception {
-                cause: "the positions were shifted by one (table[start + t + 1]); the first \
-                        row is position start",
+                cause: kept(tr!(MESSAGES, "positions-shifted")),
                 result: rows(start + 1),
             });
         }
         mistakes.push(Misconception {
-            cause: "`start` was ignored: row t must get table[start + t], which matters \
-                    when a decoder adds one token at position start",
+            cause: kept(tr!(MESSAGES, "start-ignored")),
             result: rows(0),
         });
         differing(&rows(start), mistakes)
@@ -1359,12 +1350,11 @@ pub mod positional_encoding {
         let pe = table.slice(s![0..tokens.len(), ..]).to_owned();
         let mistakes = vec![
             Misconception {
-                cause: "the encoding was scaled too (√d_model · (E + PE)); the scale belongs \
-                        to the embedding only",
+                cause: kept(tr!(MESSAGES, "encoding-scaled-too")),
                 result: (&rows + &pe) * scale,
             },
             Misconception {
-                cause: "the embeddings were not multiplied by √d_model",
+                cause: kept(tr!(MESSAGES, "embeddings-not-scaled")),
                 result: &rows + &pe,
             },
         ];
@@ -1388,19 +1378,15 @@ pub mod positional_encoding {
         [
             (
                 rms(weight) / rms(table),
-                "the embedding rows were not multiplied by scale() = √d_model: compare the \
-                 rows as the model sees them",
+                kept(tr!(MESSAGES, "ratio-rows-not-scaled")),
             ),
             (
                 mean(&scaled) / mean(table),
-                "the mean of the row norms was used; the ratio uses the root mean square of \
-                 the row norms, sqrt(mean ‖row‖²)",
+                kept(tr!(MESSAGES, "ratio-mean-of-norms")),
             ),
             (
                 total(&scaled) / total(table),
-                "the total (Frobenius) norms were compared without dividing by the number of \
-                 rows; when the vocabulary and the table differ in size, compare the average \
-                 row",
+                kept(tr!(MESSAGES, "ratio-total-norms")),
             ),
         ]
         .into_iter()
@@ -1419,64 +1405,49 @@ pub mod encoder_layer {
     use super::attention::linear;
     use super::differing;
     use super::multi_head_attention::{self, Layer, LinearWeights};
-    use crate::Misconception;
+    use super::{Cause, kept};
+    use crate::{MESSAGES, Misconception, tr};
     use course_common::ndarray::{Array2, Axis};
     use course_common::{Float, Matrix, Vector};
 
     type Mask = Array2<bool>;
 
     /// γ and β exchanged: named by every LayerNorm check.
-    pub const GAMMA_BETA_SWAPPED: &str = "γ and β were swapped: γ (gamma) multiplies x̂ and \
-        β (beta) is added, y = γ ⊙ x̂ + β";
+    pub const GAMMA_BETA_SWAPPED: Cause = Cause(|| tr!(MESSAGES, "gamma-beta-swapped"));
 
     /// GELU's tanh approximation in place of the ReLU.
-    pub const GELU_TANH: &str = "the activation is GELU (tanh approximation, as in BERT and \
-        GPT-2); the paper's FFN, and the course's, uses the ReLU: max(0, x W_1ᵀ + b_1)";
+    pub const GELU_TANH: Cause = Cause(|| tr!(MESSAGES, "gelu-tanh"));
 
     /// The exact GELU in place of the ReLU.
-    pub const GELU_ERF: &str = "the activation is GELU (x·Φ(x)); the paper's FFN, and the \
-        course's, uses the ReLU: max(0, x W_1ᵀ + b_1)";
+    pub const GELU_ERF: Cause = Cause(|| tr!(MESSAGES, "gelu-erf"));
 
     /// A post-LN layer that computed pre-LN.
-    pub const POST_NOT_PRE: &str = "this is the pre-LN layer's output, with \
-        NormPosition::Post: post-LN normalises after the residual addition, \
-        h = norm_1(x + SA(x)), out = norm_2(h + FFN(h))";
+    pub const POST_NOT_PRE: Cause = Cause(|| tr!(MESSAGES, "post-not-pre"));
 
     /// A pre-LN layer that computed post-LN.
-    pub const PRE_NOT_POST: &str = "this is the post-LN layer's output, with \
-        NormPosition::Pre: pre-LN normalises the sublayer's input only, \
-        h = x + SA(norm_1(x)), out = h + FFN(norm_2(h))";
+    pub const PRE_NOT_POST: Cause = Cause(|| tr!(MESSAGES, "pre-not-post"));
 
     /// No residual connection anywhere.
-    pub const NO_RESIDUAL: &str = "the residual connections are missing: each block adds its \
-        input to its sublayer's output (x + SA(..), h + FFN(..))";
+    pub const NO_RESIDUAL: Cause = Cause(|| tr!(MESSAGES, "no-residual"));
 
     /// A layer whose FFN has no ReLU.
-    pub const NO_RELU: &str = "the FFN has no ReLU (check FeedForward::forward)";
+    pub const NO_RELU: Cause = Cause(|| tr!(MESSAGES, "no-relu"));
 
     /// Every pre-LN residual taken from the normalised input.
-    pub const RESIDUAL_FROM_NORM: &str = "the residual added the normalised input: pre-LN is \
-        x + SA(norm_1(x)), with the raw x on the residual path, not norm_1(x) + SA(norm_1(x))";
+    pub const RESIDUAL_FROM_NORM: Cause = Cause(|| tr!(MESSAGES, "residual-from-norm"));
 
     /// The decoder's cross-attention queried with the layer's input.
-    pub const CROSS_QUERIES_FROM_INPUT: &str = "the cross-attention's queries came from the \
-        layer's input x; they come from the first block's output: \
-        cross_attention.forward(h_1, memory, memory_mask) in post-LN, \
-        cross_attention.forward(norm_2(h_1), memory, memory_mask) in pre-LN";
+    pub const CROSS_QUERIES_FROM_INPUT: Cause =
+        Cause(|| tr!(MESSAGES, "cross-queries-from-input"));
 
     /// The decoder's self-attention without its mask.
-    pub const NO_CAUSAL_MASK: &str = "the self-attention ignored self_mask, so every target \
-        position saw the whole target sequence, the future included: pass self_mask to \
-        self_attention.forward";
+    pub const NO_CAUSAL_MASK: Cause = Cause(|| tr!(MESSAGES, "self-mask-ignored"));
 
     /// The decoder's cross-attention without its mask.
-    pub const NO_MEMORY_MASK: &str = "the cross-attention ignored memory_mask, so the padded \
-        source position got attention: pass memory_mask to cross_attention.forward";
+    pub const NO_MEMORY_MASK: Cause = Cause(|| tr!(MESSAGES, "memory-mask-ignored"));
 
     /// The decoder's cross-attention over its own stream.
-    pub const CROSS_OVER_SELF: &str = "the cross-attention's keys and values came from the \
-        decoder's own stream; they come from the encoder's output: \
-        cross_attention.forward(query_input, memory, memory_mask)";
+    pub const CROSS_OVER_SELF: Cause = Cause(|| tr!(MESSAGES, "cross-over-self"));
 
     /// A LayerNorm's parameters.
     #[derive(Clone, Copy)]
@@ -1581,58 +1552,47 @@ pub mod encoder_layer {
         let x_hat = normalise(x, eps);
         let mut mistakes = vec![
             Misconception {
-                cause: "the standard deviation was the unbiased one (÷(d_model − 1), what \
-                        torch.std computes) with ε added to it, as the Annotated \
-                        Transformer's LayerNorm does; nn.LayerNorm (and the course) divide \
-                        the variance by d_model and put ε inside the square root: \
-                        (x − μ) / √(σ² + ε)",
+                cause: kept(tr!(MESSAGES, "unbiased-std-plus-eps")),
                 result: affine(variant(x, true, true, eps)),
             },
             Misconception {
-                cause: "this is the Annotated Transformer's LayerNorm (unbiased std, ε = \
-                        1e-6 added to the std); nn.LayerNorm divides the variance by d_model \
-                        and puts ε inside the square root: (x − μ) / √(σ² + ε)",
+                cause: kept(tr!(MESSAGES, "annotated-layer-norm")),
                 result: affine(variant(x, true, true, 1e-6)),
             },
             Misconception {
-                cause: "the variance was the unbiased one (÷(d_model − 1)); LayerNorm uses \
-                        the biased variance, the mean of the squared deviations (÷ d_model)",
+                cause: kept(tr!(MESSAGES, "unbiased-variance")),
                 result: affine(variant(x, true, false, eps)),
             },
             Misconception {
-                cause: "ε was added to the standard deviation, (x − μ) / (σ + ε); it belongs \
-                        inside the square root, (x − μ) / √(σ² + ε)",
+                cause: kept(tr!(MESSAGES, "eps-on-std")),
                 result: affine(variant(x, false, true, eps)),
             },
             Misconception {
-                cause: "ε was left out: (x − μ) / √(σ² + ε) with ε = self.eps",
+                cause: kept(tr!(MESSAGES, "eps-left-out")),
                 result: affine(variant(x, false, false, 0.0)),
             },
         ];
         if x.nrows() > 1 {
             mistakes.push(Misconception {
-                cause: "each column was normalised over the rows (BatchNorm's axis) instead \
-                        of each row over its features: LayerNorm computes one mean and one \
-                        variance per row (per token)",
+                cause: kept(tr!(MESSAGES, "columns-normalised")),
                 result: affine(normalise(&x.t().to_owned(), eps).t().to_owned()),
             });
         }
         mistakes.extend([
             Misconception {
-                cause: GAMMA_BETA_SWAPPED,
+                cause: &GAMMA_BETA_SWAPPED,
                 result: &x_hat * beta + gamma,
             },
             Misconception {
-                cause: "β was not added: y = γ ⊙ x̂ + β",
+                cause: kept(tr!(MESSAGES, "beta-not-added")),
                 result: &x_hat * gamma,
             },
             Misconception {
-                cause: "γ was not applied: y = γ ⊙ x̂ + β",
+                cause: kept(tr!(MESSAGES, "gamma-not-applied")),
                 result: &x_hat + beta,
             },
             Misconception {
-                cause: "γ and β were applied before normalising, which the normalisation \
-                        then undoes; they come after: y = γ ⊙ x̂ + β",
+                cause: kept(tr!(MESSAGES, "affine-before-normalising")),
                 result: normalise(&(x * gamma + beta), eps),
             },
         ]);
@@ -1690,27 +1650,24 @@ pub mod encoder_layer {
         let g = d_y * norm.gamma;
         let d_x = vec![
             Misconception {
-                cause: "μ and σ² were treated as constants (dx = g/σ): both depend on every \
-                        entry of the row, which adds the terms − mean(g) and − x̂ ⊙ \
-                        mean(g ⊙ x̂)",
+                cause: kept(tr!(MESSAGES, "mean-variance-as-constants")),
                 result: &g * &r,
             },
             Misconception {
-                cause: "the variance's term is missing: dx = r·(g − mean(g) − x̂ ⊙ \
-                        mean(g ⊙ x̂))",
+                cause: kept(tr!(MESSAGES, "variance-term-missing")),
                 result: (&g - &row_mean(&g)) * &r,
             },
             Misconception {
-                cause: "the mean's term is missing: dx = r·(g − mean(g) − x̂ ⊙ mean(g ⊙ x̂))",
+                cause: kept(tr!(MESSAGES, "mean-term-missing")),
                 result: (&g - &(&x_hat * &row_mean(&(&g * &x_hat)))) * &r,
             },
             Misconception {
-                cause: "γ is missing: the gradient that reaches x̂ is g = dY ⊙ γ",
+                cause: kept(tr!(MESSAGES, "gamma-missing-in-backward")),
                 result: (d_y - &row_mean(d_y) - &x_hat * &row_mean(&(d_y * &x_hat))) * &r,
             },
         ];
         let d_gamma = vec![Misconception {
-            cause: "dγ summed dY ⊙ x instead of dY ⊙ x̂ (the normalised input)",
+            cause: kept(tr!(MESSAGES, "d-gamma-with-x")),
             result: (d_y * x).sum_axis(Axis(0)).insert_axis(Axis(0)),
         }];
         LayerNormBackwardMistakes {
@@ -1789,17 +1746,15 @@ pub mod encoder_layer {
                 &hidden,
                 vec![
                     Misconception {
-                        cause: "the ReLU is missing, or `hidden` holds the pre-activation; \
-                                it is the ReLU's output, max(0, x W_1ᵀ + b_1), which is also \
-                                what w_2 takes as input",
+                        cause: kept(tr!(MESSAGES, "hidden-pre-activation")),
                         result: pre_activation,
                     },
                     Misconception {
-                        cause: GELU_TANH,
+                        cause: &GELU_TANH,
                         result: tanh_hidden,
                     },
                     Misconception {
-                        cause: GELU_ERF,
+                        cause: &GELU_ERF,
                         result: erf_hidden,
                     },
                 ],
@@ -1808,20 +1763,19 @@ pub mod encoder_layer {
                 &output,
                 vec![
                     Misconception {
-                        cause: "the ReLU is missing: FFN(x) = max(0, x W_1ᵀ + b_1) W_2ᵀ + b_2",
+                        cause: kept(tr!(MESSAGES, "ffn-no-relu")),
                         result: no_relu,
                     },
                     Misconception {
-                        cause: "a ReLU was applied to the output too; only the hidden layer \
-                                has one, so the FFN's output can be negative",
+                        cause: kept(tr!(MESSAGES, "relu-on-output")),
                         result: output.mapv(relu),
                     },
                     Misconception {
-                        cause: GELU_TANH,
+                        cause: &GELU_TANH,
                         result: tanh_output,
                     },
                     Misconception {
-                        cause: GELU_ERF,
+                        cause: &GELU_ERF,
                         result: erf_output,
                     },
                 ],
@@ -1856,8 +1810,7 @@ pub mod encoder_layer {
         differing(
             &ffn_backward(ffn, x, d_output, true),
             vec![Misconception {
-                cause: "the ReLU's gradient is missing: it passes the gradient where the unit \
-                        was on (hidden > 0) and blocks it (0) where it was off",
+                cause: kept(tr!(MESSAGES, "relu-gradient-missing")),
                 result: ffn_backward(ffn, x, d_output, false),
             }],
         )
@@ -1895,96 +1848,91 @@ pub mod encoder_layer {
         }
     }
 
-    /// The causes that name one block's residual mistakes.
+    /// One residual block, as its residual mistakes name it: its sublayer's name, its
+    /// input's, its LayerNorm's and its sublayer's symbol.
     struct Block {
-        post_missing: &'static str,
-        pre_missing: &'static str,
-        pre_normalised: &'static str,
+        name: Cause,
+        input: &'static str,
+        norm: &'static str,
+        f: &'static str,
     }
 
-    /// A block's causes, from its sublayer's name, its input's, its LayerNorm's and its
-    /// sublayer's symbol.
-    macro_rules! block_causes {
-        ($name:literal, $input:literal, $norm:literal, $f:literal) => {
-            Block {
-                post_missing: concat!(
-                    "the residual around the ",
-                    $name,
-                    " is missing: the block is ",
-                    $norm,
-                    "(",
-                    $input,
-                    " + ",
-                    $f,
-                    "(",
-                    $input,
-                    ")), not ",
-                    $norm,
-                    "(",
-                    $f,
-                    "(",
-                    $input,
-                    "))"
-                ),
-                pre_missing: concat!(
-                    "the residual around the ",
-                    $name,
-                    " is missing: the block is ",
-                    $input,
-                    " + ",
-                    $f,
-                    "(",
-                    $norm,
-                    "(",
-                    $input,
-                    ")), not ",
-                    $f,
-                    "(",
-                    $norm,
-                    "(",
-                    $input,
-                    "))"
-                ),
-                pre_normalised: concat!(
-                    "the residual around the ",
-                    $name,
-                    " added the normalised input: \
-                     pre-LN is ",
-                    $input,
-                    " + ",
-                    $f,
-                    "(",
-                    $norm,
-                    "(",
-                    $input,
-                    ")), with the \
-                     raw ",
-                    $input,
-                    " on the residual path, not ",
-                    $norm,
-                    "(",
-                    $input,
-                    ") + ",
-                    $f,
-                    "(",
-                    $norm,
-                    "(",
-                    $input,
-                    "))"
-                ),
-            }
-        };
+    impl Block {
+        /// Post-LN without the residual: `norm(F(input))`.
+        fn post_missing(&self) -> &'static str {
+            kept(tr!(
+                MESSAGES,
+                "residual-post-missing",
+                name = self.name,
+                input = self.input,
+                norm = self.norm,
+                f = self.f,
+            ))
+        }
+
+        /// Pre-LN without the residual: `F(norm(input))`.
+        fn pre_missing(&self) -> &'static str {
+            kept(tr!(
+                MESSAGES,
+                "residual-pre-missing",
+                name = self.name,
+                input = self.input,
+                norm = self.norm,
+                f = self.f,
+            ))
+        }
+
+        /// Pre-LN with the normalised input on the residual path.
+        fn pre_normalised(&self) -> &'static str {
+            kept(tr!(
+                MESSAGES,
+                "residual-pre-normalised",
+                name = self.name,
+                input = self.input,
+                norm = self.norm,
+                f = self.f,
+            ))
+        }
     }
+
+    const SELF_ATTENTION: Cause = Cause(|| tr!(MESSAGES, "block-self-attention"));
+    const CROSS_ATTENTION: Cause = Cause(|| tr!(MESSAGES, "block-cross-attention"));
+    const FFN: Cause = Cause(|| tr!(MESSAGES, "block-ffn"));
 
     const ENCODER_BLOCKS: [Block; 2] = [
-        block_causes!("self-attention", "x", "norm_1", "SA"),
-        block_causes!("FFN", "h", "norm_2", "FFN"),
+        Block {
+            name: SELF_ATTENTION,
+            input: "x",
+            norm: "norm_1",
+            f: "SA",
+        },
+        Block {
+            name: FFN,
+            input: "h",
+            norm: "norm_2",
+            f: "FFN",
+        },
     ];
 
     const DECODER_BLOCKS: [Block; 3] = [
-        block_causes!("self-attention", "x", "norm_1", "SA"),
-        block_causes!("cross-attention", "h_1", "norm_2", "CA"),
-        block_causes!("FFN", "h_2", "norm_3", "FFN"),
+        Block {
+            name: SELF_ATTENTION,
+            input: "x",
+            norm: "norm_1",
+            f: "SA",
+        },
+        Block {
+            name: CROSS_ATTENTION,
+            input: "h_1",
+            norm: "norm_2",
+            f: "CA",
+        },
+        Block {
+            name: FFN,
+            input: "h_2",
+            norm: "norm_3",
+            f: "FFN",
+        },
     ];
 
     /// One residual dropped, or (pre-LN) taken from the normalised input, for each block
@@ -1999,8 +1947,8 @@ pub mod encoder_layer {
             let mut skips = [Skip::Input; N];
             skips[i] = Skip::Nothing;
             let cause = match position {
-                Position::Post => causes.post_missing,
-                Position::Pre => causes.pre_missing,
+                Position::Post => causes.post_missing(),
+                Position::Pre => causes.pre_missing(),
             };
             mistakes.push(Misconception {
                 cause,
@@ -2009,7 +1957,7 @@ pub mod encoder_layer {
             if position == Position::Pre {
                 skips[i] = Skip::Normalised;
                 mistakes.push(Misconception {
-                    cause: causes.pre_normalised,
+                    cause: causes.pre_normalised(),
                     result: layer(skips),
                 });
             }
@@ -2081,20 +2029,20 @@ pub mod encoder_layer {
         let mut mistakes = vec![
             Misconception {
                 cause: match position {
-                    Position::Post => POST_NOT_PRE,
-                    Position::Pre => PRE_NOT_POST,
+                    Position::Post => POST_NOT_PRE.text(),
+                    Position::Pre => PRE_NOT_POST.text(),
                 },
                 result: with(Slips::none(other(position))),
             },
             Misconception {
-                cause: NO_RESIDUAL,
+                cause: &NO_RESIDUAL,
                 result: with(Slips {
                     skips: [Skip::Nothing; 2],
                     ..right
                 }),
             },
             Misconception {
-                cause: NO_RELU,
+                cause: &NO_RELU,
                 result: with(Slips {
                     relu: false,
                     ..right
@@ -2103,7 +2051,7 @@ pub mod encoder_layer {
         ];
         if position == Position::Pre {
             mistakes.push(Misconception {
-                cause: RESIDUAL_FROM_NORM,
+                cause: &RESIDUAL_FROM_NORM,
                 result: with(Slips {
                     skips: [Skip::Normalised; 2],
                     ..right
@@ -2115,8 +2063,7 @@ pub mod encoder_layer {
         }));
         if mask.is_some() {
             mistakes.push(Misconception {
-                cause: "the mask did not reach the self-attention: pass it to \
-                        self_attention.forward",
+                cause: kept(tr!(MESSAGES, "mask-not-reaching-self-attention")),
                 result: with(Slips {
                     self_mask: false,
                     ..right
@@ -2180,9 +2127,7 @@ pub mod encoder_layer {
         differing(
             &encoder_d_x(layer, x, mask, d_output, true),
             vec![Misconception {
-                cause: "d_key_value_input was left out of d_x: the self-attention's one \
-                        input fed its queries, its keys and its values, so the gradient \
-                        that comes back to it is d_query_input + d_key_value_input",
+                cause: kept(tr!(MESSAGES, "d-key-value-input-left-out")),
                 result: encoder_d_x(layer, x, mask, d_output, false),
             }],
         )
@@ -2240,14 +2185,14 @@ pub mod encoder_layer {
         };
         let mut mistakes = vec![Misconception {
             cause: match position {
-                Position::Post => POST_NOT_PRE,
-                Position::Pre => PRE_NOT_POST,
+                Position::Post => POST_NOT_PRE.text(),
+                Position::Pre => PRE_NOT_POST.text(),
             },
             result: with(Slips::none(other(position))),
         }];
         if self_mask.is_some() {
             mistakes.push(Misconception {
-                cause: NO_CAUSAL_MASK,
+                cause: &NO_CAUSAL_MASK,
                 result: with(Slips {
                     self_mask: false,
                     ..right
@@ -2256,7 +2201,7 @@ pub mod encoder_layer {
         }
         if memory_mask.is_some() {
             mistakes.push(Misconception {
-                cause: NO_MEMORY_MASK,
+                cause: &NO_MEMORY_MASK,
                 result: with(Slips {
                     memory_mask: false,
                     ..right
@@ -2264,7 +2209,7 @@ pub mod encoder_layer {
             });
         }
         mistakes.push(Misconception {
-            cause: CROSS_OVER_SELF,
+            cause: &CROSS_OVER_SELF,
             result: with(Slips {
                 cross_over_self: true,
                 ..right
@@ -2272,7 +2217,7 @@ pub mod encoder_layer {
         });
         if position == Position::Pre {
             mistakes.push(Misconception {
-                cause: RESIDUAL_FROM_NORM,
+                cause: &RESIDUAL_FROM_NORM,
                 result: with(Slips {
                     skips: [Skip::Normalised; 3],
                     ..right
@@ -2281,21 +2226,21 @@ pub mod encoder_layer {
         }
         mistakes.extend([
             Misconception {
-                cause: NO_RESIDUAL,
+                cause: &NO_RESIDUAL,
                 result: with(Slips {
                     skips: [Skip::Nothing; 3],
                     ..right
                 }),
             },
             Misconception {
-                cause: NO_RELU,
+                cause: &NO_RELU,
                 result: with(Slips {
                     relu: false,
                     ..right
                 }),
             },
             Misconception {
-                cause: CROSS_QUERIES_FROM_INPUT,
+                cause: &CROSS_QUERIES_FROM_INPUT,
                 result: with(Slips {
                     queries_from_input: true,
                     ..right
@@ -2319,75 +2264,58 @@ pub mod encoder_layer {
 pub mod full_model {
     use super::attention::masked_softmax;
     use super::differing;
-    use crate::{Misconception, Tol};
+    use super::{Cause, kept};
+    use crate::{MESSAGES, Misconception, Tol, tr};
     use course_common::{Float, Matrix};
 
     /// The padding token, PAD (token 0 of every vocabulary of the course).
     pub const PAD: usize = 0;
 
     /// The embeddings left unscaled in the model.
-    pub const NO_EMBEDDING_SCALE: &str = "the embeddings were not multiplied by √d_model \
-        (lesson 04's Embedding does it: use embed_with_positions)";
+    pub const NO_EMBEDDING_SCALE: Cause = Cause(|| tr!(MESSAGES, "no-embedding-scale"));
 
     /// No positional encoding in the model.
-    pub const NO_POSITIONS: &str = "no positional encoding was added (embed_with_positions \
-        with model.positions)";
+    pub const NO_POSITIONS: Cause = Cause(|| tr!(MESSAGES, "no-positions"));
 
     /// The decoder's self-attention without the causal mask.
-    pub const NO_CAUSAL_MASK: &str = "the decoder's self-attention has no causal mask \
-        (target_mask)";
+    pub const NO_CAUSAL_MASK: Cause = Cause(|| tr!(MESSAGES, "no-causal-mask"));
 
     /// The encoder's self-attention without the source's padding mask.
-    pub const NO_ENCODER_MASK: &str = "the encoder's self-attention does not mask the \
-        source's padding (key_padding_mask(S, src))";
+    pub const NO_ENCODER_MASK: Cause = Cause(|| tr!(MESSAGES, "no-encoder-mask"));
 
     /// The cross-attention without the source's padding mask.
-    pub const NO_CROSS_MASK: &str = "the cross-attention does not mask the source's padding \
-        (key_padding_mask(T, src) as the decoder layers' memory mask)";
+    pub const NO_CROSS_MASK: Cause = Cause(|| tr!(MESSAGES, "no-cross-mask"));
 
     /// Every layer fed the embeddings.
-    pub const SAME_INPUT: &str = "every layer was given the embeddings instead of the output \
-        of the layer below it";
+    pub const SAME_INPUT: Cause = Cause(|| tr!(MESSAGES, "same-input"));
 
     /// The loss divided by the number of rows.
-    pub const LOSS_OVER_EVERY_ROW: &str = "the loss is the mean over every row, padding \
-        included: divide by the number of targets that are not padding, not by the number of \
-        rows";
+    pub const LOSS_OVER_EVERY_ROW: Cause = Cause(|| tr!(MESSAGES, "loss-over-every-row"));
 
     /// An overflowing log-softmax.
-    pub const LOG_SOFTMAX_OVERFLOW: &str = "exp(1000) overflows; compute the log-softmax as \
-        x − max − ln Σ exp(x − max): subtract the row maximum";
+    pub const LOG_SOFTMAX_OVERFLOW: Cause =
+        Cause(|| tr!(MESSAGES, "log-softmax-overflow"));
 
     /// The warm-up with `max`.
-    pub const NOAM_MAX: &str = "the schedule took the max instead of the min of step^−0.5 \
-        and step · warmup^−1.5 (`max` instead of `min`): the min is what rises linearly \
-        during the warm-up and decays as 1/√step after it";
+    pub const NOAM_MAX: Cause = Cause(|| tr!(MESSAGES, "noam-max"));
 
     /// Adam without bias correction.
-    pub const NO_BIAS_CORRECTION: &str = "no bias correction: divide m by 1 − β₁ᵗ and v by \
-        1 − β₂ᵗ (t counts from 1)";
+    pub const NO_BIAS_CORRECTION: Cause = Cause(|| tr!(MESSAGES, "no-bias-correction"));
 
     /// Adam's ε inside the square root.
-    pub const EPS_INSIDE_THE_ROOT: &str = "ε was put inside the square root, m̂ / √(v̂ + ε); \
-        Adam adds it to the root, θ ← θ − lr · m̂ / (√v̂ + ε)";
+    pub const EPS_INSIDE_THE_ROOT: Cause = Cause(|| tr!(MESSAGES, "eps-inside-the-root"));
 
     /// What to do when the memory's gradient is wrong.
-    pub const SUM_OF_D_MEMORY: &str = "every decoder layer reads the same memory, so its \
-        gradient is the SUM of every layer's d_memory";
+    pub const SUM_OF_D_MEMORY: Cause = Cause(|| tr!(MESSAGES, "sum-of-d-memory"));
 
     /// What to do when a parameter's gradient is wrong.
-    pub const ADD_NEVER_ASSIGN: &str = "walk the layers backwards, feed each layer's \
-        backward the input it had in the forward pass, and ADD every layer's gradients (and \
-        every pair's) into the gradient model: += , never =";
+    pub const ADD_NEVER_ASSIGN: Cause = Cause(|| tr!(MESSAGES, "add-never-assign"));
 
     /// Greedy decoding that does not start from BOS.
-    pub const START_FROM_BOS: &str = "decoding must start from BOS, never PAD (issue #127 of \
-        the Annotated Transformer: starting from PAD), as in training";
+    pub const START_FROM_BOS: Cause = Cause(|| tr!(MESSAGES, "start-from-bos"));
 
     /// A cache that does not keep the earlier positions.
-    pub const CACHE_APPEND: &str = "the cache must keep the keys and values of every earlier \
-        position (append with push_row, never replace), and the positional encoding must use \
-        cache.position, which decode_step increments";
+    pub const CACHE_APPEND: Cause = Cause(|| tr!(MESSAGES, "cache-append"));
 
     /// PyTorch's label smoothing: ε/V everywhere and 1 − ε more on the gold class, PAD
     /// rows all 0.
@@ -2436,9 +2364,7 @@ pub mod full_model {
         let pad_row = smoothed_with_pad_rows(targets, vocab, smoothing, true);
         let mistakes = vec![
             Misconception {
-                cause: "this is the Annotated Transformer's LabelSmoothing (1 − ε on the gold \
-                        class, ε/(V − 2) elsewhere, 0 on the padding column); the course uses \
-                        PyTorch's definition, (1 − ε)·onehot + ε/V over every class",
+                cause: kept(tr!(MESSAGES, "annotated-label-smoothing")),
                 result: rows(&|target, c| {
                     if c == target {
                         1.0 - smoothing
@@ -2450,19 +2376,15 @@ pub mod full_model {
                 }),
             },
             Misconception {
-                cause: "the row whose target is PAD must be all zeros: it is not a prediction",
+                cause: kept(tr!(MESSAGES, "pad-row-smoothed")),
                 result: pad_row,
             },
             Misconception {
-                cause: "ε was spread as ε/(V − 1) over the other classes with 1 − ε on the \
-                        gold class; the course uses PyTorch's definition, (1 − ε)·onehot + \
-                        ε/V: every class (the gold one too) gets ε/V, and the gold class \
-                        1 − ε + ε/V",
+                cause: kept(tr!(MESSAGES, "smoothing-over-others")),
                 result: spread(1.0 - smoothing),
             },
             Misconception {
-                cause: "ε was spread as ε/(V − 1) instead of ε/V; the course uses PyTorch's \
-                        definition, (1 − ε)·onehot + ε/V, so each row sums to 1",
+                cause: kept(tr!(MESSAGES, "smoothing-over-v-minus-one")),
                 result: spread(1.0 - smoothing + others),
             },
         ];
@@ -2508,7 +2430,7 @@ pub mod full_model {
         let right = loss_with(logits, targets, smoothing, tokens(targets), true).0;
         let over_rows = loss_with(logits, targets, smoothing, rows, true).0;
         ((over_rows - right).abs() > 1e-9 && (got - over_rows).abs() < 1e-6)
-            .then_some(LOSS_OVER_EVERY_ROW)
+            .then(|| LOSS_OVER_EVERY_ROW.text())
     }
 
     /// What `cross_entropy_loss(logits, targets, ε).d_logits` is when the PAD rows keep
@@ -2523,19 +2445,15 @@ pub mod full_model {
             |divisor, zero| loss_with(logits, targets, smoothing, divisor, zero).1;
         let mistakes = vec![
             Misconception {
-                cause: "the padding row's gradient is not 0: it kept p/N; a row whose \
-                        target is PAD adds nothing to the loss, so its gradient is 0 \
-                        (multiply p by the rows' is-token mask before subtracting q)",
+                cause: kept(tr!(MESSAGES, "pad-row-gradient")),
                 result: gradient(n, false),
             },
             Misconception {
-                cause: "the gradient was divided by the number of rows instead of the \
-                        number of tokens that are not padding",
+                cause: kept(tr!(MESSAGES, "gradient-over-rows")),
                 result: gradient(rows, true),
             },
             Misconception {
-                cause: "the padding row's gradient is not 0 and the gradient was divided by \
-                        the number of rows instead of the number of tokens",
+                cause: kept(tr!(MESSAGES, "pad-row-gradient-over-rows")),
                 result: gradient(rows, false),
             },
         ];
@@ -2569,17 +2487,15 @@ pub mod full_model {
             rel: 1e-9,
         };
         if step == 0 && !got.is_finite() {
-            "step 0 gives 0^−0.5 = ∞: use max(step, 1)"
+            kept(tr!(MESSAGES, "noam-step-zero-infinite"))
         } else if step == 0 && got == 0.0 {
-            "step 0 gives min(0^−0.5, 0 · warmup^−1.5) = min(∞, 0) = 0: treat step 0 as \
-             step 1, max(step, 1)"
+            kept(tr!(MESSAGES, "noam-step-zero-zero"))
         } else if close.accepts(got, noam_with_max(step, d_model, warmup, factor)) {
-            NOAM_MAX
+            NOAM_MAX.text()
         } else if step < warmup {
-            "the warm-up part is step · warmup^−1.5, a straight line that meets step^−0.5 \
-             at step = warmup"
+            kept(tr!(MESSAGES, "noam-warm-up"))
         } else {
-            "factor · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)"
+            kept(tr!(MESSAGES, "noam-rule"))
         }
     }
 
@@ -2606,9 +2522,7 @@ pub mod full_model {
         differing(
             &row(scaled(&all, norm(&all))),
             vec![Misconception {
-                cause: "each tensor was clipped on its own; the paper's clipping (and \
-                        PyTorch's clip_grad_norm_) uses one norm over every tensor, so the \
-                        direction of the whole gradient is kept",
+                cause: kept(tr!(MESSAGES, "clipped-each-tensor")),
                 result: row(each),
             }],
         )
@@ -2681,11 +2595,11 @@ pub mod full_model {
                     &row(&right[t]),
                     vec![
                         Misconception {
-                            cause: NO_BIAS_CORRECTION,
+                            cause: &NO_BIAS_CORRECTION,
                             result: row(&no_correction[t]),
                         },
                         Misconception {
-                            cause: EPS_INSIDE_THE_ROOT,
+                            cause: &EPS_INSIDE_THE_ROOT,
                             result: row(&eps_inside[t]),
                         },
                     ],

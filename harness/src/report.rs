@@ -12,6 +12,7 @@
 //! Outside the checker (a plain `cargo test`), [`graded`] simply runs the body.
 
 use crate::tape::{last_call, panic_message, record_end, replay_dir, test_name};
+use crate::{MESSAGES, tr};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 /// The first line of a passing verdict.
@@ -58,7 +59,10 @@ pub fn graded(body: impl FnOnce()) {
         ),
     };
     if let Err(err) = std::fs::write(&verdict_path, text) {
-        panic!("could not write the grading verdict: {err}");
+        panic!(
+            "{}",
+            tr!(MESSAGES, "verdict-write-failed", error = err.to_string())
+        );
     }
     if let Err(payload) = outcome {
         resume_unwind(payload);

@@ -38,6 +38,7 @@
 //! other) and `.` when the test's body has ended; a replay reads one test's entries. Floats are written as their
 //! bits, so a replayed value is the recorded one exactly, NaN and infinities included.
 
+use crate::{MESSAGES, tr};
 use course_common::ndarray::{Array, ArrayD, Dimension, IxDyn};
 use course_common::{Float, Matrix, Vector};
 use std::cell::RefCell;
@@ -126,7 +127,15 @@ fn mode() -> &'static Mode {
                 .create(!target.starts_with("fd:"))
                 .open(&path)
                 .unwrap_or_else(|error| {
-                    panic!("could not open the tape {path}: {error}")
+                    panic!(
+                        "{}",
+                        tr!(
+                            MESSAGES,
+                            "tape-open-failed",
+                            path = path.as_str(),
+                            error = error.to_string(),
+                        )
+                    )
                 });
             return Mode::Record(Mutex::new(Box::new(file)));
         }
@@ -155,17 +164,27 @@ pub fn observe<T: Taped>(label: &str, call: impl FnOnce() -> T) -> T {
                 '=' => {
                     let value = T::read(&mut tokens).unwrap_or_else(|why| {
                         panic!(
-                            "{TAPE_MISMATCH} the value of `{label}` is unreadable: {why}"
+                            "{TAPE_MISMATCH} {}",
+                            tr!(
+                                MESSAGES,
+                                "tape-value-unreadable",
+                                label = label,
+                                why = why
+                            )
                         )
                     });
                     if tokens.next().is_some() {
-                        panic!("{TAPE_MISMATCH} the value of `{label}` has extra tokens");
+                        panic!(
+                            "{TAPE_MISMATCH} {}",
+                            tr!(MESSAGES, "tape-value-extra-tokens", label = label)
+                        );
                     }
                     value
                 }
                 '!' => replay_panic(label, &mut tokens),
                 _ => panic!(
-                    "{TAPE_MISMATCH} `{label}` should be a value, the tape has an object"
+                    "{TAPE_MISMATCH} {}",
+                    tr!(MESSAGES, "tape-expected-value", label = label)
                 ),
             }
         }
@@ -194,8 +213,8 @@ impl<T> std::ops::DerefMut for Held<T> {
 #[track_caller]
 fn held_outside_observe() -> ! {
     panic!(
-        "{TAPE_MISMATCH} the judge used an object built by the learner's code outside \
-         `observe`: a bug in the graded suite (wrap the use in `observe`)"
+        "{TAPE_MISMATCH} {}",
+        tr!(MESSAGES, "tape-object-outside-observe")
     )
 }
 
@@ -215,7 +234,8 @@ pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
                 'o' => Held(None),
                 '!' => replay_panic(label, &mut tokens),
                 _ => panic!(
-                    "{TAPE_MISMATCH} `{label}` should be an object, the tape has a value"
+                    "{TAPE_MISMATCH} {}",
+                    tr!(MESSAGES, "tape-expected-object", label = label)
                 ),
             }
         }
@@ -257,7 +277,10 @@ fn record<T>(
 /// plain `cargo test` would have.
 fn replay_panic(label: &str, tokens: &mut dyn Iterator<Item = String>) -> ! {
     let message = String::read(tokens).unwrap_or_else(|why| {
-        panic!("{TAPE_MISMATCH} the panic of `{label}` is unreadable: {why}")
+        panic!(
+            "{TAPE_MISMATCH} {}",
+            tr!(MESSAGES, "tape-panic-unreadable", label = label, why = why)
+        )
     });
     resume_unwind(Box::new(message))
 }
@@ -275,7 +298,10 @@ fn write_entry(tape: &Mutex<Box<dyn Write + Send>>, line: &str) {
     let mut tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     // One write per entry, so that an entry is on the tape before the next call runs.
     if let Err(error) = tape.write_all(line.as_bytes()).and_then(|()| tape.flush()) {
-        panic!("could not write to the tape: {error}");
+        panic!(
+            "{}",
+            tr!(MESSAGES, "tape-write-failed", error = error.to_string())
+        );
     }
 }
 
@@ -311,8 +337,8 @@ fn next_entry(dir: &Path, label: &str) -> (char, std::vec::IntoIter<String>) {
     });
     let Some(line) = line else {
         panic!(
-            "{TAPE_ENDED} the learner's process recorded nothing for `{label}`: it ended \
-             (or was stopped) before this call returned"
+            "{TAPE_ENDED} {}",
+            tr!(MESSAGES, "tape-ended", label = label)
         );
     };
     let mut tokens: std::vec::IntoIter<String> = line
@@ -331,8 +357,13 @@ fn next_entry(dir: &Path, label: &str) -> (char, std::vec::IntoIter<String>) {
     let recorded = String::read(&mut tokens).unwrap_or_default();
     if recorded != label {
         panic!(
-            "{TAPE_MISMATCH} the test asks for `{label}` but the tape holds `{}` here",
-            recorded.escape_debug()
+            "{TAPE_MISMATCH} {}",
+            tr!(
+                MESSAGES,
+                "tape-label-mismatch",
+                label = label,
+                recorded = recorded.escape_debug().to_string()
+            )
         );
     }
     (kind, tokens)
@@ -345,7 +376,7 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     } else if let Some(text) = payload.downcast_ref::<String>() {
         text.clone()
     } else {
-        "the code panicked with a value that is not text".to_owned()
+        tr!(MESSAGES, "panic-not-text")
     }
 }
 
@@ -362,15 +393,19 @@ pub trait Taped: Sized {
 fn token(tokens: &mut dyn Iterator<Item = String>) -> Result<String, String> {
     tokens
         .next()
-        .ok_or_else(|| "the entry ends early".to_owned())
+        .ok_or_else(|| tr!(MESSAGES, "tape-entry-ends-early"))
 }
 
 fn tagged(tokens: &mut dyn Iterator<Item = String>, tag: char) -> Result<String, String> {
     let token = token(tokens)?;
-    token
-        .strip_prefix(tag)
-        .map(str::to_owned)
-        .ok_or_else(|| format!("expected a `{tag}` token, found `{}`", short(&token)))
+    token.strip_prefix(tag).map(str::to_owned).ok_or_else(|| {
+        tr!(
+            MESSAGES,
+            "tape-expected-token",
+            tag = tag.to_string(),
+            found = short(&token)
+        )
+    })
 }
 
 fn short(token: &str) -> String {
@@ -379,7 +414,7 @@ fn short(token: &str) -> String {
 
 fn number<N: std::str::FromStr>(text: &str) -> Result<N, String> {
     text.parse()
-        .map_err(|_| format!("`{}` is not a valid number here", short(text)))
+        .map_err(|_| tr!(MESSAGES, "tape-not-a-number", text = short(text)))
 }
 
 impl Taped for Float {
@@ -390,7 +425,7 @@ impl Taped for Float {
         let hex = tagged(tokens, 'f')?;
         u64::from_str_radix(&hex, 16)
             .map(Float::from_bits)
-            .map_err(|_| format!("`{}` is not a float's bits", short(&hex)))
+            .map_err(|_| tr!(MESSAGES, "tape-not-float-bits", text = short(&hex)))
     }
 }
 
@@ -402,7 +437,7 @@ impl Taped for bool {
         match tagged(tokens, 'b')?.as_str() {
             "1" => Ok(true),
             "0" => Ok(false),
-            other => Err(format!("`{}` is not a boolean", short(other))),
+            other => Err(tr!(MESSAGES, "tape-not-a-boolean", text = short(other))),
         }
     }
 }
@@ -440,13 +475,13 @@ impl Taped for String {
     fn read(tokens: &mut dyn Iterator<Item = String>) -> Result<Self, String> {
         let hex = tagged(tokens, 's')?;
         String::from_utf8(bytes_from_hex(&hex)?)
-            .map_err(|_| "text is not UTF-8".to_owned())
+            .map_err(|_| tr!(MESSAGES, "tape-not-utf8"))
     }
 }
 
 fn bytes_from_hex(hex: &str) -> Result<Vec<u8>, String> {
     if !hex.len().is_multiple_of(2) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err("malformed hexadecimal".to_owned());
+        return Err(tr!(MESSAGES, "tape-malformed-hexadecimal"));
     }
     Ok((0..hex.len())
         .step_by(2)
@@ -468,7 +503,7 @@ impl<T: Taped> Taped for Option<T> {
         match token(tokens)?.as_str() {
             "n" => Ok(None),
             "y" => T::read(tokens).map(Some),
-            other => Err(format!("`{}` is not an option", short(other))),
+            other => Err(tr!(MESSAGES, "tape-not-an-option", text = short(other))),
         }
     }
 }
@@ -533,7 +568,7 @@ impl TapedElement for Float {
     fn from_hex(hex: &str) -> Result<Self, String> {
         u64::from_str_radix(hex, 16)
             .map(Float::from_bits)
-            .map_err(|_| "malformed float".to_owned())
+            .map_err(|_| tr!(MESSAGES, "tape-malformed-float"))
     }
 }
 
@@ -546,7 +581,7 @@ impl TapedElement for bool {
         match hex {
             "1" => Ok(true),
             "0" => Ok(false),
-            _ => Err("malformed boolean".to_owned()),
+            _ => Err(tr!(MESSAGES, "tape-malformed-boolean")),
         }
     }
 }
@@ -560,7 +595,7 @@ impl TapedElement for usize {
         u64::from_str_radix(hex, 16)
             .ok()
             .and_then(|v| usize::try_from(v).ok())
-            .ok_or_else(|| "malformed integer".to_owned())
+            .ok_or_else(|| tr!(MESSAGES, "tape-malformed-integer"))
     }
 }
 
@@ -578,7 +613,7 @@ impl<E: TapedElement, D: Dimension> Taped for Array<E, D> {
         let text = tagged(tokens, 'a')?;
         let (shape, digits) = text
             .split_once(':')
-            .ok_or_else(|| "an array without its shape".to_owned())?;
+            .ok_or_else(|| tr!(MESSAGES, "tape-array-without-shape"))?;
         let shape: Vec<usize> = if shape.is_empty() {
             Vec::new()
         } else {
@@ -587,20 +622,20 @@ impl<E: TapedElement, D: Dimension> Taped for Array<E, D> {
         if let Some(ndim) = D::NDIM
             && ndim != shape.len()
         {
-            return Err(format!(
-                "an array of {} dimensions where {ndim} are expected",
-                shape.len()
+            return Err(tr!(
+                MESSAGES,
+                "tape-array-dimensions",
+                got = shape.len(),
+                expected = ndim
             ));
         }
         let count = shape
             .iter()
             .try_fold(1usize, |n, &d| n.checked_mul(d))
             .filter(|&n| n.checked_mul(E::WIDTH) == Some(digits.len()))
-            .ok_or_else(|| {
-                "an array whose shape does not match its elements".to_owned()
-            })?;
+            .ok_or_else(|| tr!(MESSAGES, "tape-array-shape-mismatch"))?;
         if !digits.is_ascii() {
-            return Err("malformed array elements".to_owned());
+            return Err(tr!(MESSAGES, "tape-malformed-array-elements"));
         }
         let values = (0..count)
             .map(|i| E::from_hex(&digits[i * E::WIDTH..(i + 1) * E::WIDTH]))

@@ -22,9 +22,9 @@ use course_harness::mistakes::rnn::{
     origin_jacobian_mistakes, step_backward_mistakes, step_mistakes,
 };
 use course_harness::{
-    Misconception, Reference, Tol, assert_all_finite, assert_gradient_close,
+    Catalog, Misconception, Reference, Tol, assert_all_finite, assert_gradient_close,
     assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient, observe, relative_error,
+    numerical_gradient, observe, relative_error, tr,
 };
 use rnn::{Rnn, RnnGrads, StepGrads, as_row, row};
 use std::sync::LazyLock;
@@ -33,6 +33,13 @@ use std::sync::LazyLock;
 static NUMPY: LazyLock<Reference> = LazyLock::new(|| {
     Reference::parse("01-rnn-bottleneck/graded.json", include_str!("graded.json"))
 });
+
+/// This suite's messages, in every language the course speaks.
+static MESSAGES: Catalog = Catalog::new(
+    "01-rnn-bottleneck",
+    include_str!("locales/en/suite.ftl"),
+    include_str!("locales/zh-CN/suite.ftl"),
+);
 
 /// The cell's parameters as the builders of wrong answers (`course_harness::mistakes::rnn`)
 /// take them.
@@ -141,9 +148,11 @@ fn assert_gradient(
             what,
             analytic,
             numerical,
-            &format!(
-                "your gradient matches a known mistake: {}. (In general: {hint})",
-                mistake.cause
+            &tr!(
+                MESSAGES,
+                "gradient-known-mistake",
+                cause = mistake.cause,
+                hint = hint
             ),
         ),
         None => assert_gradient_close(what, analytic, numerical, hint),
@@ -240,7 +249,7 @@ fn step_matches_the_cs231n_fixture() {
         let h = linspace_matrix(3, 4, -0.2, 0.5);
         let expected = NUMPY.matrix("step_cs231n");
         assert_matrix_close(
-            "step on CS231n's fixture",
+            &tr!(MESSAGES, "label-step-cs231n"),
             &step(&cell, &x, &h),
             &expected,
             Tol {
@@ -268,18 +277,15 @@ fn step_transposes_both_weights_on_a_hand_computed_example() {
         let expected = array![[t(0.5), t(0.5)]];
         let mistakes = [
             Misconception {
-                cause: "neither weight was transposed (x W_xh + h W_hh): the course's \
-                        weights are (d_out, d_in), one row per hidden unit, so the step \
-                        is x W_xhᵀ + h W_hhᵀ + b",
+                cause: &tr!(MESSAGES, "neither-weight-transposed"),
                 result: array![[t(2.5), t(0.5)]],
             },
             Misconception {
-                cause: "W_xh was not transposed (x W_xh): it is (d_hidden, d_in), one row \
-                        per hidden unit, so the step uses x W_xhᵀ",
+                cause: &tr!(MESSAGES, "w-xh-not-transposed"),
                 result: array![[t(2.5), t(2.5)]],
             },
             Misconception {
-                cause: W_HH_NOT_TRANSPOSED,
+                cause: &W_HH_NOT_TRANSPOSED,
                 result: array![[t(0.5), t(-1.5)]],
             },
         ];
@@ -353,33 +359,34 @@ fn step_backward_matches_numerical_gradients() {
             STEP,
         );
 
+        let label = |name: &str| tr!(MESSAGES, "label-step-gradient", name = name);
         assert_gradient(
-            "step d_x",
+            &label("d_x"),
             &d_x,
             &num_x,
-            "dx = dz W_xh with dz = dh' ⊙ (1 − h'²)",
+            &tr!(MESSAGES, "hint-step-d-x"),
             &mistakes.d_x,
         );
-        assert_gradient("step d_h", &d_h, &num_h, "dh = dz W_hh", &mistakes.d_h);
+        assert_gradient(&label("d_h"), &d_h, &num_h, "dh = dz W_hh", &mistakes.d_h);
         assert_gradient(
-            "step d_w_xh",
+            &label("d_w_xh"),
             &d_w_xh,
             &num_w_xh,
-            "dW_xh = dzᵀ x, shape (d_hidden, d_in) like W_xh",
+            &tr!(MESSAGES, "hint-step-d-w-xh"),
             &mistakes.d_w_xh,
         );
         assert_gradient(
-            "step d_w_hh",
+            &label("d_w_hh"),
             &d_w_hh,
             &num_w_hh,
-            "dW_hh = dzᵀ h, with h the previous state",
+            &tr!(MESSAGES, "hint-step-d-w-hh"),
             &mistakes.d_w_hh,
         );
         assert_gradient(
-            "step d_b",
+            &label("d_b"),
             &as_matrix(&d_b),
             &num_b,
-            "the bias is added to every row, so db sums dz over the rows",
+            &tr!(MESSAGES, "hint-step-d-b"),
             &mistakes.d_b,
         );
     });
@@ -398,9 +405,13 @@ fn forward_matches_the_reference_states() {
         let expected = NUMPY.matrix("forward_states");
         let mistakes = forward_mistakes(&params(&cell), &xs, &h0);
         let states = forward(&cell, &xs, &h0);
-        assert_same_shape("forward's states (T = 5, d_hidden = 4)", &states, (5, 4));
+        assert_same_shape(
+            &tr!(MESSAGES, "label-forward-states-shape", len = 5, hidden = 4),
+            &states,
+            (5, 4),
+        );
         assert_matrix_close(
-            "forward's states",
+            &tr!(MESSAGES, "label-forward-states"),
             &states,
             &expected,
             Tol {
@@ -421,7 +432,11 @@ fn each_state_is_one_step_from_the_previous_one() {
         let xs = linspace_matrix(7, 3, 1.0, -1.3);
         let h0 = Vector::from(linspace(-0.5, 0.5, 4));
         let states = forward(&cell, &xs, &h0);
-        assert_same_shape("forward's states (T = 7, d_hidden = 4)", &states, (7, 4));
+        assert_same_shape(
+            &tr!(MESSAGES, "label-forward-states-shape", len = 7, hidden = 4),
+            &states,
+            (7, 4),
+        );
         for t in 0..7 {
             let previous = if t == 0 {
                 as_row(&h0)
@@ -429,7 +444,7 @@ fn each_state_is_one_step_from_the_previous_one() {
                 row(&states, t - 1)
             };
             assert_matrix_close(
-                &format!("state {t} against step(x_{t}, the state before it)"),
+                &tr!(MESSAGES, "label-state-against-step", t = t),
                 &row(&states, t),
                 &step(&cell, &row(&xs, t), &previous),
                 Tol::TIGHT,
@@ -448,13 +463,17 @@ fn an_empty_sequence_has_no_states_and_its_context_is_h0() {
         let (_, h0) = small_sequence();
         let nothing = Matrix::zeros((0, 3));
         let states = forward(&cell, &nothing, &h0);
-        assert_same_shape("forward of an empty sequence", &states, (0, 4));
+        assert_same_shape(&tr!(MESSAGES, "label-forward-empty"), &states, (0, 4));
         let context = encode(&cell, &nothing, &h0);
         assert!(
             context == h0,
-            "encode of an empty sequence should be h0 = {h0}, got {context}. Likely cause: \
-             with no tokens there is no last state; the context is the state before the \
-             first token, h0"
+            "{}",
+            tr!(
+                MESSAGES,
+                "encode-empty-not-h0",
+                h0 = h0.to_string(),
+                context = context.to_string()
+            )
         );
         let RnnGrads {
             d_xs,
@@ -463,14 +482,16 @@ fn an_empty_sequence_has_no_states_and_its_context_is_h0() {
             d_w_hh,
             d_b,
         } = backward(&cell, &nothing, &h0, &states, &Matrix::zeros((0, 4)));
-        assert_same_shape("d_xs of an empty sequence", &d_xs, (0, 3));
-        let zero = |what: &str, m: &Matrix, shape: (usize, usize)| {
-            assert_matrix_close(what, m, &Matrix::zeros(shape), Tol::TIGHT, &[]);
+        let of_empty = |name: &str| tr!(MESSAGES, "label-gradient-of-empty", name = name);
+        assert_same_shape(&of_empty("d_xs"), &d_xs, (0, 3));
+        let zero = |name: &str, m: &Matrix, shape: (usize, usize)| {
+            let what = of_empty(name);
+            assert_matrix_close(&what, m, &Matrix::zeros(shape), Tol::TIGHT, &[]);
         };
-        zero("d_h0 of an empty sequence", &as_matrix(&d_h0), (1, 4));
-        zero("d_w_xh of an empty sequence", &d_w_xh, (4, 3));
-        zero("d_w_hh of an empty sequence", &d_w_hh, (4, 4));
-        zero("d_b of an empty sequence", &as_matrix(&d_b), (1, 4));
+        zero("d_h0", &as_matrix(&d_h0), (1, 4));
+        zero("d_w_xh", &d_w_xh, (4, 3));
+        zero("d_w_hh", &d_w_hh, (4, 4));
+        zero("d_b", &as_matrix(&d_b), (1, 4));
     });
 }
 
@@ -484,9 +505,15 @@ fn a_one_token_sequence_is_one_step() {
         let x0 = row(&xs, 0);
         let h_1 = step(&cell, &x0, &as_row(&h0));
         let states = forward(&cell, &x0, &h0);
-        assert_matrix_close("forward of one token", &states, &h_1, Tol::TIGHT, &[]);
         assert_matrix_close(
-            "encode of one token",
+            &tr!(MESSAGES, "label-forward-one-token"),
+            &states,
+            &h_1,
+            Tol::TIGHT,
+            &[],
+        );
+        assert_matrix_close(
+            &tr!(MESSAGES, "label-encode-one-token"),
             &as_matrix(&encode(&cell, &x0, &h0)),
             &h_1,
             Tol::TIGHT,
@@ -506,7 +533,7 @@ fn a_one_token_sequence_is_one_step() {
         ];
         for (name, got, expected, mistakes) in pairs {
             assert_matrix_close(
-                &format!("backward of one token: {name} (should equal step_backward's)"),
+                &tr!(MESSAGES, "label-backward-one-token", name = name),
                 got,
                 expected,
                 Tol::TIGHT,
@@ -528,7 +555,7 @@ fn the_context_vector_is_the_last_state() {
             let prefix = xs.slice(s![..len, ..]).to_owned();
             let states = forward(&cell, &prefix, &h0);
             assert_matrix_close(
-                &format!("encode of the first {len} tokens"),
+                &tr!(MESSAGES, "label-encode-first-tokens", len = len),
                 &as_matrix(&encode(&cell, &prefix, &h0)),
                 &row(&states, len - 1),
                 Tol::TIGHT,
@@ -553,7 +580,7 @@ fn bptt_gradients_of_the_inputs_and_h0_match_numerical_gradients() {
         let states = forward(&cell, &xs, &h0);
         let grads = backward(&cell, &xs, &h0, &states, &upstream);
         assert_same_shape("d_xs", &grads.d_xs, (5, 3));
-        assert_all_finite("d_xs", &grads.d_xs, "check every step's gradient");
+        assert_all_finite("d_xs", &grads.d_xs, &tr!(MESSAGES, "hint-check-every-step"));
 
         let loss =
             |xs: &Matrix, h0: &Vector| weighted_sum(&forward(&cell, xs, h0), &upstream);
@@ -568,15 +595,14 @@ fn bptt_gradients_of_the_inputs_and_h0_match_numerical_gradients() {
             "BPTT d_xs",
             &grads.d_xs,
             &num_xs,
-            "walk from the last step to the first, calling step_backward with the \
-             gradient that reaches each state; row t of d_xs is that step's d_x",
+            &tr!(MESSAGES, "hint-bptt-d-xs"),
             &mistakes.d_xs,
         );
         assert_gradient(
             "BPTT d_h0",
             &as_matrix(&grads.d_h0),
             &num_h0,
-            "d_h0 is the d_h that the first step (t = 0) sends back",
+            &tr!(MESSAGES, "hint-bptt-d-h0"),
             &mistakes.d_h0,
         );
     });
@@ -619,21 +645,21 @@ fn bptt_gradients_of_the_weights_are_summed_over_the_steps() {
             "BPTT d_w_xh",
             &grads.d_w_xh,
             &num_w_xh,
-            "add up every step's dW_xh = dzᵀ x_t",
+            &tr!(MESSAGES, "hint-bptt-d-w-xh"),
             &mistakes.d_w_xh,
         );
         assert_gradient(
             "BPTT d_w_hh",
             &grads.d_w_hh,
             &num_w_hh,
-            "add up every step's dW_hh = dzᵀ h_(t-1); at step 0 the previous state is h0",
+            &tr!(MESSAGES, "hint-bptt-d-w-hh"),
             &mistakes.d_w_hh,
         );
         assert_gradient(
             "BPTT d_b",
             &as_matrix(&grads.d_b),
             &num_b,
-            "add up every step's db",
+            &tr!(MESSAGES, "hint-bptt-d-b"),
             &mistakes.d_b,
         );
     });
@@ -653,7 +679,7 @@ fn jacobian_from_backward(cell: &Rnn, xs: &Matrix, h_start: &Vector) -> Matrix {
         let mut upstream = Matrix::zeros((len, n));
         upstream[[len - 1, k]] = 1.0;
         let grads = backward(cell, xs, h_start, &states, &upstream);
-        assert_eq!(grads.d_h0.len(), n, "d_h0 must have d_hidden entries");
+        assert_eq!(grads.d_h0.len(), n, "{}", tr!(MESSAGES, "d-h0-length"));
         jacobian.row_mut(k).assign(&grads.d_h0);
     }
     jacobian
@@ -679,7 +705,7 @@ fn at_the_origin_the_jacobian_is_the_power_of_w_hh() {
             power = power.dot(&cell.w_hh);
         }
         assert_matrix_close(
-            "∂h_6/∂h_0 at the origin (should be W_hh⁶)",
+            &tr!(MESSAGES, "label-origin-jacobian"),
             &jacobian,
             &power,
             Tol::TIGHT,
@@ -689,9 +715,13 @@ fn at_the_origin_the_jacobian_is_the_power_of_w_hh() {
         let bound = sigma.powi(len as i32);
         assert!(
             (norm - bound).abs() <= 1e-12,
-            "the largest singular value of ∂h_6/∂h_0 at the origin should be \
-             σ_max(W_hh)⁶ = 0.5⁶ = {bound}, got {norm}. Likely cause: the recurrent \
-             gradient is dh = dz W_hh with dz = dh' ⊙ (1 − h'²), and 1 − 0² = 1 here"
+            "{}",
+            tr!(
+                MESSAGES,
+                "origin-singular-value",
+                bound = bound.to_string(),
+                norm = norm.to_string()
+            )
         );
     });
 }
@@ -726,21 +756,25 @@ fn the_jacobian_obeys_the_geometric_bound() {
                 numerical.row_mut(k).assign(&unit.row(0));
             }
             assert_gradient_close(
-                &format!(
-                    "∂h_{len}/∂h_{t}, row k = d_h0 with upstream e_k on the last state"
-                ),
+                &tr!(MESSAGES, "label-jacobian-rows", len = len, t = t),
                 &jacobian,
                 &numerical,
-                "backpropagate through every remaining step; each step multiplies the \
-                 gradient by diag(1 − h'²) and then by W_hh",
+                &tr!(MESSAGES, "hint-jacobian"),
             );
             let norm = largest_singular_value(&jacobian);
             let bound = (0.95 as Float).powi((len - t) as i32);
             assert!(
                 norm <= bound * (1.0 + 1e-9),
-                "‖∂h_{len}/∂h_{t}‖ = {norm} exceeds σ_max(W_hh)^{} = {bound}; |tanh'| ≤ 1 \
-                 makes that impossible for a correct backward pass",
-                len - t
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "jacobian-exceeds-bound",
+                    len = len,
+                    t = t,
+                    norm = norm.to_string(),
+                    power = len - t,
+                    bound = bound.to_string()
+                )
             );
         }
     });
@@ -772,15 +806,23 @@ fn the_gradient_for_the_first_token_vanishes_when_w_hh_contracts() {
             * (n as Float).sqrt();
         assert!(
             last > 0.1,
-            "the gradient of Σ h_20 for the last token should be clearly nonzero, got \
-             {last}. Likely cause: backward must start from d_states's last row"
+            "{}",
+            tr!(
+                MESSAGES,
+                "last-token-gradient-zero",
+                last = last.to_string()
+            )
         );
         assert!(
             first <= bound && first < 2e-6 * last,
-            "the gradient of Σ h_20 for the first token should be at most \
-             0.5¹⁹ · σ_max(W_xh) · √6 = {bound:.3e}, got {first:.3e} (the last token's is \
-             {last:.3e}). Likely cause: every step back must multiply by diag(1 − h'²) and \
-             by W_hh, whose largest singular value is 0.5"
+            "{}",
+            tr!(
+                MESSAGES,
+                "first-token-gradient-too-large",
+                bound = format!("{bound:.3e}"),
+                first = format!("{first:.3e}"),
+                last = format!("{last:.3e}")
+            )
         );
     });
 }
@@ -803,7 +845,7 @@ fn two_sentences_that_differ_in_their_first_token_become_indistinguishable() {
         other.row_mut(0).assign(&array![2.0, -2.0, 1.0]);
         let h0 = Vector::zeros(n);
         let (a, b) = (forward(&cell, &xs, &h0), forward(&cell, &other, &h0));
-        assert_same_shape("forward's states", &a, (len, n));
+        assert_same_shape(&tr!(MESSAGES, "label-forward-states"), &a, (len, n));
         let distance = |t: usize| {
             let d = &a.row(t) - &b.row(t);
             d.dot(&d).sqrt()
@@ -811,25 +853,34 @@ fn two_sentences_that_differ_in_their_first_token_become_indistinguishable() {
         let start = distance(0);
         assert!(
             start > 0.5,
-            "the first states should differ clearly (the first tokens differ), but they \
-             are {start} apart. Likely cause: the step must read its token, x W_xhᵀ"
+            "{}",
+            tr!(
+                MESSAGES,
+                "first-states-too-close",
+                start = start.to_string()
+            )
         );
         for t in 1..len {
             let bound = start * (0.5 as Float).powi(t as i32);
             assert!(
                 distance(t) <= bound * (1.0 + 1e-9),
-                "after {} tokens the two states are {} apart, more than the bound \
-                 0.5^{t} × {start:.4} = {bound:.3e}. Likely cause: each state must be \
-                 tanh of W_hh times the previous one (plus the input), and tanh never \
-                 increases distances",
-                t + 1,
-                distance(t)
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "states-not-converging",
+                    tokens = t + 1,
+                    distance = distance(t).to_string(),
+                    t = t,
+                    start = format!("{start:.4}"),
+                    bound = format!("{bound:.3e}")
+                )
             );
         }
         let end = encode(&cell, &xs, &h0) - encode(&cell, &other, &h0);
         assert!(
             end.dot(&end).sqrt() < 1e-4 * start,
-            "the two context vectors should be nearly equal, but differ by {end}"
+            "{}",
+            tr!(MESSAGES, "contexts-differ", difference = end.to_string())
         );
     });
 }

@@ -207,7 +207,7 @@ fn softmax_rows_sum_to_one() {
         let scores = linspace_matrix(4, 5, -3.0, 2.5);
         let weights = softmax(&scores);
         assert_same_shape(&tr!(MESSAGES, "softmax-label-shape"), &weights, (4, 5));
-        assert_rows_sum_to_one("softmax_rows", &weights, WRONG_AXIS);
+        assert_rows_sum_to_one("softmax_rows", &weights, &WRONG_AXIS);
     });
 }
 
@@ -479,7 +479,7 @@ fn attention_weights_rows_sum_to_one() {
         assert_rows_sum_to_one(
             &tr!(MESSAGES, "attention-label-weights"),
             &weights,
-            WRONG_AXIS,
+            &WRONG_AXIS,
         );
     });
 }
@@ -570,7 +570,7 @@ fn masking_before_softmax_equals_masking_after_and_renormalising() {
             row /= sum;
         }
         let masked_after = Misconception {
-            cause: MASK_AFTER_SOFTMAX,
+            cause: &MASK_AFTER_SOFTMAX,
             result: zeroed,
         };
         assert_matrix_close(

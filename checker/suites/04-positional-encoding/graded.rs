@@ -231,9 +231,9 @@ fn table_interleaves_sine_at_even_columns_and_cosine_at_odd_columns() {
             a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12)
         };
         let cause = if close(&row0, &[1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]) {
-            SWAPPED.to_owned()
+            SWAPPED.text().to_owned()
         } else if close(&row0, &[0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]) {
-            CONCATENATED.to_owned()
+            CONCATENATED.text().to_owned()
         } else {
             tr!(MESSAGES, "row-zero-cause")
         };

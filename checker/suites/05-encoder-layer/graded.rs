@@ -992,15 +992,15 @@ fn encoder_layer_post_ln_matches_pytorch() {
         let output = encoder_output(&layer, &x, None);
         let mut misconceptions = vec![
             Misconception {
-                cause: POST_NOT_PRE,
+                cause: &POST_NOT_PRE,
                 result: PYTORCH.matrix("encoder_pre"),
             },
             Misconception {
-                cause: NO_RESIDUAL,
+                cause: &NO_RESIDUAL,
                 result: PYTORCH.matrix("mistake_encoder_post_no_residual"),
             },
             Misconception {
-                cause: NO_RELU,
+                cause: &NO_RELU,
                 result: PYTORCH.matrix("mistake_encoder_post_no_relu"),
             },
         ];
@@ -1029,19 +1029,19 @@ fn encoder_layer_pre_ln_matches_pytorch() {
         let output = encoder_output(&layer, &x, None);
         let mut misconceptions = vec![
             Misconception {
-                cause: PRE_NOT_POST,
+                cause: &PRE_NOT_POST,
                 result: PYTORCH.matrix("encoder_post"),
             },
             Misconception {
-                cause: RESIDUAL_FROM_NORM,
+                cause: &RESIDUAL_FROM_NORM,
                 result: PYTORCH.matrix("mistake_encoder_pre_residual_from_norm"),
             },
             Misconception {
-                cause: NO_RESIDUAL,
+                cause: &NO_RESIDUAL,
                 result: PYTORCH.matrix("mistake_encoder_pre_no_residual"),
             },
             Misconception {
-                cause: NO_RELU,
+                cause: &NO_RELU,
                 result: PYTORCH.matrix("mistake_encoder_pre_no_relu"),
             },
         ];
@@ -1170,7 +1170,7 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
             &normalised_twice,
             Tol::TIGHT,
             &[Misconception {
-                cause: POST_NOT_PRE,
+                cause: &POST_NOT_PRE,
                 result: x.clone(),
             }],
         );
@@ -1571,23 +1571,23 @@ fn decoder_layer_post_ln_matches_pytorch() {
             decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
         let mut misconceptions = vec![
             Misconception {
-                cause: POST_NOT_PRE,
+                cause: &POST_NOT_PRE,
                 result: PYTORCH.matrix("decoder_pre"),
             },
             Misconception {
-                cause: NO_CAUSAL_MASK,
+                cause: &NO_CAUSAL_MASK,
                 result: PYTORCH.matrix("mistake_decoder_post_no_causal_mask"),
             },
             Misconception {
-                cause: NO_MEMORY_MASK,
+                cause: &NO_MEMORY_MASK,
                 result: PYTORCH.matrix("mistake_decoder_post_no_memory_mask"),
             },
             Misconception {
-                cause: CROSS_OVER_SELF,
+                cause: &CROSS_OVER_SELF,
                 result: PYTORCH.matrix("mistake_decoder_post_cross_over_self"),
             },
             Misconception {
-                cause: NO_RESIDUAL,
+                cause: &NO_RESIDUAL,
                 result: PYTORCH.matrix("mistake_decoder_post_no_residual"),
             },
         ];
@@ -1620,27 +1620,27 @@ fn decoder_layer_pre_ln_matches_pytorch() {
             decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
         let mut misconceptions = vec![
             Misconception {
-                cause: PRE_NOT_POST,
+                cause: &PRE_NOT_POST,
                 result: PYTORCH.matrix("decoder_post"),
             },
             Misconception {
-                cause: NO_CAUSAL_MASK,
+                cause: &NO_CAUSAL_MASK,
                 result: PYTORCH.matrix("mistake_decoder_pre_no_causal_mask"),
             },
             Misconception {
-                cause: NO_MEMORY_MASK,
+                cause: &NO_MEMORY_MASK,
                 result: PYTORCH.matrix("mistake_decoder_pre_no_memory_mask"),
             },
             Misconception {
-                cause: CROSS_OVER_SELF,
+                cause: &CROSS_OVER_SELF,
                 result: PYTORCH.matrix("mistake_decoder_pre_cross_over_self"),
             },
             Misconception {
-                cause: RESIDUAL_FROM_NORM,
+                cause: &RESIDUAL_FROM_NORM,
                 result: PYTORCH.matrix("mistake_decoder_pre_residual_from_norm"),
             },
             Misconception {
-                cause: NO_RESIDUAL,
+                cause: &NO_RESIDUAL,
                 result: PYTORCH.matrix("mistake_decoder_pre_no_residual"),
             },
         ];

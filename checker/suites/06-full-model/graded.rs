@@ -804,27 +804,27 @@ fn the_tiny_model_s_logits_match_pytorch() {
         .map(|mistake| REFERENCE.matrix(&format!("tiny_model_logits_{mistake}")));
         let misconceptions = [
             Misconception {
-                cause: NO_EMBEDDING_SCALE,
+                cause: &NO_EMBEDDING_SCALE,
                 result: no_scale,
             },
             Misconception {
-                cause: NO_POSITIONS,
+                cause: &NO_POSITIONS,
                 result: no_positions,
             },
             Misconception {
-                cause: NO_CAUSAL_MASK,
+                cause: &NO_CAUSAL_MASK,
                 result: no_causal,
             },
             Misconception {
-                cause: NO_ENCODER_MASK,
+                cause: &NO_ENCODER_MASK,
                 result: no_encoder_mask,
             },
             Misconception {
-                cause: NO_CROSS_MASK,
+                cause: &NO_CROSS_MASK,
                 result: no_cross_mask,
             },
             Misconception {
-                cause: SAME_INPUT,
+                cause: &SAME_INPUT,
                 result: same_input,
             },
         ];
@@ -1200,7 +1200,7 @@ fn check_every_tensor(
                 &format!("{what}: the gradient of {name} (entries {entries:?})"),
                 &a,
                 &n,
-                &gradient_hint(ADD_NEVER_ASSIGN),
+                &gradient_hint(&ADD_NEVER_ASSIGN),
             );
         }
     }
@@ -1262,7 +1262,7 @@ fn decode_backward_matches_central_differences() {
             "decode_backward's gradient of the memory",
             &d_memory,
             &numerical,
-            &gradient_hint(SUM_OF_D_MEMORY),
+            &gradient_hint(&SUM_OF_D_MEMORY),
         );
         let loss = |m: &Transformer| weighted_sum(&decoded(m, &memory), &upstream);
         check_every_tensor("decode_backward", &model, &grads, &loss, &|name| {
@@ -1481,7 +1481,7 @@ fn adam_matches_pytorch_for_three_steps() {
                 params.clone()
             });
             let mut misconceptions = vec![Misconception {
-                cause: NO_BIAS_CORRECTION,
+                cause: &NO_BIAS_CORRECTION,
                 result: no_correction.slice(s![t..=t, ..]).to_owned(),
             }];
             // ε inside the root moves these parameters by only ~1e-9, less than the
@@ -1493,7 +1493,7 @@ fn adam_matches_pytorch_for_three_steps() {
                 misconceptions.insert(
                     0,
                     Misconception {
-                        cause: EPS_INSIDE_THE_ROOT,
+                        cause: &EPS_INSIDE_THE_ROOT,
                         result: wrong,
                     },
                 );
@@ -1547,7 +1547,7 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
                 rel: 0.0,
             },
             &[Misconception {
-                cause: EPS_INSIDE_THE_ROOT,
+                cause: &EPS_INSIDE_THE_ROOT,
                 result: row(&eps_inside[0]),
             }],
         );

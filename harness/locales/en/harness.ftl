@@ -33,3 +33,209 @@ mask-shape =
 mask-entry =
     { $what }: entry [{ $row }, { $col }] should be { $expected }, got { $got }.
     Likely cause: { $hint }
+
+## Gradients (gradient.rs)
+
+likely-cause = Likely cause: { $hint }
+gradient-mismatch = { $what }: your gradient differs from the numerical gradient (central differences, h = { $step }) by a relative error of { $error }; a correct one agrees to below { $max }.
+gradient-forward-first = If a test of this function's forward pass fails too, fix the forward pass first: the numerical gradient is computed from it.
+# Words of gradient-forward-first that a hint may hold already (then the sentence is left
+# out): keep them in both.
+gradient-forward-first-phrase = forward pass first
+label-numerical = numerical
+label-yours = yours
+
+## The tape (tape.rs): the replay's messages when the learner's process stopped early or
+## its tape does not fit the test, after the marker [tape ended] or [tape mismatch]
+
+tape-open-failed = could not open the tape { $path }: { $error }
+tape-write-failed = could not write to the tape: { $error }
+tape-ended = the learner's process recorded nothing for `{ $label }`: it ended (or was stopped) before this call returned
+tape-label-mismatch = the test asks for `{ $label }` but the tape holds `{ $recorded }` here
+tape-value-unreadable = the value of `{ $label }` is unreadable: { $why }
+tape-value-extra-tokens = the value of `{ $label }` has extra tokens
+tape-expected-value = `{ $label }` should be a value, the tape has an object
+tape-expected-object = `{ $label }` should be an object, the tape has a value
+tape-object-outside-observe = the judge used an object built by the learner's code outside `observe`: a bug in the graded suite (wrap the use in `observe`)
+tape-panic-unreadable = the panic of `{ $label }` is unreadable: { $why }
+panic-not-text = the code panicked with a value that is not text
+
+# Why a value on the tape is unreadable ({ $why } above).
+tape-entry-ends-early = the entry ends early
+tape-expected-token = expected a `{ $tag }` token, found `{ $found }`
+tape-not-a-number = `{ $text }` is not a valid number here
+tape-not-float-bits = `{ $text }` is not a float's bits
+tape-not-a-boolean = `{ $text }` is not a boolean
+tape-not-utf8 = text is not UTF-8
+tape-malformed-hexadecimal = malformed hexadecimal
+tape-not-an-option = `{ $text }` is not an option
+tape-malformed-float = malformed float
+tape-malformed-boolean = malformed boolean
+tape-malformed-integer = malformed integer
+tape-array-without-shape = an array without its shape
+tape-array-dimensions = an array of { $got } dimensions where { $expected } are expected
+tape-array-shape-mismatch = an array whose shape does not match its elements
+tape-malformed-array-elements = malformed array elements
+
+## Verdicts (report.rs)
+
+verdict-write-failed = could not write the grading verdict: { $error }
+
+# The likely causes of mistakes.rs, one section per lesson: shared by the lesson's visible
+# tests and its graded suite.
+
+## Lesson 02, attention: softmax, attention, Linear (mistakes.rs, attention)
+
+wrong-axis = the softmax normalised each column instead of each row (rows are queries: each query's weights over the keys must sum to 1)
+no-max-subtraction = exp(1000) overflows to infinity, and ∞/∞ is NaN: subtract each row's maximum from its scores before exponentiating (the weights do not change, since softmax only sees differences of scores)
+mask-after-softmax = the masked weights were set to 0 after the softmax, so the rows no longer sum to 1: replace the masked scores with −∞ before the softmax
+scores-not-scaled = the scores were not divided by √d_k
+scores-divided-by-d-k = the scores were divided by d_k instead of √d_k
+softmax-jacobian-diagonal-only = only the diagonal of each row's Jacobian, w(1 − w), was used: every weight of a row depends on every score of the row, so the Jacobian is diag(w) − w wᵀ and dS = W ⊙ (dW − rowsum(W ⊙ dW))
+softmax-rowsum-term-missing = the term rowsum(W ⊙ dW) was left out: dS = W ⊙ (dW − rowsum(W ⊙ dW)), with one sum per row broadcast back over the row
+bias-not-added = the bias was not added
+bias-on-one-row = the bias was added to one row only; it belongs to every row
+weight-not-transposed = the output is x W + b, which reads the weight as (d_in, d_out); it is (d_out, d_in), one row per output feature as in PyTorch, so y = x Wᵀ + b (with a non-square weight, x W is a shape error)
+
+## Lesson 01, the RNN (mistakes.rs, rnn)
+
+w-hh-not-transposed = W_hh was used as it is (h W_hh) instead of transposed (h W_hhᵀ). The course stores every weight as (d_out, d_in), one row per hidden unit, like PyTorch's nn.RNN; a square W_hh runs either way, so nothing else warns you
+last-upstream-only = only the last state's upstream gradient was used; every state has its own row of d_states (a loss can read any of them), and the gradient reaching state t is d_states[t] plus what step t + 1 sends back
+carry-dropped = each state's d_states row replaced the gradient flowing back from later steps; add it instead: the gradient reaching state t is d_states[t] plus what step t + 1 sends back
+own-output-as-previous = step t was handed its own output states[t] as its previous state, so dW_hh = dzᵀ h used the wrong h: the previous state of step t is h0 at t = 0 and states[t − 1] after it
+no-tanh = the tanh was not applied: that is the pre-activation z, and the state is tanh(z)
+previous-state-left-out = the previous state h was left out; each step mixes the new token with the state it carries
+tanh-prime-at-z = tanh' was evaluated at the pre-activation z (1 − z²); it is 1 − tanh(z)² = 1 − h'², from the step's output h_next
+tanh-prime-from-previous-state = tanh' was taken from the previous state (1 − h²); it is 1 − h'², from the step's output h_next
+tanh-skipped-in-backward = the tanh was skipped in the backward pass: multiply the upstream gradient by tanh' = 1 − h'² first
+tanh-prime-unsquared = tanh' was computed as 1 − h' instead of 1 − h'² (squared): tanh'(z) = 1 − tanh(z)², and tanh(z) is the step's output h'
+d-h-through-w-hh-transposed = dh = dz W_hhᵀ: the forward multiplies h by W_hhᵀ, so the backward multiplies dz by W_hh (as Linear's dx = dY W)
+d-w-hh-transposed = dW_hh = hᵀ dz is the transpose of the gradient: W_hh is (d_out, d_in), so dW_hh = dzᵀ h
+d-w-hh-from-new-state = dW_hh was built from the new state h' instead of the previous state h, which is what W_hh multiplies
+every-step-from-h0 = every step started from h0: the state must be carried, each step starts from the state the previous step returned
+states-shifted = the states are shifted by one: row t is the state after reading token t, and h0 is not one of the rows
+context-first-state = the context is the first state; it is the last one, after the whole sentence was read
+context-mean-of-states = the context is the mean of the states; a seq2seq encoder hands over its last state only
+origin-jacobian-transposed = the gradient went back through W_hhᵀ instead of W_hh (dh = dz W_hh), or the forward used h W_hh instead of h W_hhᵀ
+bptt-overwritten = the gradient was overwritten at every step, so only step 0's share is left; the same weights are used by every step, so add (+=) each step's share
+bptt-last-step-only = only the last step's share is there; the same weights are used by every step, so add (+=) the share of every step
+
+## Lesson 03, multi-head attention (mistakes.rs, multi_head_attention)
+
+heads-interleaved = the heads took interleaved columns (head i got columns i, i + n_heads, i + 2·n_heads, ...), as a reshape to (n, d_k, n_heads) gives; head i owns the contiguous block of columns i·d_k .. (i+1)·d_k, as a reshape to (n, n_heads, d_k) gives, in the paper and in PyTorch
+heads-plain-reshape = the heads were cut by a plain reshape of the row-major numbers (the (n, d_model) matrix read as (n_heads, n, d_k)), which puts several tokens' features in one row of a head; head i is columns i·d_k .. (i+1)·d_k of every row, a slice of the columns, and the rows (the tokens) stay as they are
+mask-not-passed-to-heads = the mask was not passed to the heads' attention: each head's scaled_dot_product_attention must get the mask, so that the masked keys get weight 0 in every head
+kv-from-query = the keys and values were projected from the query input: K and V come from key_value_input (the encoder's output, in cross-attention), Q from query_input
+one-weight-matrix-per-head = split Q, K and V into n_heads heads of d_k columns and run lesson 02's attention once per head; forward returns one weight matrix per head
+not-through-w-o = the heads' upstream gradient was not sent back through W_o: head i's d_output is its slice of dConcat = d_output W_o (W_o's backward d_x), not a slice of d_output itself
+scaled-by-d-model = the scores were divided by √d_model instead of √d_k: each head's queries and keys are d_k = d_model / n_heads wide, and lesson 02's attention already divides by the square root of their width
+heads-merged-in-reverse = the heads were merged in reverse order (the last head first): head i goes back to columns i·d_k .. (i+1)·d_k, head 0 on the left, where split_heads took it from
+no-output-projection = the output projection W_o was not applied: the output is the heads' outputs side by side, then W_o (concat W_oᵀ + b_o)
+output-projection-not-transposed = the output projection's weight was not transposed (concat W_o + b_o); a Linear layer computes x Wᵀ + b
+one-wide-head = the attention ran once over the full d_model-wide Q, K and V (one head) instead of once per head on d_k-wide slices
+mask-inverted = the mask was inverted: in the course `true` means "may attend" (PyTorch's key_padding_mask uses the opposite, True = ignore)
+d-query-input-not-through-w-q = d_query_input is dQ itself, not sent back through W_q: the forward computed Q = query_input W_qᵀ + b_q, so the backward gives d_query_input = dQ W_q (W_q's backward d_x)
+value-path-alone = your d_key_value_input is the value path alone (dV W_v): the key/value input also feeds W_k, so add dK W_k
+key-path-alone = your d_key_value_input is the key path alone (dK W_k): the key/value input also feeds W_v, so add dV W_v
+count-no-biases = the biases were not counted (4 of d_model each)
+count-no-w-o = the output projection W_o was not counted
+count-one-head = the weights were counted for one head only; W_q, W_k, W_v and W_o are d_model × d_model whatever the number of heads
+count-every-parameter = count every weight and bias of the four projections (weight.len() + bias.len() for each)
+
+## Lesson 04, positional encoding (mistakes.rs, positional_encoding)
+
+sin-cos-swapped = sine and cosine are swapped: column 2i must hold sin(pos·ω_i) and column 2i + 1 cos(pos·ω_i) (your table has the cosine at the even columns)
+table-concatenated = the table is concatenated, [sin(pos·ω_0), …, sin(pos·ω_{"{"}d/2−1{"}"}), cos(pos·ω_0), …] (the tensor2tensor layout), not interleaved as in the paper: column 2i is a sine and column 2i + 1 the cosine of the same frequency
+integer-division = the exponent 2i/d_model was computed in integer arithmetic (2 * i / d_model is 0 for every i < d_model/2, so every frequency is 1): convert to Float before dividing
+exponent-i = the exponent is i/d_model instead of 2i/d_model: the frequencies fall too slowly
+exponent-column = the exponent uses the column index j (j/d_model) for both columns of a pair; the cosine at column 2i + 1 must use the same frequency as the sine at column 2i, exponent 2i/d_model
+exponent-two-columns = the exponent is 2j/d_model with the column index j; the paper's i is the pair index (j / 2 rounded down), so the exponent is 2·(j/2)/d_model
+positive-exponent = the position was multiplied by 10000^(2i/d_model) instead of divided by it: ω_i = 10000^(−2i/d_model) ≤ 1
+positions-from-one = positions were counted from 1; the first row of the table is position 0 (sin 0 = 0, cos 0 = 1)
+rows-not-scaled = the rows were not multiplied by scale() = √d_model
+rows-times-d-model = the rows were multiplied by d_model instead of √d_model
+rows-divided-by-scale = the rows were divided by √d_model instead of multiplied
+repeated-token-overwritten = a repeated token's gradient was overwritten (`=`) instead of added (`+=`): only its last occurrence counts. A token used three times collects the gradient of all three uses
+repeated-token-first-only = only the first occurrence of a repeated token was counted; every occurrence adds its row of d_out
+embedding-gradient-not-scaled = the gradient was not multiplied by scale() = √d_model; forward multiplies every looked-up row by it, so the backward pass must too
+first-position-everywhere = every row got the encoding of the first position; row t needs table[start + t]
+positions-shifted = the positions were shifted by one (table[start + t + 1]); the first row is position start
+start-ignored = `start` was ignored: row t must get table[start + t], which matters when a decoder adds one token at position start
+encoding-scaled-too = the encoding was scaled too (√d_model · (E + PE)); the scale belongs to the embedding only
+embeddings-not-scaled = the embeddings were not multiplied by √d_model
+ratio-rows-not-scaled = the embedding rows were not multiplied by scale() = √d_model: compare the rows as the model sees them
+ratio-mean-of-norms = the mean of the row norms was used; the ratio uses the root mean square of the row norms, sqrt(mean ‖row‖²)
+ratio-total-norms = the total (Frobenius) norms were compared without dividing by the number of rows; when the vocabulary and the table differ in size, compare the average row
+
+## Lesson 05, the encoder and decoder layers (mistakes.rs, encoder_layer)
+
+gamma-beta-swapped = γ and β were swapped: γ (gamma) multiplies x̂ and β (beta) is added, y = γ ⊙ x̂ + β
+gelu-tanh = the activation is GELU (tanh approximation, as in BERT and GPT-2); the paper's FFN, and the course's, uses the ReLU: max(0, x W_1ᵀ + b_1)
+gelu-erf = the activation is GELU (x·Φ(x)); the paper's FFN, and the course's, uses the ReLU: max(0, x W_1ᵀ + b_1)
+post-not-pre = this is the pre-LN layer's output, with NormPosition::Post: post-LN normalises after the residual addition, h = norm_1(x + SA(x)), out = norm_2(h + FFN(h))
+pre-not-post = this is the post-LN layer's output, with NormPosition::Pre: pre-LN normalises the sublayer's input only, h = x + SA(norm_1(x)), out = h + FFN(norm_2(h))
+no-residual = the residual connections are missing: each block adds its input to its sublayer's output (x + SA(..), h + FFN(..))
+no-relu = the FFN has no ReLU (check FeedForward::forward)
+residual-from-norm = the residual added the normalised input: pre-LN is x + SA(norm_1(x)), with the raw x on the residual path, not norm_1(x) + SA(norm_1(x))
+cross-queries-from-input = the cross-attention's queries came from the layer's input x; they come from the first block's output: cross_attention.forward(h_1, memory, memory_mask) in post-LN, cross_attention.forward(norm_2(h_1), memory, memory_mask) in pre-LN
+self-mask-ignored = the self-attention ignored self_mask, so every target position saw the whole target sequence, the future included: pass self_mask to self_attention.forward
+memory-mask-ignored = the cross-attention ignored memory_mask, so the padded source position got attention: pass memory_mask to cross_attention.forward
+cross-over-self = the cross-attention's keys and values came from the decoder's own stream; they come from the encoder's output: cross_attention.forward(query_input, memory, memory_mask)
+unbiased-std-plus-eps = the standard deviation was the unbiased one (÷(d_model − 1), what torch.std computes) with ε added to it, as the Annotated Transformer's LayerNorm does; nn.LayerNorm (and the course) divide the variance by d_model and put ε inside the square root: (x − μ) / √(σ² + ε)
+annotated-layer-norm = this is the Annotated Transformer's LayerNorm (unbiased std, ε = 1e-6 added to the std); nn.LayerNorm divides the variance by d_model and puts ε inside the square root: (x − μ) / √(σ² + ε)
+unbiased-variance = the variance was the unbiased one (÷(d_model − 1)); LayerNorm uses the biased variance, the mean of the squared deviations (÷ d_model)
+eps-on-std = ε was added to the standard deviation, (x − μ) / (σ + ε); it belongs inside the square root, (x − μ) / √(σ² + ε)
+eps-left-out = ε was left out: (x − μ) / √(σ² + ε) with ε = self.eps
+columns-normalised = each column was normalised over the rows (BatchNorm's axis) instead of each row over its features: LayerNorm computes one mean and one variance per row (per token)
+beta-not-added = β was not added: y = γ ⊙ x̂ + β
+gamma-not-applied = γ was not applied: y = γ ⊙ x̂ + β
+affine-before-normalising = γ and β were applied before normalising, which the normalisation then undoes; they come after: y = γ ⊙ x̂ + β
+mean-variance-as-constants = μ and σ² were treated as constants (dx = g/σ): both depend on every entry of the row, which adds the terms − mean(g) and − x̂ ⊙ mean(g ⊙ x̂)
+variance-term-missing = the variance's term is missing: dx = r·(g − mean(g) − x̂ ⊙ mean(g ⊙ x̂))
+mean-term-missing = the mean's term is missing: dx = r·(g − mean(g) − x̂ ⊙ mean(g ⊙ x̂))
+gamma-missing-in-backward = γ is missing: the gradient that reaches x̂ is g = dY ⊙ γ
+d-gamma-with-x = dγ summed dY ⊙ x instead of dY ⊙ x̂ (the normalised input)
+hidden-pre-activation = the ReLU is missing, or `hidden` holds the pre-activation; it is the ReLU's output, max(0, x W_1ᵀ + b_1), which is also what w_2 takes as input
+ffn-no-relu = the ReLU is missing: FFN(x) = max(0, x W_1ᵀ + b_1) W_2ᵀ + b_2
+relu-on-output = a ReLU was applied to the output too; only the hidden layer has one, so the FFN's output can be negative
+relu-gradient-missing = the ReLU's gradient is missing: it passes the gradient where the unit was on (hidden > 0) and blocks it (0) where it was off
+# A residual block's mistakes: { $name } is one of the block-… names below, { $input },
+# { $norm } and { $f } are code (x, norm_1, SA).
+residual-post-missing = the residual around the { $name } is missing: the block is { $norm }({ $input } + { $f }({ $input })), not { $norm }({ $f }({ $input }))
+residual-pre-missing = the residual around the { $name } is missing: the block is { $input } + { $f }({ $norm }({ $input })), not { $f }({ $norm }({ $input }))
+residual-pre-normalised = the residual around the { $name } added the normalised input: pre-LN is { $input } + { $f }({ $norm }({ $input })), with the raw { $input } on the residual path, not { $norm }({ $input }) + { $f }({ $norm }({ $input }))
+block-self-attention = self-attention
+block-cross-attention = cross-attention
+block-ffn = FFN
+mask-not-reaching-self-attention = the mask did not reach the self-attention: pass it to self_attention.forward
+d-key-value-input-left-out = d_key_value_input was left out of d_x: the self-attention's one input fed its queries, its keys and its values, so the gradient that comes back to it is d_query_input + d_key_value_input
+
+## Lesson 06, the full model (mistakes.rs, full_model)
+
+no-embedding-scale = the embeddings were not multiplied by √d_model (lesson 04's Embedding does it: use embed_with_positions)
+no-positions = no positional encoding was added (embed_with_positions with model.positions)
+no-causal-mask = the decoder's self-attention has no causal mask (target_mask)
+no-encoder-mask = the encoder's self-attention does not mask the source's padding (key_padding_mask(S, src))
+no-cross-mask = the cross-attention does not mask the source's padding (key_padding_mask(T, src) as the decoder layers' memory mask)
+same-input = every layer was given the embeddings instead of the output of the layer below it
+loss-over-every-row = the loss is the mean over every row, padding included: divide by the number of targets that are not padding, not by the number of rows
+log-softmax-overflow = exp(1000) overflows; compute the log-softmax as x − max − ln Σ exp(x − max): subtract the row maximum
+noam-max = the schedule took the max instead of the min of step^−0.5 and step · warmup^−1.5 (`max` instead of `min`): the min is what rises linearly during the warm-up and decays as 1/√step after it
+no-bias-correction = no bias correction: divide m by 1 − β₁ᵗ and v by 1 − β₂ᵗ (t counts from 1)
+eps-inside-the-root = ε was put inside the square root, m̂ / √(v̂ + ε); Adam adds it to the root, θ ← θ − lr · m̂ / (√v̂ + ε)
+sum-of-d-memory = every decoder layer reads the same memory, so its gradient is the SUM of every layer's d_memory
+add-never-assign = walk the layers backwards, feed each layer's backward the input it had in the forward pass, and ADD every layer's gradients (and every pair's) into the gradient model: += , never =
+start-from-bos = decoding must start from BOS, never PAD (issue #127 of the Annotated Transformer: starting from PAD), as in training
+cache-append = the cache must keep the keys and values of every earlier position (append with push_row, never replace), and the positional encoding must use cache.position, which decode_step increments
+annotated-label-smoothing = this is the Annotated Transformer's LabelSmoothing (1 − ε on the gold class, ε/(V − 2) elsewhere, 0 on the padding column); the course uses PyTorch's definition, (1 − ε)·onehot + ε/V over every class
+pad-row-smoothed = the row whose target is PAD must be all zeros: it is not a prediction
+smoothing-over-others = ε was spread as ε/(V − 1) over the other classes with 1 − ε on the gold class; the course uses PyTorch's definition, (1 − ε)·onehot + ε/V: every class (the gold one too) gets ε/V, and the gold class 1 − ε + ε/V
+smoothing-over-v-minus-one = ε was spread as ε/(V − 1) instead of ε/V; the course uses PyTorch's definition, (1 − ε)·onehot + ε/V, so each row sums to 1
+pad-row-gradient = the padding row's gradient is not 0: it kept p/N; a row whose target is PAD adds nothing to the loss, so its gradient is 0 (multiply p by the rows' is-token mask before subtracting q)
+gradient-over-rows = the gradient was divided by the number of rows instead of the number of tokens that are not padding
+pad-row-gradient-over-rows = the padding row's gradient is not 0 and the gradient was divided by the number of rows instead of the number of tokens
+noam-step-zero-infinite = step 0 gives 0^−0.5 = ∞: use max(step, 1)
+noam-step-zero-zero = step 0 gives min(0^−0.5, 0 · warmup^−1.5) = min(∞, 0) = 0: treat step 0 as step 1, max(step, 1)
+noam-warm-up = the warm-up part is step · warmup^−1.5, a straight line that meets step^−0.5 at step = warmup
+noam-rule = factor · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)
+clipped-each-tensor = each tensor was clipped on its own; the paper's clipping (and PyTorch's clip_grad_norm_) uses one norm over every tensor, so the direction of the whole gradient is kept

@@ -38,7 +38,7 @@ fn softmax_turns_each_row_of_scores_into_weights_that_sum_to_one() {
         Tol::TIGHT,
         &softmax_mistakes(&scores),
     );
-    assert_rows_sum_to_one("softmax_rows", &weights, WRONG_AXIS);
+    assert_rows_sum_to_one("softmax_rows", &weights, &WRONG_AXIS);
 }
 
 #[test]
@@ -48,7 +48,7 @@ fn softmax_survives_scores_in_the_thousands() {
     assert_all_finite(
         "softmax_rows([[1000, 999, 0]])",
         &weights,
-        NO_MAX_SUBTRACTION,
+        &NO_MAX_SUBTRACTION,
     );
     let e = (-1.0 as Float).exp();
     let expected = array![[1.0 / (1.0 + e), e / (1.0 + e), 0.0]];
@@ -148,7 +148,7 @@ fn masked_positions_get_exactly_zero_weight_and_rows_still_sum_to_one() {
             weights[[i, j]]
         );
     }
-    assert_rows_sum_to_one("causal weights", &weights, MASK_AFTER_SOFTMAX);
+    assert_rows_sum_to_one("causal weights", &weights, &MASK_AFTER_SOFTMAX);
 }
 
 #[test]

@@ -213,7 +213,7 @@ fn cross_attention_gives_one_output_row_per_query() {
     assert_eq!(forward.weights.len(), 3, "{ONE_PER_HEAD}");
     for weights in &forward.weights {
         // One row per query, one column per key.
-        assert_same_shape_because("a head's weights", weights, (2, 5), KV_FROM_QUERY);
+        assert_same_shape_because("a head's weights", weights, (2, 5), &KV_FROM_QUERY);
     }
 }
 
