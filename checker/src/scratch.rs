@@ -207,12 +207,20 @@ impl Scratch {
         for stale in ["Cargo.toml", "Cargo.lock"] {
             let _ = std::fs::remove_file(dir.join(stale));
         }
-        let lockfile = std::fs::read(course.root.join("Cargo.lock")).unwrap_or_default();
+        let course_lock = course.root.join("Cargo.lock");
+        let lockfile = std::fs::read(&course_lock).unwrap_or_default();
+        let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
         for member in &members {
             let path = dir.join(member).join("Cargo.lock");
             // The course's lock file is the start; cargo then fits it to the lesson's
-            // package names (`crate::compile`), and later runs keep that.
-            if !lockfile.is_empty() && !path.exists() {
+            // package names (`crate::compile`), and later runs keep that until the course's
+            // lock file changes (a dependency of the shared crates changed).
+            let stale = match (modified(&path), modified(&course_lock)) {
+                (Some(fitted), Some(course)) => fitted < course,
+                (None, _) => true,
+                _ => false,
+            };
+            if !lockfile.is_empty() && stale {
                 std::fs::write(&path, &lockfile).with_context(|| {
                     let path = path.display().to_string();
                     tr!(INSTRUCTOR, "file-could-not-write", path = path)
