@@ -9,8 +9,14 @@
 //! pointed at the book's figures and at `target/experiments/` (see
 //! `course_common::output`).
 //!
+//! Each figure program draws its figures in English and in Chinese (`--lang en,zh-CN`),
+//! the Chinese ones into `book/src/figures/zh-CN/`, where the hand-drawn figures' Chinese
+//! twins are too. Then every figure that shows Chinese, drawn or hand-drawn, gets the
+//! subset of the book's CJK font it needs (see `figure_font`).
+//!
 //! `figures --check` regenerates the figures and fails if any differs from the committed
-//! file, so the book never shows a figure the code no longer draws. `experiments` runs
+//! file, so the book never shows a figure the code no longer draws. `--fonts-only` skips
+//! the programs and only embeds the fonts (after editing a hand-drawn figure). `experiments` runs
 //! every figure and experiment example in release mode and gathers the JSON summaries
 //! they write into `target/experiments/summary.json`.
 
@@ -21,10 +27,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Stdio;
 
-/// One example to run: the lesson package and the example's name.
+/// One example to run: the lesson package, the example's name, and whether it draws the
+/// book's figures (and so takes `--lang`).
 struct Example {
     package: String,
     name: String,
+    draws: bool,
 }
 
 /// Which of a lesson's example lists: those that draw figures, or those that measure.
@@ -47,6 +55,7 @@ fn examples(root: &Path, kind: Kind) -> Result<Vec<Example>> {
             found.push(Example {
                 package: lesson.crate_name.clone(),
                 name,
+                draws: matches!(kind, Kind::Figures),
             });
         }
     }
@@ -83,6 +92,9 @@ impl Reference {
             "--example",
             &example.name,
         ]);
+        if example.draws {
+            command.args(["--", "--lang", "en,zh-CN"]);
+        }
         command
             .env("COURSE_FIGURES_DIR", self.root.join("book/src/figures"))
             .env(
@@ -96,27 +108,37 @@ impl Reference {
     }
 }
 
-/// The book's figures folder, file by file.
+/// The book's figures folder, file by file (its `zh-CN` folder's files as `zh-CN/name`).
 fn snapshot(figures: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
     let mut files = BTreeMap::new();
-    for entry in std::fs::read_dir(figures)? {
+    for entry in walkdir::WalkDir::new(figures) {
         let entry = entry?;
-        files.insert(
-            entry.file_name().to_string_lossy().into_owned(),
-            std::fs::read(entry.path())?,
-        );
+        if entry.file_type().is_file() {
+            let name = entry.path().strip_prefix(figures)?;
+            files.insert(
+                name.to_string_lossy().replace('\\', "/"),
+                std::fs::read(entry.path())?,
+            );
+        }
     }
     Ok(files)
 }
 
-pub fn figures(root: &Path, check: bool) -> Result<()> {
+pub fn figures(root: &Path, check: bool, fonts_only: bool) -> Result<()> {
     let folder = root.join("book/src/figures");
     let before = snapshot(&folder)?;
-    let examples = examples(root, Kind::Figures)?;
-    let reference = Reference::prepare(root)?;
-    for example in &examples {
-        reference.run(example, true)?;
+    let examples = if fonts_only {
+        Vec::new()
+    } else {
+        examples(root, Kind::Figures)?
+    };
+    if !examples.is_empty() {
+        let reference = Reference::prepare(root)?;
+        for example in &examples {
+            reference.run(example, true)?;
+        }
     }
+    let carrying = crate::figure_font::embed_all(root, &folder)?;
     let after = snapshot(&folder)?;
     let changed: Vec<&String> = after
         .iter()
@@ -124,7 +146,8 @@ pub fn figures(root: &Path, check: bool) -> Result<()> {
         .map(|(name, _)| name)
         .collect();
     println!(
-        "{} figure programs run; {} figure file(s) changed",
+        "{} figure programs run; {carrying} figure(s) carry their CJK font; {} figure \
+         file(s) changed",
         examples.len(),
         changed.len()
     );
