@@ -14,6 +14,11 @@
 //! twins are too. Then every figure that shows Chinese, drawn or hand-drawn, gets the
 //! subset of the book's CJK font it needs (see `figure_font`).
 //!
+//! A figure of timings cannot be measured again the same: `attention_cost` redraws the
+//! chapter's from the tables the chapter quotes (`--tables`), in both languages, so that
+//! it is checked too. (`length_sweep`'s, which takes long to train, is drawn by
+//! `experiments`.)
+//!
 //! `figures --check` regenerates the figures and fails if any differs from the committed
 //! file, so the book never shows a figure the code no longer draws. `--fonts-only` skips
 //! the programs and only embeds the fonts (after editing a hand-drawn figure). `experiments` runs
@@ -27,13 +32,25 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Stdio;
 
-/// One example to run: the lesson package, the example's name, and whether it draws the
-/// book's figures (and so takes `--lang`).
+/// One example to run: the lesson package, the example's name, whether it draws the
+/// book's figures (and so takes `--lang`), and any other arguments.
 struct Example {
     package: String,
     name: String,
     draws: bool,
+    args: Vec<String>,
 }
+
+/// The experiments that also draw a figure of the book (so take `--lang`).
+const DRAWING_EXPERIMENTS: [&str; 2] = ["attention_cost", "length_sweep"];
+
+/// The figures of measurements that are redrawn from the numbers the book quotes: the
+/// package, the example, and the chapter it reads them from (`--tables`).
+const REDRAWN: [(&str, &str, &str); 1] = [(
+    "attention",
+    "attention_cost",
+    "book/src/cost-of-attention.md",
+)];
 
 /// Which of a lesson's example lists: those that draw figures, or those that measure.
 #[derive(Clone, Copy)]
@@ -52,10 +69,13 @@ fn examples(root: &Path, kind: Kind) -> Result<Vec<Example>> {
             Kind::Experiments => lesson.experiments,
         };
         for name in names {
+            let draws = matches!(kind, Kind::Figures)
+                || DRAWING_EXPERIMENTS.contains(&name.as_str());
             found.push(Example {
                 package: lesson.crate_name.clone(),
                 name,
-                draws: matches!(kind, Kind::Figures),
+                draws,
+                args: Vec::new(),
             });
         }
     }
@@ -92,8 +112,9 @@ impl Reference {
             "--example",
             &example.name,
         ]);
+        command.arg("--").args(&example.args);
         if example.draws {
-            command.args(["--", "--lang", "en,zh-CN"]);
+            command.args(["--lang", "en,zh-CN"]);
         }
         command
             .env("COURSE_FIGURES_DIR", self.root.join("book/src/figures"))
@@ -127,11 +148,24 @@ fn snapshot(figures: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
 pub fn figures(root: &Path, check: bool, fonts_only: bool) -> Result<()> {
     let folder = root.join("book/src/figures");
     let before = snapshot(&folder)?;
-    let examples = if fonts_only {
+    let mut examples = if fonts_only {
         Vec::new()
     } else {
         examples(root, Kind::Figures)?
     };
+    if !fonts_only {
+        for (package, name, chapter) in REDRAWN {
+            examples.push(Example {
+                package: package.to_owned(),
+                name: name.to_owned(),
+                draws: true,
+                args: vec![
+                    "--tables".to_owned(),
+                    root.join(chapter).to_string_lossy().into_owned(),
+                ],
+            });
+        }
+    }
     if !examples.is_empty() {
         let reference = Reference::prepare(root)?;
         for example in &examples {
