@@ -214,6 +214,8 @@ pub fn experiments(root: &Path) -> Result<()> {
         println!("\n=== {} --example {}", example.package, example.name);
         reference.run(&example, false)?;
     }
+    // The measurements redraw the book's figures, the Chinese ones without their font.
+    crate::figure_font::embed_all(root, &root.join("book/src/figures"))?;
     let mut summary = serde_json::Map::new();
     for entry in std::fs::read_dir(&output)? {
         let path = entry?.path();
