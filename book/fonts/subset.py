@@ -7,8 +7,9 @@ Readers without a Chinese font (many Linux machines, every headless browser) wou
 for the Chinese edition and for the Chinese quotes of the English one. The book therefore
 carries its own font: book/src/fonts/cjk-subset.woff2, the Simplified Chinese face of Noto
 Sans CJK (SIL Open Font License 1.1; Debian's fonts-noto-cjk ships the .ttc) limited to the
-CJK characters of book/src/ and book/po/zh-CN.po, and book/src/fonts/cjk-subset.txt, the
-characters it holds. check/check_cjk_font.py fails the book when a page uses a CJK character
+CJK characters of book/src/ and book/po/zh-CN.po and those the figures draw (each figure that
+shows Chinese embeds the subset of this font it uses, cut by cargo xtask figures), and
+book/src/fonts/cjk-subset.txt, the characters it holds. check/check_cjk_font.py fails the book when a page uses a CJK character
 the font lacks: then run this again. Needs fontTools and brotli (pip install fonttools
 brotli), for maintainers only.
 """

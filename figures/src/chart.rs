@@ -240,12 +240,24 @@ fn legend_size(panel: &Panel, style: &ChartStyle) -> (Float, Float) {
     let entries = panel.series.iter().filter(|s| !s.label.is_empty());
     let rows = (entries.clone().count() + usize::from(panel.note.is_some())) as Float;
     let longest = entries
-        .map(|s| s.label.chars().count() + 6)
-        .chain(panel.note.iter().map(|n| n.chars().count()))
+        .map(|s| text_columns(&s.label) + 6)
+        .chain(panel.note.iter().map(|n| text_columns(n)))
         .max()
         .unwrap_or(0) as Float;
     let width = style.legend.width.unwrap_or(longest * 6.4 + 12.0);
     (width, rows * 17.0 + 8.0)
+}
+
+/// The width of `text` in columns of Latin text: a Chinese character (or a full-width
+/// sign) is two.
+fn text_columns(text: &str) -> usize {
+    text.chars().map(|c| if is_wide(c) { 2 } else { 1 }).sum()
+}
+
+/// Whether `c` is as wide as two Latin letters: CJK ideographs, their punctuation and
+/// full-width forms.
+fn is_wide(c: char) -> bool {
+    matches!(c, '\u{2e80}'..='\u{303f}' | '\u{3400}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' | '\u{ff00}'..='\u{ff60}')
 }
 
 /// A panel's width: the plot, and its legend if that sits outside.
@@ -603,5 +615,12 @@ mod tests {
         for e in -30..=30 {
             assert_eq!((10.0 as Float).powi(e).log10(), e as Float, "10^{e}");
         }
+    }
+
+    #[test]
+    fn a_chinese_character_is_two_columns_wide() {
+        assert_eq!(text_columns("head 0"), 6);
+        assert_eq!(text_columns("第 0 个头"), 9);
+        assert_eq!(text_columns("虚线：上界"), 10);
     }
 }

@@ -5,6 +5,7 @@
 //! fixed number of decimals, [`fixed`] (`34.0`): the caller says which, attribute by
 //! attribute, so the text never depends on anything but the values.
 
+use crate::lang::FONT_FAMILY;
 use course_common::Float;
 use std::fmt::{self, Display};
 
@@ -83,7 +84,7 @@ impl Svg {
     /// font and ink, with text `font_size` pixels high unless an element says otherwise.
     pub fn new(width: impl Display, height: impl Display, font_size: u32) -> Self {
         let text = format!(
-            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="{font_size}" fill="#1a1a1a">
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="{FONT_FAMILY}" font-size="{font_size}" fill="#1a1a1a">
 "##
         );
         Self { text, depth: 1 }

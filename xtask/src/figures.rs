@@ -9,8 +9,19 @@
 //! pointed at the book's figures and at `target/experiments/` (see
 //! `course_common::output`).
 //!
+//! Each figure program draws its figures in English and in Chinese (`--lang en,zh-CN`),
+//! the Chinese ones into `book/src/figures/zh-CN/`, where the hand-drawn figures' Chinese
+//! twins are too. Then every figure that shows Chinese, drawn or hand-drawn, gets the
+//! subset of the book's CJK font it needs (see `figure_font`).
+//!
+//! A figure of timings cannot be measured again the same: `attention_cost` redraws the
+//! chapter's from the tables the chapter quotes (`--tables`), in both languages, so that
+//! it is checked too. (`length_sweep`'s, which takes long to train, is drawn by
+//! `experiments`.)
+//!
 //! `figures --check` regenerates the figures and fails if any differs from the committed
-//! file, so the book never shows a figure the code no longer draws. `experiments` runs
+//! file, so the book never shows a figure the code no longer draws. `--fonts-only` skips
+//! the programs and only embeds the fonts (after editing a hand-drawn figure). `experiments` runs
 //! every figure and experiment example in release mode and gathers the JSON summaries
 //! they write into `target/experiments/summary.json`.
 
@@ -21,11 +32,25 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Stdio;
 
-/// One example to run: the lesson package and the example's name.
+/// One example to run: the lesson package, the example's name, whether it draws the
+/// book's figures (and so takes `--lang`), and any other arguments.
 struct Example {
     package: String,
     name: String,
+    draws: bool,
+    args: Vec<String>,
 }
+
+/// The experiments that also draw a figure of the book (so take `--lang`).
+const DRAWING_EXPERIMENTS: [&str; 2] = ["attention_cost", "length_sweep"];
+
+/// The figures of measurements that are redrawn from the numbers the book quotes: the
+/// package, the example, and the chapter it reads them from (`--tables`).
+const REDRAWN: [(&str, &str, &str); 1] = [(
+    "attention",
+    "attention_cost",
+    "book/src/cost-of-attention.md",
+)];
 
 /// Which of a lesson's example lists: those that draw figures, or those that measure.
 #[derive(Clone, Copy)]
@@ -44,9 +69,13 @@ fn examples(root: &Path, kind: Kind) -> Result<Vec<Example>> {
             Kind::Experiments => lesson.experiments,
         };
         for name in names {
+            let draws = matches!(kind, Kind::Figures)
+                || DRAWING_EXPERIMENTS.contains(&name.as_str());
             found.push(Example {
                 package: lesson.crate_name.clone(),
                 name,
+                draws,
+                args: Vec::new(),
             });
         }
     }
@@ -83,6 +112,10 @@ impl Reference {
             "--example",
             &example.name,
         ]);
+        command.arg("--").args(&example.args);
+        if example.draws {
+            command.args(["--lang", "en,zh-CN"]);
+        }
         command
             .env("COURSE_FIGURES_DIR", self.root.join("book/src/figures"))
             .env(
@@ -96,27 +129,50 @@ impl Reference {
     }
 }
 
-/// The book's figures folder, file by file.
+/// The book's figures folder, file by file (its `zh-CN` folder's files as `zh-CN/name`).
 fn snapshot(figures: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
     let mut files = BTreeMap::new();
-    for entry in std::fs::read_dir(figures)? {
+    for entry in walkdir::WalkDir::new(figures) {
         let entry = entry?;
-        files.insert(
-            entry.file_name().to_string_lossy().into_owned(),
-            std::fs::read(entry.path())?,
-        );
+        if entry.file_type().is_file() {
+            let name = entry.path().strip_prefix(figures)?;
+            files.insert(
+                name.to_string_lossy().replace('\\', "/"),
+                std::fs::read(entry.path())?,
+            );
+        }
     }
     Ok(files)
 }
 
-pub fn figures(root: &Path, check: bool) -> Result<()> {
+pub fn figures(root: &Path, check: bool, fonts_only: bool) -> Result<()> {
     let folder = root.join("book/src/figures");
     let before = snapshot(&folder)?;
-    let examples = examples(root, Kind::Figures)?;
-    let reference = Reference::prepare(root)?;
-    for example in &examples {
-        reference.run(example, true)?;
+    let mut examples = if fonts_only {
+        Vec::new()
+    } else {
+        examples(root, Kind::Figures)?
+    };
+    if !fonts_only {
+        for (package, name, chapter) in REDRAWN {
+            examples.push(Example {
+                package: package.to_owned(),
+                name: name.to_owned(),
+                draws: true,
+                args: vec![
+                    "--tables".to_owned(),
+                    root.join(chapter).to_string_lossy().into_owned(),
+                ],
+            });
+        }
     }
+    if !examples.is_empty() {
+        let reference = Reference::prepare(root)?;
+        for example in &examples {
+            reference.run(example, true)?;
+        }
+    }
+    let carrying = crate::figure_font::embed_all(root, &folder)?;
     let after = snapshot(&folder)?;
     let changed: Vec<&String> = after
         .iter()
@@ -124,7 +180,8 @@ pub fn figures(root: &Path, check: bool) -> Result<()> {
         .map(|(name, _)| name)
         .collect();
     println!(
-        "{} figure programs run; {} figure file(s) changed",
+        "{} figure programs run; {carrying} figure(s) carry their CJK font; {} figure \
+         file(s) changed",
         examples.len(),
         changed.len()
     );
@@ -157,6 +214,8 @@ pub fn experiments(root: &Path) -> Result<()> {
         println!("\n=== {} --example {}", example.package, example.name);
         reference.run(&example, false)?;
     }
+    // The measurements redraw the book's figures, the Chinese ones without their font.
+    crate::figure_font::embed_all(root, &root.join("book/src/figures"))?;
     let mut summary = serde_json::Map::new();
     for entry in std::fs::read_dir(&output)? {
         let path = entry?.path();

@@ -5,6 +5,7 @@
 
 mod class_bench;
 mod course_copy;
+mod figure_font;
 mod figures;
 mod first_run;
 mod latency;
@@ -27,11 +28,16 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Task {
     /// Regenerate the book's figures from the solutions (the `figures` examples of
-    /// course.toml); with --check, fail if a committed figure is not current.
+    /// course.toml, in English and Chinese) and embed in every figure that shows Chinese
+    /// the subset of the book's CJK font it uses; with --check, fail if a committed
+    /// figure is not current.
     Figures {
         /// Fail if any figure changed.
         #[arg(long)]
         check: bool,
+        /// Only embed the fonts (after editing a hand-drawn figure): run no program.
+        #[arg(long)]
+        fonts_only: bool,
     },
     /// Run every experiment of the course in release mode (and regenerate the figures);
     /// gather their summaries into target/experiments/summary.json.
@@ -82,7 +88,9 @@ enum Task {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
-        Task::Figures { check } => figures::figures(&workspace_root(), check),
+        Task::Figures { check, fonts_only } => {
+            figures::figures(&workspace_root(), check, fonts_only)
+        }
         Task::Experiments => figures::experiments(&workspace_root()),
         Task::ClassBench { students } => class_bench::run(&workspace_root(), students),
         Task::Matmul => run_command(

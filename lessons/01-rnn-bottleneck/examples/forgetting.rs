@@ -20,6 +20,7 @@ use common::{hash_matrix, print_table, sci};
 use course_common::{Float, Vector};
 use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
 use course_figures::colour::{BLUE, GREEN, ORANGE, VERMILLION};
+use course_figures::{Lang, lang::languages};
 use rnn::{Rnn, orthogonal};
 
 const D_IN: usize = 16;
@@ -31,10 +32,19 @@ const SIGMAS: [Float; 4] = [0.5, 0.9, 1.0, 2.0];
 /// by the same encoder. How far apart are their context vectors (last states) as the
 /// sentences grow?
 #[derive(clap::Parser)]
-struct Args {}
+struct Args {
+    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
+    #[arg(
+        long = "lang",
+        value_name = "LANG",
+        value_delimiter = ',',
+        default_value = "en"
+    )]
+    langs: Vec<Lang>,
+}
 
 fn main() {
-    <Args as clap::Parser>::parse();
+    let args = <Args as clap::Parser>::parse();
     // The same encoder inputs as the gradient measurement (gain 0.3).
     let xs = hash_matrix(LEN, D_IN, 1, 1.0);
     let w_xh = hash_matrix(D_HIDDEN, D_IN, 2, 1.0) * (3.0 / D_IN as Float).sqrt() * 0.3;
@@ -106,54 +116,95 @@ fn main() {
         .collect();
     print_table(&["W_hh", "T"], &rows);
 
-    let colors = [BLUE, ORANGE, GREEN, VERMILLION];
-    let mut series: Vec<Series> = SIGMAS
-        .iter()
-        .zip(&distances)
-        .zip(colors)
-        .map(|((s, d), color)| {
-            // Below 10⁻¹⁵ the two states agree to the last bits of f64 (the first token
-            // is gone for good): the line stops there.
-            let points = d
-                .iter()
-                .enumerate()
-                .take_while(|&(_, &v)| v > 1e-15)
-                .map(|(t, &v)| ((t + 1) as Float, v))
-                .collect();
-            Series::line(format!("σ_max(W_hh) = {s}"), color, points)
-        })
-        .collect();
-    // The bound for the first σ, dashed in its line's colour.
-    let (sigma, first) = (SIGMAS[0], distances[0][0]);
-    let bound = (0..LEN)
-        .map(|t| ((t + 1) as Float, first * sigma.powi(t as i32)))
-        .collect();
-    series.push(Series::line("", colors[0], bound).dashed());
-    let panel = Panel {
-        title: "Two sentences that differ only in token 1".to_owned(),
-        x: Axis::linear("sentence length T (tokens read)", 1.0, LEN as Float),
-        y: Axis::log("‖h_T − h′_T‖ (log scale)", 1e-17, 100.0),
-        series,
-        legend: Corner::Outside,
-        note: Some("dashed: the bound 0.5^(T−1) · ‖h_1 − h′_1‖".to_owned()),
-    };
-    let figure = line_chart(
-        "How an RNN encoder forgets the first token",
-        &format!(
-            "Log-scale plot of the distance between the last hidden states of two \
-             sentences that differ only in their first token, against the sentence length, \
-             for W_hh orthogonal times 0.5, 0.9, 1.0 and 2.0. After 100 tokens the distance \
-             is {} for 0.5, {} for 0.9, {} for 1.0 and {} for 2.0. The dashed line is the \
-             bound 0.5 to the power T minus 1 times the distance after the first token; the \
-             line for 0.5 stops where the distance reaches 1e-15, the rounding floor.",
-            sci(distances[0][LEN - 1]),
-            sci(distances[1][LEN - 1]),
-            sci(distances[2][LEN - 1]),
-            sci(distances[3][LEN - 1]),
-        ),
-        &[panel],
-        &ChartStyle::default(),
-    );
-    let path = course_figures::write("01-rnn-bottleneck-forgetting.svg", &figure);
-    println!("wrote {}", path.display());
+    for lang in languages(&args.langs) {
+        let colors = [BLUE, ORANGE, GREEN, VERMILLION];
+        let mut series: Vec<Series> = SIGMAS
+            .iter()
+            .zip(&distances)
+            .zip(colors)
+            .map(|((s, d), color)| {
+                // Below 10⁻¹⁵ the two states agree to the last bits of f64 (the first token
+                // is gone for good): the line stops there.
+                let points = d
+                    .iter()
+                    .enumerate()
+                    .take_while(|&(_, &v)| v > 1e-15)
+                    .map(|(t, &v)| ((t + 1) as Float, v))
+                    .collect();
+                Series::line(format!("σ_max(W_hh) = {s}"), color, points)
+            })
+            .collect();
+        // The bound for the first σ, dashed in its line's colour.
+        let (sigma, first) = (SIGMAS[0], distances[0][0]);
+        let bound = (0..LEN)
+            .map(|t| ((t + 1) as Float, first * sigma.powi(t as i32)))
+            .collect();
+        series.push(Series::line("", colors[0], bound).dashed());
+        let panel = Panel {
+            title: lang
+                .pick(
+                    "Two sentences that differ only in token 1",
+                    "两个仅第 1 个词元不同的句子",
+                )
+                .to_owned(),
+            x: Axis::linear(
+                lang.pick(
+                    "sentence length T (tokens read)",
+                    "句子长度 T（已读词元数）",
+                ),
+                1.0,
+                LEN as Float,
+            ),
+            y: Axis::log(
+                lang.pick("‖h_T − h′_T‖ (log scale)", "‖h_T − h′_T‖（对数坐标）"),
+                1e-17,
+                100.0,
+            ),
+            series,
+            legend: Corner::Outside,
+            note: Some(
+                lang.pick(
+                    "dashed: the bound 0.5^(T−1) · ‖h_1 − h′_1‖",
+                    "虚线：上界 0.5^(T−1) · ‖h_1 − h′_1‖",
+                )
+                .to_owned(),
+            ),
+        };
+        let description = match lang {
+            Lang::En => format!(
+                "Log-scale plot of the distance between the last hidden states of two \
+                 sentences that differ only in their first token, against the sentence length, \
+                 for W_hh orthogonal times 0.5, 0.9, 1.0 and 2.0. After 100 tokens the distance \
+                 is {} for 0.5, {} for 0.9, {} for 1.0 and {} for 2.0. The dashed line is the \
+                 bound 0.5 to the power T minus 1 times the distance after the first token; the \
+                 line for 0.5 stops where the distance reaches 1e-15, the rounding floor.",
+                sci(distances[0][LEN - 1]),
+                sci(distances[1][LEN - 1]),
+                sci(distances[2][LEN - 1]),
+                sci(distances[3][LEN - 1]),
+            ),
+            Lang::ZhCn => format!(
+                "对数坐标图：两个仅第一个词元不同的句子，其最后隐藏状态之间的距离随句子长度的变化，\
+                 W_hh 为正交矩阵乘以 0.5、0.9、1.0 和 2.0。读完 100 个词元后，距离在 0.5 时为 {}，\
+                 0.9 时为 {}，1.0 时为 {}，2.0 时为 {}。虚线是上界：0.5 的 T − 1 次方乘以第一个词元\
+                 之后的距离；0.5 的曲线在距离降到 1e-15（舍入的下限）处停止。",
+                sci(distances[0][LEN - 1]),
+                sci(distances[1][LEN - 1]),
+                sci(distances[2][LEN - 1]),
+                sci(distances[3][LEN - 1]),
+            ),
+        };
+        let figure = line_chart(
+            lang.pick(
+                "How an RNN encoder forgets the first token",
+                "RNN 编码器如何遗忘第一个词元",
+            ),
+            &description,
+            &[panel],
+            &ChartStyle::default(),
+        );
+        let path =
+            course_figures::write_in(lang, "01-rnn-bottleneck-forgetting.svg", &figure);
+        println!("wrote {}", path.display());
+    }
 }

@@ -21,6 +21,7 @@ use common::{hash_matrix, print_table, sci};
 use course_common::{Float, Matrix, Vector};
 use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
 use course_figures::colour::{BLUE, GREEN, VERMILLION};
+use course_figures::{Lang, lang::languages};
 use rnn::{Rnn, orthogonal, spectral_norm};
 
 const D_IN: usize = 16;
@@ -77,10 +78,19 @@ fn measure(sigma: Float, w_xh: &Matrix, b: &Vector, xs: &Matrix) -> Run {
 /// earlier input, against the distance between them, for a recurrent matrix W_hh whose
 /// largest singular value is 0.5, 1.0 or 2.0.
 #[derive(clap::Parser)]
-struct Args {}
+struct Args {
+    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
+    #[arg(
+        long = "lang",
+        value_name = "LANG",
+        value_delimiter = ',',
+        default_value = "en"
+    )]
+    langs: Vec<Lang>,
+}
 
 fn main() {
-    <Args as clap::Parser>::parse();
+    let args = <Args as clap::Parser>::parse();
     // Inputs in [-1, 1]; with gain 1, x W_xhᵀ has entries of standard deviation ≈ 0.58.
     let xs = hash_matrix(LEN, D_IN, 1, 1.0);
     let w_xh_unit = hash_matrix(D_HIDDEN, D_IN, 2, 1.0) * (3.0 / D_IN as Float).sqrt();
@@ -167,51 +177,93 @@ fn main() {
         &rows,
     );
 
-    let colors = [BLUE, GREEN, VERMILLION];
-    let mut series: Vec<Series> = runs
-        .iter()
-        .zip(colors)
-        .map(|(r, color)| {
-            let points = (0..LEN)
-                .map(|d| (d as Float, r.jacobian_norms[d]))
-                .collect();
-            Series::line(format!("σ_max(W_hh) = {}", r.sigma), color, points)
-        })
-        .collect();
-    // The bounds σ^d · σ_max(W_xh), dashed in each line's colour, with one legend entry.
-    for (r, color) in runs.iter().zip(colors) {
-        let bound = (0..LEN)
-            .map(|d| (d as Float, r.sigma.powi(d as i32) * w_xh_norm))
+    for lang in languages(&args.langs) {
+        let colors = [BLUE, GREEN, VERMILLION];
+        let mut series: Vec<Series> = runs
+            .iter()
+            .zip(colors)
+            .map(|(r, color)| {
+                let points = (0..LEN)
+                    .map(|d| (d as Float, r.jacobian_norms[d]))
+                    .collect();
+                Series::line(format!("σ_max(W_hh) = {}", r.sigma), color, points)
+            })
             .collect();
-        series.push(Series::line("", color, bound).dashed());
+        // The bounds σ^d · σ_max(W_xh), dashed in each line's colour, with one legend entry.
+        for (r, color) in runs.iter().zip(colors) {
+            let bound = (0..LEN)
+                .map(|d| (d as Float, r.sigma.powi(d as i32) * w_xh_norm))
+                .collect();
+            series.push(Series::line("", color, bound).dashed());
+        }
+        let panel = Panel {
+            title: lang
+                .pick(
+                    "Gradient of the last state reaching each input",
+                    "最后状态到达每个输入的梯度",
+                )
+                .to_owned(),
+            x: Axis::linear(
+                lang.pick(
+                    "distance d (steps of recurrence between x_t and h_T)",
+                    "距离 d（x_t 与 h_T 之间的循环步数）",
+                ),
+                0.0,
+                (LEN - 1) as Float,
+            ),
+            y: Axis::log(
+                lang.pick(
+                    "‖∂h_T / ∂x_t‖ (spectral norm, log scale)",
+                    "‖∂h_T / ∂x_t‖（谱范数，对数坐标）",
+                ),
+                1e-18,
+                1e5,
+            ),
+            series,
+            legend: Corner::BottomLeft,
+            note: Some(
+                lang.pick(
+                    "dashed: the bound σ^d · σ_max(W_xh)",
+                    "虚线：上界 σ^d · σ_max(W_xh)",
+                )
+                .to_owned(),
+            ),
+        };
+        let description = match lang {
+            Lang::En => format!(
+                "Log-scale plot of the spectral norm of the Jacobian of the last hidden state \
+                 with respect to each input, against the distance between them, for a tanh RNN \
+                 with d_hidden 64 and W_hh orthogonal times 0.5, 1.0 and 2.0. At distance 49 the \
+                 norms are {} for 0.5, {} for 1.0 and {} for 2.0. Dashed lines are the bounds \
+                 sigma to the power d times the largest singular value of W_xh.",
+                sci(runs[0].jacobian_norms[49]),
+                sci(runs[1].jacobian_norms[49]),
+                sci(runs[2].jacobian_norms[49]),
+            ),
+            Lang::ZhCn => format!(
+                "对数坐标图：隐藏宽度 64 的 tanh RNN，W_hh 为正交矩阵乘以 0.5、1.0 和 2.0，\
+                 最后隐藏状态对每个输入的雅可比矩阵的谱范数随二者距离的变化。距离为 49 时，\
+                 范数在 0.5 时为 {}，1.0 时为 {}，2.0 时为 {}。虚线是上界：sigma 的 d 次方乘以 \
+                 W_xh 的最大奇异值。",
+                sci(runs[0].jacobian_norms[49]),
+                sci(runs[1].jacobian_norms[49]),
+                sci(runs[2].jacobian_norms[49]),
+            ),
+        };
+        let figure = line_chart(
+            lang.pick(
+                "Gradient norm against distance for three recurrent matrices",
+                "三种循环矩阵下梯度范数随距离的变化",
+            ),
+            &description,
+            &[panel],
+            &ChartStyle::default(),
+        );
+        let path = course_figures::write_in(
+            lang,
+            "01-rnn-bottleneck-gradient-norms.svg",
+            &figure,
+        );
+        println!("wrote {}", path.display());
     }
-    let panel = Panel {
-        title: "Gradient of the last state reaching each input".to_owned(),
-        x: Axis::linear(
-            "distance d (steps of recurrence between x_t and h_T)",
-            0.0,
-            (LEN - 1) as Float,
-        ),
-        y: Axis::log("‖∂h_T / ∂x_t‖ (spectral norm, log scale)", 1e-18, 1e5),
-        series,
-        legend: Corner::BottomLeft,
-        note: Some("dashed: the bound σ^d · σ_max(W_xh)".to_owned()),
-    };
-    let figure = line_chart(
-        "Gradient norm against distance for three recurrent matrices",
-        &format!(
-            "Log-scale plot of the spectral norm of the Jacobian of the last hidden state \
-             with respect to each input, against the distance between them, for a tanh RNN \
-             with d_hidden 64 and W_hh orthogonal times 0.5, 1.0 and 2.0. At distance 49 the \
-             norms are {} for 0.5, {} for 1.0 and {} for 2.0. Dashed lines are the bounds \
-             sigma to the power d times the largest singular value of W_xh.",
-            sci(runs[0].jacobian_norms[49]),
-            sci(runs[1].jacobian_norms[49]),
-            sci(runs[2].jacobian_norms[49]),
-        ),
-        &[panel],
-        &ChartStyle::default(),
-    );
-    let path = course_figures::write("01-rnn-bottleneck-gradient-norms.svg", &figure);
-    println!("wrote {}", path.display());
 }

@@ -18,6 +18,7 @@ use common::{hash_matrix, print_table};
 use course_common::{Float, Matrix, Vector};
 use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
 use course_figures::colour::{BLUE, VERMILLION};
+use course_figures::{Lang, lang::languages};
 use rnn::{Rnn, orthogonal};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -79,10 +80,19 @@ fn micros(d: Duration) -> String {
 /// for n tokens, against self-attention's constant depth; how many multiply-adds each does;
 /// and how long one forward pass of each takes on this machine.
 #[derive(clap::Parser)]
-struct Args {}
+struct Args {
+    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
+    #[arg(
+        long = "lang",
+        value_name = "LANG",
+        value_delimiter = ',',
+        default_value = "en"
+    )]
+    langs: Vec<Lang>,
+}
 
 fn main() {
-    <Args as clap::Parser>::parse();
+    let args = <Args as clap::Parser>::parse();
     let cell = Rnn::new(
         hash_matrix(D, D, 2, (3.0 / D as Float).sqrt()),
         orthogonal(D, 0.9),
@@ -182,57 +192,103 @@ fn main() {
         &rows,
     );
 
-    let points = |f: &dyn Fn(Float) -> Float| -> Vec<(Float, Float)> {
-        LENGTHS
-            .iter()
-            .map(|&n| (n as Float, f(n as Float)))
-            .collect()
-    };
-    let d = D as Float;
-    let lengths = || Axis::log("sequence length n (log scale)", 10.0, 2000.0);
-    let steps = Panel {
-        title: "Steps that must run one after another".to_owned(),
-        x: lengths(),
-        y: Axis::log("sequential steps per layer (log scale)", 1.0, 2000.0),
-        series: vec![
-            Series::line("RNN: n", VERMILLION, points(&|n| n)).with_markers(),
-            Series::line(
-                format!("self-attention: {ATTENTION_STAGES}, whatever n"),
-                BLUE,
-                points(&|_| ATTENTION_STAGES as Float),
+    for lang in languages(&args.langs) {
+        let points = |f: &dyn Fn(Float) -> Float| -> Vec<(Float, Float)> {
+            LENGTHS
+                .iter()
+                .map(|&n| (n as Float, f(n as Float)))
+                .collect()
+        };
+        let d = D as Float;
+        let lengths = || {
+            Axis::log(
+                lang.pick("sequence length n (log scale)", "序列长度 n（对数坐标）"),
+                10.0,
+                2000.0,
             )
-            .with_markers(),
-        ],
-        legend: Corner::TopLeft,
-        note: None,
-    };
-    let work = Panel {
-        title: "Multiply-adds per layer (d = 64)".to_owned(),
-        x: lengths(),
-        y: Axis::log("multiply-adds (log scale)", 1e4, 1e9),
-        series: vec![
-            Series::line("RNN: 2nd²", VERMILLION, points(&|n| 2.0 * n * d * d))
+        };
+        let steps = Panel {
+            title: lang
+                .pick(
+                    "Steps that must run one after another",
+                    "必须依次执行的步骤",
+                )
+                .to_owned(),
+            x: lengths(),
+            y: Axis::log(
+                lang.pick(
+                    "sequential steps per layer (log scale)",
+                    "每层的串行步数（对数坐标）",
+                ),
+                1.0,
+                2000.0,
+            ),
+            series: vec![
+                Series::line("RNN: n", VERMILLION, points(&|n| n)).with_markers(),
+                Series::line(
+                    match lang {
+                        Lang::En => {
+                            format!("self-attention: {ATTENTION_STAGES}, whatever n")
+                        }
+                        Lang::ZhCn => format!("自注意力：{ATTENTION_STAGES}，与 n 无关"),
+                    },
+                    BLUE,
+                    points(&|_| ATTENTION_STAGES as Float),
+                )
                 .with_markers(),
-            Series::line(
-                "self-attention: 3nd² + 2n²d",
-                BLUE,
-                points(&|n| 3.0 * n * d * d + 2.0 * n * n * d),
-            )
-            .with_markers(),
-        ],
-        legend: Corner::TopLeft,
-        note: None,
-    };
-    let figure = line_chart(
-        "Sequential steps and multiply-adds of an RNN layer and a self-attention layer",
-        "Two log-log panels against the sequence length n from 16 to 1024, for width 64. \
-         Left: the steps that must run one after another per layer, n for the RNN (a line \
-         rising from 16 to 1024) and 4 for self-attention whatever n is (a flat line). \
-         Right: multiply-adds per layer, 2 n d squared for the RNN and 3 n d squared plus \
-         2 n squared d for self-attention, which grows faster and does more work at every n.",
-        &[steps, work],
-        &ChartStyle::default(),
-    );
-    let path = course_figures::write("01-rnn-bottleneck-sequential-steps.svg", &figure);
-    println!("wrote {}", path.display());
+            ],
+            legend: Corner::TopLeft,
+            note: None,
+        };
+        let work = Panel {
+            title: lang
+                .pick(
+                    "Multiply-adds per layer (d = 64)",
+                    "每层的乘加次数（d = 64）",
+                )
+                .to_owned(),
+            x: lengths(),
+            y: Axis::log(
+                lang.pick("multiply-adds (log scale)", "乘加次数（对数坐标）"),
+                1e4,
+                1e9,
+            ),
+            series: vec![
+                Series::line("RNN: 2nd²", VERMILLION, points(&|n| 2.0 * n * d * d))
+                    .with_markers(),
+                Series::line(
+                    lang.pick("self-attention: 3nd² + 2n²d", "自注意力：3nd² + 2n²d"),
+                    BLUE,
+                    points(&|n| 3.0 * n * d * d + 2.0 * n * n * d),
+                )
+                .with_markers(),
+            ],
+            legend: Corner::TopLeft,
+            note: None,
+        };
+        let figure = line_chart(
+            lang.pick(
+                "Sequential steps and multiply-adds of an RNN layer and a self-attention layer",
+                "RNN 层与自注意力层的串行步数和乘加次数",
+            ),
+            lang.pick("Two log-log panels against the sequence length n from 16 to 1024, for width 64. \
+             Left: the steps that must run one after another per layer, n for the RNN (a line \
+             rising from 16 to 1024) and 4 for self-attention whatever n is (a flat line). \
+             Right: multiply-adds per layer, 2 n d squared for the RNN and 3 n d squared plus \
+             2 n squared d for self-attention, which grows faster and does more work at every n.",
+                "两幅双对数坐标图，横轴为序列长度 n，从 16 到 1024，宽度为 64。左：每层必须依次执行的步骤，\
+                 RNN 为 n（一条从 16 升到 1024 的线），自注意力无论 n 多大都是 4（一条水平线）。\
+                 右：每层的乘加次数，RNN 为 2 n d 的平方，自注意力为 3 n d 的平方加 2 n 的平方 d，\
+                 后者增长更快，在每个 n 上的计算量都更大。",
+            ),
+            &[steps, work],
+            &ChartStyle::default(),
+        );
+        let path = course_figures::write_in(
+            lang,
+            "01-rnn-bottleneck-sequential-steps.svg",
+            &figure,
+        );
+        println!("wrote {}", path.display());
+    }
 }

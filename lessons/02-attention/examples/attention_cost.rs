@@ -22,6 +22,12 @@
 //! figure is drawn from the numbers as printed, so the same tables give the same
 //! figure byte for byte. The inputs are deterministic fills (no random generator).
 //!
+//! `--lang en,zh-CN` draws the figure in English and in Chinese (into
+//! `target/figures/zh-CN/`) from the same measurements. `--tables FILE` measures nothing:
+//! it redraws the figure from the two tables this program printed, read from FILE (the
+//! book's chapter quotes them, so `--tables book/src/cost-of-attention.md` redraws the
+//! book's figure).
+//!
 //! To time your own attention instead, once lesson 02 passes: copy this file into
 //! `lessons/02-attention/examples/`, change `attention` to `attention` in the
 //! `use` line below, and change the figure's file name in `main`, so that the book's
@@ -34,7 +40,9 @@ use course_figures::chart::{
     Axis, ChartStyle, Corner, LegendStyle, Panel, Series, decade_ticks, line_chart,
 };
 use course_figures::colour::{BLUE, GREY, VERMILLION};
+use course_figures::{Lang, lang::languages};
 use std::hint::black_box;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The sequence lengths measured.
@@ -202,10 +210,29 @@ fn print_table(header: &[&str], rows: &[Vec<String>]) {
 /// as the sequence grows, and how large its (n, n) weight matrix is. The book's chapter
 /// "The cost of attention" quotes the tables this prints.
 #[derive(clap::Parser)]
-struct Args {}
+struct Args {
+    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
+    #[arg(
+        long = "lang",
+        value_name = "LANG",
+        value_delimiter = ',',
+        default_value = "en"
+    )]
+    langs: Vec<Lang>,
+    /// Measure nothing: redraw the figure from the two tables this program printed, read
+    /// from FILE (such as the book's chapter, which quotes them).
+    #[arg(long, value_name = "FILE")]
+    tables: Option<PathBuf>,
+}
 
 fn main() {
-    <Args as clap::Parser>::parse();
+    let args = <Args as clap::Parser>::parse();
+    if let Some(file) = &args.tables {
+        let text = std::fs::read_to_string(file)
+            .unwrap_or_else(|err| panic!("could not read {}: {err}", file.display()));
+        draw(&rows_from_tables(&text), &args.langs);
+        return;
+    }
     println!(
         "Scaled dot-product attention, n queries and n keys, d_k = d_v = {D_K}, f64, one \
          thread, best of at least 5 runs.\n"
@@ -266,8 +293,81 @@ fn main() {
         &table,
     );
 
-    let path = course_figures::write("cost-of-attention.svg", &figure(&rows));
-    println!("\nwrote {}", path.display());
+    println!();
+    draw(&rows, &args.langs);
+}
+
+/// Writes the figure of `rows` in each language asked for.
+fn draw(rows: &[Row], langs: &[Lang]) {
+    for lang in languages(langs) {
+        let path =
+            course_figures::write_in(lang, "cost-of-attention.svg", &figure(rows, lang));
+        println!("wrote {}", path.display());
+    }
+}
+
+/// The rows of the two tables `main` prints, read back from `text`: the table whose header
+/// names "attention (ms)" gives the calls and the projections, the one whose header names
+/// "softmax (ms)" the three stages. Panics if a length is missing from either.
+fn rows_from_tables(text: &str) -> Vec<Row> {
+    let mut rows: Vec<Row> = LENGTHS
+        .iter()
+        .map(|&n| Row {
+            n,
+            attention: Float::NAN,
+            scores: Float::NAN,
+            softmax: Float::NAN,
+            weighted_sum: Float::NAN,
+            projections: Float::NAN,
+        })
+        .collect();
+    let mut table = None;
+    for line in text.lines() {
+        let cells: Vec<&str> = line
+            .trim()
+            .trim_matches('|')
+            .split('|')
+            .map(str::trim)
+            .collect();
+        if !line.trim_start().starts_with('|') {
+            table = None;
+        } else if line.contains("attention (ms)") {
+            table = Some(1);
+        } else if line.contains("softmax (ms)") {
+            table = Some(2);
+        } else if let (Some(which), Ok(n)) = (table, cells[0].parse::<usize>()) {
+            let number = |i: usize| -> Float {
+                cells[i]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("not a number in the table: {line}"))
+            };
+            if let Some(row) = rows.iter_mut().find(|r| r.n == n) {
+                if which == 1 {
+                    row.attention = number(1);
+                    row.projections = number(3);
+                } else {
+                    row.scores = number(1);
+                    row.softmax = number(2);
+                    row.weighted_sum = number(3);
+                }
+            }
+        }
+    }
+    for row in &rows {
+        let values = [
+            row.attention,
+            row.scores,
+            row.softmax,
+            row.weighted_sum,
+            row.projections,
+        ];
+        assert!(
+            values.iter().all(|v| v.is_finite()),
+            "the tables give no complete row for n = {}",
+            row.n
+        );
+    }
+    rows
 }
 
 // The figure: two log-log panels.
@@ -295,7 +395,7 @@ fn style() -> ChartStyle {
 /// A log-log panel against the sequence length, ticks at the measured lengths and at
 /// the powers of ten just below and just above every value drawn; measured lines get a
 /// dot at each point, dashed references none.
-fn panel(title: &str, y_label: &str, lines: Vec<Series>) -> Panel {
+fn panel(title: &str, y_label: &str, lines: Vec<Series>, lang: Lang) -> Panel {
     let (min, max) = lines
         .iter()
         .flat_map(|l| l.points.iter().map(|p| p.1))
@@ -305,7 +405,7 @@ fn panel(title: &str, y_label: &str, lines: Vec<Series>) -> Panel {
     let (lo, hi) = (min.log10().floor() as i32, max.log10().ceil() as i32);
     let (first, last) = (LENGTHS[0], LENGTHS[LENGTHS.len() - 1]);
     let x = Axis::log(
-        "sequence length n (log scale)",
+        lang.pick("sequence length n (log scale)", "序列长度 n（对数坐标）"),
         first as Float,
         last as Float,
     )
@@ -332,7 +432,7 @@ fn panel(title: &str, y_label: &str, lines: Vec<Series>) -> Panel {
     }
 }
 
-fn figure(rows: &[Row]) -> String {
+fn figure(rows: &[Row], lang: Lang) -> String {
     let x = |r: &Row| r.n as Float;
     let first = &rows[0];
     let last = &rows[rows.len() - 1];
@@ -353,47 +453,85 @@ fn figure(rows: &[Row]) -> String {
     let n2_through = |r: &Row, t: Float| t * (x(r) / x(anchor)).powi(2);
     let n1_through = |r: &Row, t: Float| t * (x(r) / x(anchor));
     let time = panel(
-        "Time of one call, d_k = 64 (measured)",
-        "milliseconds (log scale)",
+        lang.pick(
+            "Time of one call, d_k = 64 (measured)",
+            "一次调用的耗时，d_k = 64（实测）",
+        ),
+        lang.pick("milliseconds (log scale)", "毫秒（对数坐标）"),
         vec![
-            line("attention, n × n", BLUE, &|r| r.attention),
-            line("∝ n² (through n = 1024)", BLUE, &|r| {
-                n2_through(r, anchor.attention)
-            })
+            line(
+                lang.pick("attention, n × n", "注意力，n × n"),
+                BLUE,
+                &|r| r.attention,
+            ),
+            line(
+                lang.pick("∝ n² (through n = 1024)", "∝ n²（过 n = 1024 处）"),
+                BLUE,
+                &|r| n2_through(r, anchor.attention),
+            )
             .dashed(),
-            line("Q, K, V projections", VERMILLION, &|r| r.projections),
-            line("∝ n (through n = 1024)", VERMILLION, &|r| {
-                n1_through(r, anchor.projections)
-            })
+            line(
+                lang.pick("Q, K, V projections", "Q、K、V 投影"),
+                VERMILLION,
+                &|r| r.projections,
+            ),
+            line(
+                lang.pick("∝ n (through n = 1024)", "∝ n（过 n = 1024 处）"),
+                VERMILLION,
+                &|r| n1_through(r, anchor.projections),
+            )
             .dashed(),
         ],
+        lang,
     );
     let memory = panel(
-        "Memory of one head (exact, f64)",
-        "bytes (log scale)",
+        lang.pick(
+            "Memory of one head (exact, f64)",
+            "一个头的内存（精确值，f64）",
+        ),
+        lang.pick("bytes (log scale)", "字节（对数坐标）"),
         vec![
-            line("attention weights, n × n", BLUE, &|r| {
-                (r.n * r.n * BYTES) as Float
-            }),
-            line("Q, K and V, 3 × n × 64", VERMILLION, &|r| {
-                (3 * r.n * D_K * BYTES) as Float
-            }),
+            line(
+                lang.pick("attention weights, n × n", "注意力权重，n × n"),
+                BLUE,
+                &|r| (r.n * r.n * BYTES) as Float,
+            ),
+            line(
+                lang.pick("Q, K and V, 3 × n × 64", "Q、K 和 V，3 × n × 64"),
+                VERMILLION,
+                &|r| (3 * r.n * D_K * BYTES) as Float,
+            ),
         ],
+        lang,
     );
-    let description = format!(
-        "Left: measured time of one scaled dot-product attention call with d_k = 64, from \
+    let description = match lang {
+        Lang::En => format!(
+            "Left: measured time of one scaled dot-product attention call with d_k = 64, from \
          {:.3} ms at n = {} to {} ms at n = {}, against the three projections of a head, \
          from {:.3} ms to {} ms, on log-log axes with dashed reference slopes n squared and \
          n. Right: bytes of the n by n weight matrix against the bytes of Q, K and V.",
-        first.attention,
-        first.n,
-        last.attention,
-        last.n,
-        first.projections,
-        last.projections,
-    );
+            first.attention,
+            first.n,
+            last.attention,
+            last.n,
+            first.projections,
+            last.projections,
+        ),
+        Lang::ZhCn => format!(
+            "左：d_k = 64 时一次缩放点积注意力调用的实测耗时，从 n = {1} 时的 {0:.3} 毫秒\
+             到 n = {3} 时的 {2} 毫秒，对比一个头的三个投影，从 {4:.3} 毫秒到 {5} 毫秒，\
+             双对数坐标，虚线为 n 的平方和 n 的参考斜率。右：n×n 权重矩阵的字节数，\
+             对比 Q、K 和 V 的字节数。",
+            first.attention,
+            first.n,
+            last.attention,
+            last.n,
+            first.projections,
+            last.projections,
+        ),
+    };
     line_chart(
-        "The cost of attention",
+        lang.pick("The cost of attention", "注意力的代价"),
         &description,
         &[time, memory],
         &style(),

@@ -17,6 +17,7 @@ use course_common::{Float, Matrix, Vector};
 use course_figures::colour::RED_BLUE;
 use course_figures::heatmap::Heatmap;
 use course_figures::svg::{Svg, fixed, polyline_points};
+use course_figures::{Lang, lang::languages};
 use positional_encoding::{
     Embedding, embed_with_positions, embedding_to_encoding_ratio, frequencies,
     sinusoidal_table,
@@ -25,17 +26,32 @@ use std::fmt::Display;
 
 /// The figures and tables of chapter 04, computed from your lesson code.
 #[derive(clap::Parser)]
-struct Args {}
+struct Args {
+    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
+    #[arg(
+        long = "lang",
+        value_name = "LANG",
+        value_delimiter = ',',
+        default_value = "en"
+    )]
+    langs: Vec<Lang>,
+}
 
 fn main() {
-    <Args as clap::Parser>::parse();
-    let heatmap =
-        course_figures::write("04-positional-encoding-heatmap.svg", &heatmap_svg(64, 32));
-    let curves = course_figures::write(
-        "04-positional-encoding-curves.svg",
-        &curves_svg(64, 32, &[2, 3, 8, 14]),
-    );
-    println!("wrote {}\nwrote {}\n", heatmap.display(), curves.display());
+    let args = <Args as clap::Parser>::parse();
+    for lang in languages(&args.langs) {
+        let heatmap = course_figures::write_in(
+            lang,
+            "04-positional-encoding-heatmap.svg",
+            &heatmap_svg(64, 32, lang),
+        );
+        let curves = course_figures::write_in(
+            lang,
+            "04-positional-encoding-curves.svg",
+            &curves_svg(64, 32, &[2, 3, 8, 14], lang),
+        );
+        println!("wrote {}\nwrote {}\n", heatmap.display(), curves.display());
+    }
 
     dot_products_against_distance();
     ratios_for_several_initialisations();
@@ -239,7 +255,7 @@ fn label(svg: &mut Svg, x: Float, y: Float, anchor: Option<&str>, text: impl Dis
 }
 
 /// The table as a heatmap: positions down, dimensions across.
-fn heatmap_svg(max_len: usize, d_model: usize) -> String {
+fn heatmap_svg(max_len: usize, d_model: usize, lang: Lang) -> String {
     let table = sinusoidal_table(max_len, d_model);
     let (cell_w, cell_h) = (14.0, 7.0);
     let (left, top) = (80.0, 70.0);
@@ -249,24 +265,39 @@ fn heatmap_svg(max_len: usize, d_model: usize) -> String {
     let mut svg = svg_open(
         width,
         height,
-        "Sinusoidal positional encoding as a heatmap",
-        &format!(
-            "The table for {max_len} positions (rows, top to bottom) and d_model = \
+        lang.pick(
+            "Sinusoidal positional encoding as a heatmap",
+            "正弦位置编码的热力图",
+        ),
+        &match lang {
+            Lang::En => format!(
+                "The table for {max_len} positions (rows, top to bottom) and d_model = \
              {d_model} dimensions (columns). Blue is −1, white 0, red +1. The first columns \
              alternate quickly from row to row; further right the columns change more and \
              more slowly, and the last ones stay near 0 (sine columns) or 1 (cosine \
              columns) over all {max_len} positions."
-        ),
+            ),
+            Lang::ZhCn => format!(
+                "{max_len} 个位置（行，自上而下）、d_model = {d_model} 个维度（列）的编码表。\
+                 蓝色为 −1，白色为 0，红色为 +1。最前面几列逐行快速交替；越往右，列变化得越慢，\
+                 最后几列在全部 {max_len} 个位置上都保持在 0 附近（正弦列）或 1 附近（余弦列）。"
+            ),
+        },
     );
     let one = |v: Float| fixed(v, 1);
     svg.text(one(left + plot_w / 2.0), 28)
         .attr("text-anchor", "middle")
         .attr("font-weight", "bold")
         .attr("font-size", 16)
-        .text(format!(
-            "PE(pos, j) for d_model = {d_model}, positions 0 to {}",
-            max_len - 1
-        ));
+        .text(match lang {
+            Lang::En => format!(
+                "PE(pos, j) for d_model = {d_model}, positions 0 to {}",
+                max_len - 1
+            ),
+            Lang::ZhCn => {
+                format!("PE(pos, j)，d_model = {d_model}，位置 0 到 {}", max_len - 1)
+            }
+        });
     let mut heatmap = Heatmap::new(&table, RED_BLUE, left, top, cell_w);
     heatmap.cell_height = cell_h;
     heatmap.decimals = 0;
@@ -285,7 +316,10 @@ fn heatmap_svg(max_len: usize, d_model: usize) -> String {
     }
     svg.text(one(left + plot_w / 2.0), one(top + plot_h + 28.0))
         .attr("text-anchor", "middle")
-        .text("dimension j (sin at even j, cos at odd j); frequency falls to the right");
+        .text(lang.pick(
+            "dimension j (sin at even j, cos at odd j); frequency falls to the right",
+            "维度 j（j 为偶数时取 sin，为奇数时取 cos）；越往右频率越低",
+        ));
     for pos in (0..max_len).step_by(8).chain([max_len - 1]) {
         let y = top + cell_h * (pos as Float + 0.5);
         tick(&mut svg, left - 5.0, y, left, y);
@@ -295,7 +329,7 @@ fn heatmap_svg(max_len: usize, d_model: usize) -> String {
     svg.text(24, middle)
         .attr("text-anchor", "middle")
         .attr("transform", format!("rotate(-90 24 {middle})"))
-        .text("position pos");
+        .text(lang.pick("position pos", "位置 pos"));
     // Colour bar, +1 at the top.
     let (bar_x, bar_w, bar_h) = (left + plot_w + 40.0, 18.0, 200.0);
     let bar_top = top + (plot_h - bar_h) / 2.0;
@@ -326,7 +360,7 @@ fn heatmap_svg(max_len: usize, d_model: usize) -> String {
 
 /// A few columns of the table against the position: the continuous curve
 /// sin(pos·ω) or cos(pos·ω), with a dot at each integer position the table keeps.
-fn curves_svg(max_len: usize, d_model: usize, columns: &[usize]) -> String {
+fn curves_svg(max_len: usize, d_model: usize, columns: &[usize], lang: Lang) -> String {
     let table = sinusoidal_table(max_len, d_model);
     let omega = frequencies(d_model);
     let (left, top, plot_w, plot_h) = (70.0, 60.0, 600.0, 300.0);
@@ -344,22 +378,36 @@ fn curves_svg(max_len: usize, d_model: usize, columns: &[usize]) -> String {
     let mut svg = svg_open(
         width,
         height,
-        "Columns of the positional-encoding table against the position",
-        &format!(
-            "Columns {columns:?} of the d_model = {d_model} table for positions 0 to {}. \
+        lang.pick(
+            "Columns of the positional-encoding table against the position",
+            "位置编码表的各列随位置的变化",
+        ),
+        &match lang {
+            Lang::En => format!(
+                "Columns {columns:?} of the d_model = {d_model} table for positions 0 to {}. \
              Columns 2 and 3 are the sine and the cosine of the same frequency, a quarter of \
              a period apart; column 8 is a slower sine and column 14 a much slower one.",
-            max_len - 1
-        ),
+                max_len - 1
+            ),
+            Lang::ZhCn => format!(
+                "d_model = {d_model} 的编码表中第 {columns:?} 列在位置 0 到 {} 上的取值。\
+                 第 2 列和第 3 列是同一频率的正弦和余弦，相差四分之一个周期；\
+                 第 8 列是较慢的正弦，第 14 列则慢得多。",
+                max_len - 1
+            ),
+        },
     );
     let one = |v: Float| fixed(v, 1);
     svg.text(one(left + plot_w / 2.0), 28)
         .attr("text-anchor", "middle")
         .attr("font-weight", "bold")
         .attr("font-size", 16)
-        .text(format!(
-            "Columns of the table (d_model = {d_model}) against the position"
-        ));
+        .text(match lang {
+            Lang::En => {
+                format!("Columns of the table (d_model = {d_model}) against the position")
+            }
+            Lang::ZhCn => format!("编码表（d_model = {d_model}）的各列随位置的变化"),
+        });
     // Grid and axes.
     for v in [-1.0, -0.5, 0.0, 0.5, 1.0] {
         let y = y_of(v);
@@ -384,7 +432,7 @@ fn curves_svg(max_len: usize, d_model: usize, columns: &[usize]) -> String {
         .end();
     svg.text(one(left + plot_w / 2.0), one(top + plot_h + 40.0))
         .attr("text-anchor", "middle")
-        .text("position pos");
+        .text(lang.pick("position pos", "位置 pos"));
     let middle = one(top + plot_h / 2.0);
     svg.text(20, middle)
         .attr("text-anchor", "middle")
@@ -429,11 +477,17 @@ fn curves_svg(max_len: usize, d_model: usize, columns: &[usize]) -> String {
             .end();
         let (kind, i) = (if col.is_multiple_of(2) { "sin" } else { "cos" }, col / 2);
         let sub = format!("ω<tspan baseline-shift=\"sub\" font-size=\"10\">{i}</tspan>");
-        svg.text(one(left + 50.0), one(y)).markup(&format!(
-            "column {col} = {kind}(pos · {sub}), {sub} = {w:.4}, wavelength 2π/{sub} = \
-                 {:.1} positions",
-            std::f64::consts::TAU as Float / w
-        ));
+        let wavelength = std::f64::consts::TAU as Float / w;
+        svg.text(one(left + 50.0), one(y)).markup(&match lang {
+            Lang::En => format!(
+                "column {col} = {kind}(pos · {sub}), {sub} = {w:.4}, wavelength 2π/{sub} = \
+                 {wavelength:.1} positions"
+            ),
+            Lang::ZhCn => format!(
+                "第 {col} 列 = {kind}(pos · {sub})，{sub} = {w:.4}，波长 2π/{sub} = \
+                 {wavelength:.1} 个位置"
+            ),
+        });
     }
     svg.finish()
 }

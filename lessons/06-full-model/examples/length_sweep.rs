@@ -70,6 +70,7 @@ use course_common::ndarray::{Axis, concatenate, s};
 use course_common::{Float, Matrix, Vector};
 use course_figures::chart::{self, ChartStyle, Corner, Panel, Series, line_chart};
 use course_figures::colour::{BLUE, GREY, VERMILLION};
+use course_figures::{Lang, lang::languages};
 use rand::RngExt;
 use rnn::{Rnn, orthogonal};
 use std::collections::HashSet;
@@ -160,6 +161,14 @@ struct Args {
     /// Train the RNN only.
     #[arg(long)]
     rnn_only: bool,
+    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
+    #[arg(
+        long = "lang",
+        value_name = "LANG",
+        value_delimiter = ',',
+        default_value = "en"
+    )]
+    langs: Vec<Lang>,
 }
 
 struct Options {
@@ -168,6 +177,7 @@ struct Options {
     seeds: u64,
     rnn_init: RnnInit,
     rnn_only: bool,
+    langs: Vec<Lang>,
 }
 
 impl Options {
@@ -200,6 +210,7 @@ impl Options {
                 recurrent: args.rnn_recurrent,
             },
             rnn_only: args.rnn_only,
+            langs: args.langs,
         }
     }
 
@@ -1006,9 +1017,12 @@ fn main() {
     std::fs::write(experiments.join(&name), json).expect("write the JSON summary");
     println!("wrote {}", experiments.join(&name).display());
     if options.variant().is_none() {
-        let figure = figure(&options, &rnn_cells, &transformer_cells);
-        let path = course_figures::write("06-full-model-length-sweep.svg", &figure);
-        println!("wrote {}", path.display());
+        for lang in languages(&options.langs) {
+            let figure = figure(&options, &rnn_cells, &transformer_cells, lang);
+            let path =
+                course_figures::write_in(lang, "06-full-model-length-sweep.svg", &figure);
+            println!("wrote {}", path.display());
+        }
     }
 }
 
@@ -1180,7 +1194,7 @@ fn summary_json(
 
 /// Exact match and per-digit accuracy against length, one line per seed. Scores only,
 /// no timings: the same seeds give the same figure.
-fn figure(options: &Options, rnn: &[Cell], transformer: &[Cell]) -> String {
+fn figure(options: &Options, rnn: &[Cell], transformer: &[Cell], lang: Lang) -> String {
     let max_length = options.lengths.iter().copied().max().unwrap_or(1) as Float;
     let x_max = 5.0 * (max_length / 5.0).ceil() + 5.0;
     // One line per seed; only the first is named in the legend.
@@ -1199,54 +1213,97 @@ fn figure(options: &Options, rnn: &[Cell], transformer: &[Cell]) -> String {
         };
     let both = |pick: fn(&Scores) -> Float| {
         // The Transformer last, so that its lines are drawn on top.
-        let mut series = lines(rnn, "RNN, no attention", VERMILLION, pick);
+        let mut series = lines(
+            rnn,
+            lang.pick("RNN, no attention", "RNN，无注意力"),
+            VERMILLION,
+            pick,
+        );
         series.extend(lines(transformer, "Transformer", BLUE, pick));
         series
     };
-    let length_axis = || chart::Axis::linear("source length L (digits)", 0.0, x_max);
+    let length_axis = || {
+        chart::Axis::linear(
+            lang.pick("source length L (digits)", "源序列长度 L（数字个数）"),
+            0.0,
+            x_max,
+        )
+    };
     // A little room above 100 %, so that the lines along the top stay visible.
     let percent_axis = |label: &str| chart::Axis::linear(label, 0.0, 104.0);
     let mut digits = both(|s| s.token);
     let chance = vec![(0.0, 10.0), (x_max, 10.0)];
-    digits.push(Series::line("chance (1 in 10)", GREY, chance).dashed());
-    let note = format!("one line per seed ({})", options.seeds);
+    digits.push(
+        Series::line(
+            lang.pick("chance (1 in 10)", "随机猜测（十分之一）"),
+            GREY,
+            chance,
+        )
+        .dashed(),
+    );
+    let note = match lang {
+        Lang::En => format!("one line per seed ({})", options.seeds),
+        Lang::ZhCn => format!("每个种子一条线（共 {} 个）", options.seeds),
+    };
     let panels = [
         Panel {
-            title: "Whole string copied".to_owned(),
+            title: lang.pick("Whole string copied", "整串复制正确").to_owned(),
             x: length_axis(),
-            y: percent_axis("exact match (%)"),
+            y: percent_axis(lang.pick("exact match (%)", "完全匹配率（%）")),
             series: both(|s| s.exact),
             legend: Corner::BottomLeft,
             note: Some(note.clone()),
         },
         Panel {
-            title: "Digits copied".to_owned(),
+            title: lang.pick("Digits copied", "逐位复制正确").to_owned(),
             x: length_axis(),
-            y: percent_axis("per-digit accuracy (%)"),
+            y: percent_axis(lang.pick("per-digit accuracy (%)", "逐位准确率（%）")),
             series: digits,
             legend: Corner::BottomLeft,
             note: Some(note),
         },
     ];
-    let mut description = format!(
-        "Copying random strings of digits after {} training steps of {BATCH} strings, \
-         {EVAL_SIZE} held-out strings per length, mean of {} seeds. Exact match, RNN \
-         without attention against Transformer:",
-        options.steps, options.seeds
-    );
+    let mut description = match lang {
+        Lang::En => format!(
+            "Copying random strings of digits after {} training steps of {BATCH} strings, \
+             {EVAL_SIZE} held-out strings per length, mean of {} seeds. Exact match, RNN \
+             without attention against Transformer:",
+            options.steps, options.seeds
+        ),
+        Lang::ZhCn => format!(
+            "复制随机数字串，训练 {} 步、每步 {BATCH} 个串，每个长度 {EVAL_SIZE} 个留出串，\
+             {} 个种子的平均。完全匹配率，无注意力的 RNN 对比 Transformer：",
+            options.steps, options.seeds
+        ),
+    };
     for (r, t) in rnn.iter().zip(transformer) {
-        let _ = write!(
-            description,
-            " L = {}: {:.1} % against {:.1} %;",
-            r.length,
-            100.0 * r.exact(),
-            100.0 * t.exact()
-        );
+        let _ = match lang {
+            Lang::En => write!(
+                description,
+                " L = {}: {:.1} % against {:.1} %;",
+                r.length,
+                100.0 * r.exact(),
+                100.0 * t.exact()
+            ),
+            Lang::ZhCn => write!(
+                description,
+                "L = {}：{:.1} % 对 {:.1} %；",
+                r.length,
+                100.0 * r.exact(),
+                100.0 * t.exact()
+            ),
+        };
     }
     description.pop();
-    description.push('.');
+    description.push(match lang {
+        Lang::En => '.',
+        Lang::ZhCn => '。',
+    });
     line_chart(
-        "An RNN without attention against the Transformer, copying longer and longer strings",
+        lang.pick(
+            "An RNN without attention against the Transformer, copying longer and longer strings",
+            "无注意力的 RNN 与 Transformer 复制越来越长的串",
+        ),
         &description,
         &panels,
         &ChartStyle::default(),

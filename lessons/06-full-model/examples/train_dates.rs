@@ -41,6 +41,7 @@ use course_common::{Float, Matrix};
 use course_figures::colour::BLUES;
 use course_figures::heatmap::{Heatmap, LabelOrder, colour_steps};
 use course_figures::svg::{Svg, fixed, polyline_points};
+use course_figures::{Lang, lang::languages};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 use transformer::{
@@ -81,6 +82,14 @@ struct Options {
     /// The memorisation trap: years 1950–2049, ten of them held out.
     #[arg(long = "narrow-years")]
     narrow: bool,
+    /// The figures' languages: en, zh-CN, or both (en,zh-CN).
+    #[arg(
+        long = "lang",
+        value_name = "LANG",
+        value_delimiter = ',',
+        default_value = "en"
+    )]
+    langs: Vec<Lang>,
 }
 
 impl Options {
@@ -283,21 +292,29 @@ fn main() {
     std::fs::write(&json_path, json).expect("write the JSON summary");
     println!("\nwrote {}", json_path.display());
     if options.variant().is_none() {
-        let figures = course_common::output::figures_dir();
-        let training = figures.join("06-full-model-training.svg");
-        std::fs::write(&training, training_svg(&losses, &curve))
-            .expect("write the curve");
-        let heatmaps = figures.join("06-full-model-cross-attention.svg");
-        std::fs::write(&heatmaps, heatmaps_svg(&model, &task))
-            .expect("write the heatmaps");
-        let heads = figures.join("06-full-model-heads.svg");
-        std::fs::write(&heads, heads_svg(&model, &task)).expect("write the heads");
-        println!(
-            "wrote {}\nwrote {}\nwrote {}",
-            training.display(),
-            heatmaps.display(),
-            heads.display()
-        );
+        for lang in languages(&options.langs) {
+            let training = course_figures::write_in(
+                lang,
+                "06-full-model-training.svg",
+                &training_svg(&losses, &curve, lang),
+            );
+            let heatmaps = course_figures::write_in(
+                lang,
+                "06-full-model-cross-attention.svg",
+                &heatmaps_svg(&model, &task, lang),
+            );
+            let heads = course_figures::write_in(
+                lang,
+                "06-full-model-heads.svg",
+                &heads_svg(&model, &task, lang),
+            );
+            println!(
+                "wrote {}\nwrote {}\nwrote {}",
+                training.display(),
+                heatmaps.display(),
+                heads.display()
+            );
+        }
     }
 }
 
@@ -774,7 +791,7 @@ fn svg_open(width: Float, height: Float) -> Svg {
 }
 
 /// The loss (log scale, left) and the held-out exact match (right) against the step.
-fn training_svg(losses: &[Float], curve: &[(usize, Float)]) -> String {
+fn training_svg(losses: &[Float], curve: &[(usize, Float)], lang: Lang) -> String {
     const ACCURACY: &str = "#d95f02";
     let (width, height) = (760.0, 400.0);
     let (left, right, top, bottom) = (80.0, 680.0, 40.0, 330.0);
@@ -790,7 +807,10 @@ fn training_svg(losses: &[Float], curve: &[(usize, Float)]) -> String {
     svg.text(one((left + right) / 2.0), 24)
         .attr("text-anchor", "middle")
         .attr("font-weight", "bold")
-        .text("Training the date model: loss and held-out exact match");
+        .text(lang.pick(
+            "Training the date model: loss and held-out exact match",
+            "训练日期模型：损失与留出集上的完全匹配率",
+        ));
     // Axes and grid.
     let loss_labels = ["0.0001", "0.001", "0.01", "0.1", "1", "10"];
     for (k, label) in loss_labels.iter().enumerate() {
@@ -831,18 +851,18 @@ fn training_svg(losses: &[Float], curve: &[(usize, Float)]) -> String {
     svg.text(one((left + right) / 2.0), one(bottom + 42.0))
         .attr("text-anchor", "middle")
         .attr("font-size", 13)
-        .text("training step");
+        .text(lang.pick("training step", "训练步数"));
     svg.text(20, middle)
         .attr("text-anchor", "middle")
         .attr("font-size", 13)
         .attr("transform", format!("rotate(-90 20 {middle})"))
-        .text("loss per token (log scale)");
+        .text(lang.pick("loss per token (log scale)", "每个词元的损失（对数坐标）"));
     svg.text(740, middle)
         .attr("text-anchor", "middle")
         .attr("font-size", 13)
         .attr("fill", ACCURACY)
         .attr("transform", format!("rotate(90 740 {middle})"))
-        .text("held-out exact match");
+        .text(lang.pick("held-out exact match", "留出集完全匹配率"));
     // The raw loss, its moving average, and the accuracy.
     let window = 25;
     let raw: Vec<(Float, Float)> = losses
@@ -880,9 +900,18 @@ fn training_svg(losses: &[Float], curve: &[(usize, Float)]) -> String {
     }
     // Legend.
     let legend = [
-        ("#9ecae1", "loss of each batch"),
-        ("#08519c", "loss, mean of the last 25 steps"),
-        (ACCURACY, "held-out exact match (200 dates)"),
+        ("#9ecae1", lang.pick("loss of each batch", "每个批次的损失")),
+        (
+            "#08519c",
+            lang.pick("loss, mean of the last 25 steps", "损失，最近 25 步的平均"),
+        ),
+        (
+            ACCURACY,
+            lang.pick(
+                "held-out exact match (200 dates)",
+                "留出集完全匹配率（200 个日期）",
+            ),
+        ),
     ];
     for (i, (colour, label)) in legend.iter().enumerate() {
         let y = 60.0 + 20.0 * i as Float;
@@ -931,7 +960,7 @@ fn cross_attention_map<'a>(
 }
 
 /// The head-averaged cross-attention of the trained model for a few held-out dates.
-fn heatmaps_svg(model: &Transformer, task: &DateTask) -> String {
+fn heatmaps_svg(model: &Transformer, task: &DateTask, lang: Lang) -> String {
     let examples = [
         task.example(Date::new(1899, 3, 14), DateFormat::WeekdayMonthDayYear),
         task.example(Date::new(2479, 11, 5), DateFormat::Slashed),
@@ -949,10 +978,16 @@ fn heatmaps_svg(model: &Transformer, task: &DateTask) -> String {
         let got = decode_text(model, task, example);
         svg.text(left, fixed(y0 + 14.0, 1))
             .attr("font-weight", "bold")
-            .text(format!(
-                "\"{}\" → {} (the model's greedy output: {got})",
-                example.source, example.target
-            ));
+            .text(match lang {
+                Lang::En => format!(
+                    "\"{}\" → {} (the model's greedy output: {got})",
+                    example.source, example.target
+                ),
+                Lang::ZhCn => format!(
+                    "\"{}\" → {}（模型的贪心输出：{got}）",
+                    example.source, example.target
+                ),
+            });
         let mut heatmap = cross_attention_map(&weights, left, y0 + 44.0, cell, "13");
         heatmap.labels.row_gap = 8.0;
         let (columns, rows) = labels(example);
@@ -967,7 +1002,7 @@ fn heatmaps_svg(model: &Transformer, task: &DateTask) -> String {
     };
     svg.text(left, fixed(y0 + 14.0, 1))
         .attr("font-size", 12)
-        .text("weight:");
+        .text(lang.pick("weight:", "权重："));
     let outline = Some(("#ccc", 0.5));
     colour_steps(
         &mut svg,
@@ -985,8 +1020,11 @@ fn heatmaps_svg(model: &Transformer, task: &DateTask) -> String {
         &mut svg,
         left,
         y0 + 34.0,
-        "rows: the output character each query predicts; columns: the source characters \
-         (␣ is a space)",
+        lang.pick(
+            "rows: the output character each query predicts; columns: the source characters \
+             (␣ is a space)",
+            "行：每个查询预测的输出字符；列：源字符（␣ 表示空格）",
+        ),
     );
     svg.finish()
 }
@@ -1012,7 +1050,7 @@ fn panel(
 
 /// The two heads of the last decoder layer's cross-attention for one held-out date, and
 /// their average.
-fn heads_svg(model: &Transformer, task: &DateTask) -> String {
+fn heads_svg(model: &Transformer, task: &DateTask, lang: Lang) -> String {
     let example = task.example(Date::new(1899, 3, 14), DateFormat::WeekdayMonthDayYear);
     let batch = Batch::new(&[task.tokens(&example)]);
     let forward = model.forward(&batch);
@@ -1025,23 +1063,51 @@ fn heads_svg(model: &Transformer, task: &DateTask) -> String {
     let panel_height = 40.0 + 20.0 * 11.0 + 30.0;
     let mut svg = svg_open(2.0 * width + 20.0, 2.0 * panel_height + 30.0);
     let average = cross_attention(model, task, &example);
-    panel(&mut svg, 10.0, 10.0, "head 0", &example, &heads[0]);
-    panel(&mut svg, width + 10.0, 10.0, "head 1", &example, &heads[1]);
+    let head = |h: &'static str| {
+        lang.pick(
+            h,
+            if h == "head 0" {
+                "第 0 个头"
+            } else {
+                "第 1 个头"
+            },
+        )
+    };
+    panel(&mut svg, 10.0, 10.0, head("head 0"), &example, &heads[0]);
+    panel(
+        &mut svg,
+        width + 10.0,
+        10.0,
+        head("head 1"),
+        &example,
+        &heads[1],
+    );
     panel(
         &mut svg,
         10.0,
         panel_height + 10.0,
-        "the average of the two (what the heatmaps show)",
+        lang.pick(
+            "the average of the two (what the heatmaps show)",
+            "两者的平均（即热力图所示）",
+        ),
         &example,
         &average,
     );
     let source_to_target = format!("\"{}\" → {}", example.source, example.target);
-    let notes = [
-        (40.0, source_to_target.as_str()),
-        (64.0, "cross-attention of the trained model's"),
-        (82.0, "decoder layer, teacher-forced: each row"),
-        (100.0, "(one per output character) sums to 1"),
-    ];
+    let notes = match lang {
+        Lang::En => [
+            (40.0, source_to_target.as_str()),
+            (64.0, "cross-attention of the trained model's"),
+            (82.0, "decoder layer, teacher-forced: each row"),
+            (100.0, "(one per output character) sums to 1"),
+        ],
+        Lang::ZhCn => [
+            (40.0, source_to_target.as_str()),
+            (64.0, "训练好的模型解码器层的交叉注意力，"),
+            (82.0, "采用教师强制：每行（每个输出字符"),
+            (100.0, "一行）之和为 1"),
+        ],
+    };
     for (dy, text) in notes {
         svg.text(fixed(width + 10.0, 1), fixed(panel_height + dy, 1))
             .attr("font-size", 12)
