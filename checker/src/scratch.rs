@@ -209,7 +209,8 @@ impl Scratch {
         }
         let course_lock = course.root.join("Cargo.lock");
         let lockfile = std::fs::read(&course_lock).unwrap_or_default();
-        let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let modified =
+            |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
         for member in &members {
             let path = dir.join(member).join("Cargo.lock");
             // The course's lock file is the start; cargo then fits it to the lesson's

@@ -233,6 +233,17 @@ impl Reference {
     }
 }
 
+/// A deterministic `(rows, cols)` fill with no linear structure (unlike a linspace fill,
+/// whose matrices have rank 2 and whose rows LayerNorm maps all to the same vector): entry
+/// `k = i·cols + j + seed` is `((k² · 7 + k · 13 + 3) mod 97) / 48 − 1`, in [−1, 1], times
+/// `scale`. The reference scripts compute the same numbers.
+pub fn scrambled(rows: usize, cols: usize, seed: usize, scale: Float) -> Matrix {
+    Matrix::from_shape_fn((rows, cols), |(i, j)| {
+        let k = (i * cols + j + seed) as u64;
+        (((k * k * 7 + k * 13 + 3) % 97) as Float / 48.0 - 1.0) * scale
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +254,15 @@ mod tests {
         let m = linspace_matrix(2, 3, -0.5, 0.5);
         assert_eq!(m[[1, 2]], 0.5);
         assert_eq!(m[[0, 1]], -0.3);
+    }
+
+    #[test]
+    fn scrambled_follows_its_formula() {
+        // k = 0: 3 / 48 − 1; k = 1 (seed 1): 23 / 48 − 1; k = 13: (1183 + 169 + 3) mod 97 = 94.
+        let m = scrambled(1, 2, 0, 1.0);
+        assert_eq!(m[[0, 0]], 3.0 / 48.0 - 1.0);
+        assert_eq!(m[[0, 1]], 23.0 / 48.0 - 1.0);
+        assert_eq!(scrambled(1, 1, 13, 2.0)[[0, 0]], (94.0 / 48.0 - 1.0) * 2.0);
     }
 
     const FILE: &str = r#"{

@@ -38,7 +38,7 @@ pub use check::{
     Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
     assert_matrix_close, assert_rows_sum_to_one, assert_same_shape,
 };
-pub use fixtures::{Reference, linspace, linspace_matrix};
+pub use fixtures::{Reference, linspace, linspace_matrix, scrambled};
 pub use gradient::{
     assert_gradient_close, assert_gradient_close_named, numerical_gradient,
     relative_error,

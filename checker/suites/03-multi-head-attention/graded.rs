@@ -25,7 +25,7 @@ use course_harness::{
     Catalog, Held, Misconception, Reference, Tol, assert_gradient_close,
     assert_gradient_close_named, assert_matrix_close, assert_rows_sum_to_one,
     assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, object,
-    observe, relative_error, tr,
+    observe, relative_error, scrambled, tr,
 };
 use multi_head_attention::{
     Linear, LinearGrads, Mask, MultiHeadAttention, MultiHeadForward, merge_heads,
@@ -48,22 +48,6 @@ static MESSAGES: Catalog = Catalog::new(
     include_str!("locales/en/suite.ftl"),
     include_str!("locales/zh-CN/suite.ftl"),
 );
-
-/// Appended to every gradient hint: a gradient check compares the backward pass with
-/// central differences of the learner's own forward pass.
-fn gradient_hint(hint: &str) -> String {
-    tr!(MESSAGES, "gradient-hint", hint = hint)
-}
-
-/// A deterministic fill with no linear structure (unlike a linspace fill, whose matrices
-/// have rank 2): entry k = i·cols + j is ((k + seed)² · 7 + (k + seed) · 13 + 3) mod 97,
-/// mapped to [−1, 1] and scaled.
-fn scrambled(rows: usize, cols: usize, seed: usize, scale: Float) -> Matrix {
-    Matrix::from_shape_fn((rows, cols), |(i, j)| {
-        let k = (i * cols + j + seed) as u64;
-        (((k * k * 7 + k * 13 + 3) % 97) as Float / 48.0 - 1.0) * scale
-    })
-}
 
 fn scrambled_linear(d_model: usize, seed: usize) -> Linear {
     Linear::new(
@@ -899,7 +883,7 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
             "d_query_input",
             &grads.d_query_input,
             &d_x_q,
-            &gradient_hint(&tr!(MESSAGES, "d-query-input-hint")),
+            &tr!(MESSAGES, "d-query-input-hint"),
             &mistakes.d_query_input,
         );
         let value_only = &grads.w_v.d_x;
@@ -914,7 +898,7 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
             "d_key_value_input",
             &grads.d_key_value_input,
             &d_x_kv,
-            &gradient_hint(&hint),
+            &hint,
             &mistakes.d_key_value_input,
         );
     });
@@ -977,7 +961,7 @@ fn backward_matches_numerical_gradients_of_every_weight_and_bias() {
                 &tr!(MESSAGES, "label-d-weight", name = name),
                 d_weight,
                 &numerical,
-                &gradient_hint(&hint),
+                &hint,
             );
             if name == "W_k" {
                 assert!(
@@ -1001,7 +985,7 @@ fn backward_matches_numerical_gradients_of_every_weight_and_bias() {
                 &tr!(MESSAGES, "label-d-bias", name = name),
                 &d_bias.clone().insert_axis(Axis(0)),
                 &numerical,
-                &gradient_hint(&tr!(MESSAGES, "d-bias-hint")),
+                &tr!(MESSAGES, "d-bias-hint"),
             );
         }
     });
@@ -1033,7 +1017,7 @@ fn self_attention_input_gradient_is_the_sum_of_both_inputs_gradients() {
             &tr!(MESSAGES, "self-attention-label-input-gradient"),
             &total,
             &numerical,
-            &gradient_hint(&hint),
+            &hint,
         );
     });
 }

@@ -30,7 +30,7 @@ use course_harness::mistakes::multi_head_attention::{Layer, LinearWeights};
 use course_harness::{
     Catalog, Misconception, Reference, Taped, Tol, assert_all_finite,
     assert_gradient_close, assert_matrix_close, assert_same_shape, graded, linspace,
-    linspace_matrix, numerical_gradient, observe, relative_error, tr,
+    linspace_matrix, numerical_gradient, observe, relative_error, scrambled, tr,
 };
 use encoder_layer::{
     DecoderLayer, DecoderLayerForward, DecoderLayerGrads, EncoderLayer,
@@ -58,26 +58,9 @@ static MESSAGES: Catalog = Catalog::new(
 /// Exactly equal: for properties that hold bit for bit (rows that cannot see each other).
 const EXACT: Tol = Tol { abs: 0.0, rel: 0.0 };
 
-/// Appended to every gradient hint: a gradient check compares the backward pass with
-/// central differences of the learner's own forward pass.
-fn gradient_hint(hint: &str) -> String {
-    tr!(MESSAGES, "gradient-hint", hint = hint)
-}
-
 // ---------------------------------------------------------------------------------------
 // Fixtures
 // ---------------------------------------------------------------------------------------
-
-/// A deterministic fill with no linear structure (unlike a linspace fill, whose rows
-/// LayerNorm maps all to the same vector): entry k = i·cols + j + seed is
-/// ((k² · 7 + k · 13 + 3) mod 97) / 48 − 1, times scale. The reference script computes
-/// the same numbers.
-fn scrambled(rows: usize, cols: usize, seed: usize, scale: Float) -> Matrix {
-    Matrix::from_shape_fn((rows, cols), |(i, j)| {
-        let k = (i * cols + j + seed) as u64;
-        (((k * k * 7 + k * 13 + 3) % 97) as Float / 48.0 - 1.0) * scale
-    })
-}
 
 fn vector(start: Float, end: Float, n: usize) -> Vector {
     Vector::from(linspace(start, end, n))
@@ -787,7 +770,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
             .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
             .map(|m| m.cause.to_string())
             .unwrap_or_else(|| tr!(MESSAGES, "layer-norm-d-x-hint"));
-        assert_gradient_close("LayerNorm d_x", &grads.d_x, &d_x, &gradient_hint(&hint));
+        assert_gradient_close("LayerNorm d_x", &grads.d_x, &d_x, &hint);
         let d_gamma = numerical_gradient(
             |g| {
                 let probe =
@@ -801,7 +784,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
             "LayerNorm d_gamma",
             &row(&grads.d_gamma),
             &d_gamma,
-            &gradient_hint(&tr!(MESSAGES, "layer-norm-d-gamma-hint")),
+            &tr!(MESSAGES, "layer-norm-d-gamma-hint"),
         );
         let d_beta = numerical_gradient(
             |b| {
@@ -816,7 +799,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
             "LayerNorm d_beta",
             &row(&grads.d_beta),
             &d_beta,
-            &gradient_hint(&tr!(MESSAGES, "layer-norm-d-beta-hint")),
+            &tr!(MESSAGES, "layer-norm-d-beta-hint"),
         );
     });
 }
@@ -925,7 +908,7 @@ fn feed_forward_backward_matches_numerical_gradients() {
         } else {
             tr!(MESSAGES, "ffn-d-x-hint")
         };
-        assert_gradient_close("FeedForward d_x", &grads.d_x, &d_x, &gradient_hint(&hint));
+        assert_gradient_close("FeedForward d_x", &grads.d_x, &d_x, &hint);
         type Pick = fn(&mut FeedForward) -> &mut Linear;
         let layers: [(&str, Pick, &LinearGrads, String); 2] = [
             (
@@ -956,7 +939,7 @@ fn feed_forward_backward_matches_numerical_gradients() {
                 &format!("FeedForward d_{name}.weight"),
                 &analytic.d_weight,
                 &d_w,
-                &gradient_hint(&hint),
+                &hint,
             );
             let mut probe = ffn.clone();
             let start = row(&pick(&mut probe).bias);
@@ -972,7 +955,7 @@ fn feed_forward_backward_matches_numerical_gradients() {
                 &format!("FeedForward d_{name}.bias"),
                 &row(&analytic.d_bias),
                 &d_b,
-                &gradient_hint(&hint),
+                &hint,
             );
         }
     });
@@ -1369,7 +1352,7 @@ fn check_parameters<L: Clone>(
             ),
             &param.analytic,
             &numerical,
-            &gradient_hint(&param.hint),
+            &param.hint,
         );
     }
 }
@@ -1531,7 +1514,7 @@ fn check_encoder_gradients(position: NormPosition) {
         &tr!(MESSAGES, "gradient-of", what = &what, gradient = "d_x"),
         &grads.d_x,
         &d_x,
-        &gradient_hint(&tr!(MESSAGES, "encoder-d-x-hint")),
+        &tr!(MESSAGES, "encoder-d-x-hint"),
     );
     check_parameters(
         &what,
@@ -1975,14 +1958,14 @@ fn check_decoder_gradients(position: NormPosition) {
         &tr!(MESSAGES, "gradient-of", what = &what, gradient = "d_x"),
         &grads.d_x,
         &d_x,
-        &gradient_hint(&tr!(MESSAGES, "decoder-d-x-hint")),
+        &tr!(MESSAGES, "decoder-d-x-hint"),
     );
     let d_memory = numerical_gradient(|m| loss(&layer, &x, m), &memory, STEP);
     assert_gradient_close(
         &tr!(MESSAGES, "gradient-of", what = &what, gradient = "d_memory"),
         &grads.d_memory,
         &d_memory,
-        &gradient_hint(&tr!(MESSAGES, "decoder-d-memory-hint")),
+        &tr!(MESSAGES, "decoder-d-memory-hint"),
     );
     check_parameters(
         &what,

@@ -5,7 +5,6 @@
 
 ## Shared by several tests
 
-gradient-hint = { $hint }. (If a forward-pass test fails too, fix the forward pass first: the numerical gradient is computed from your forward pass.)
 cross-attention-panic =
     MultiHeadAttention::forward panicked on cross-attention of { $queries } queries over { $keys } keys and values: { $text }
     Likely cause: if a shape does not fit, { $cause }; the scores of each head are (n_q, n_k) = ({ $queries }, { $keys }), like the mask.

@@ -3,7 +3,6 @@
 
 ## 多个测试共用
 
-gradient-hint = { $hint }。（如果某个前向传播的测试也失败了，先修好前向传播：数值梯度是用你的前向传播算出来的。）
 cross-attention-panic =
     MultiHeadAttention::forward 在 { $queries } 个查询对 { $keys } 个键和值的交叉注意力上发生了 panic：{ $text }
     可能的原因：如果某个形状对不上，{ $cause }；每个头的分数是 (n_q, n_k) = ({ $queries }, { $keys })，和掩码一样。

@@ -5,7 +5,6 @@
 
 ## Said of every gradient check
 
-gradient-hint = { $hint }. (If a forward-pass test fails too, fix the forward pass first: the numerical gradient is computed from your forward pass.)
 gradient-of = { $what }: { $gradient }
 
 ## LayerNorm

@@ -4,7 +4,6 @@
 
 ## 每个梯度检查都会说的
 
-gradient-hint = { $hint }。（如果某个前向传播的测试也失败了，请先修好前向传播：数值梯度是由你的前向传播算出来的。）
 gradient-of = { $what }：{ $gradient }
 
 ## 层归一化（LayerNorm）
