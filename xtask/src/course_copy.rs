@@ -50,6 +50,7 @@ const COURSE_PARTS: &[&str] = &[
     "common",
     "figures",
     "harness",
+    "i18n",
     "manifest",
     "lessons",
     "solutions",
