@@ -24,10 +24,10 @@
 // - a link on it points to a page of the book that does not exist, or to a #fragment that
 //   no element of the target page (as the browser built it) has as its id or name.
 //
-// It also checks that the built-in search works offline: on index.html it types "softmax"
-// into the search box and expects at least one result; and, when the Chinese edition is
-// built (zh-CN/), that its search (Pagefind) finds 注意力, 多头注意力 and 位置编码 on their
-// chapters.
+// It also checks that each edition's search (Pagefind, offline) works and shows no TeX in
+// its excerpts: on index.html it types "softmax" into the search box and expects at least
+// one result; and, when the Chinese edition is built (zh-CN/), that its search finds
+// 注意力, 多头注意力 and 位置编码 on their chapters.
 //
 // Every problem is printed on its own line as `page: detail`. Exit status: 0 all good,
 // 1 problems found, 2 usage or set-up error (no build, no browser).
@@ -51,7 +51,7 @@ const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-const NAV_TIMEOUT_MS = 15_000;
+const NAV_TIMEOUT_MS = 45_000; // the print page typesets every formula of the book; CI machines may be loaded
 const SEARCH_TERM = "softmax";
 const CONCURRENCY = 4;
 const VERBOSE = process.env.BROWSER_CHECK_VERBOSE === "1";
@@ -248,22 +248,34 @@ async function inspectPage() {
   };
 }
 
+// Types `term` into an edition's Pagefind search box (opened from the menu bar by the button
+// labelled `label`) and returns the links and excerpts of the results, or null (with a
+// problem) when there are none.
+async function pagefindSearch(page, url, label, term, problems) {
+  await page.goto(url, { waitUntil: "load", timeout: NAV_TIMEOUT_MS });
+  await page.click(`button[aria-label='${label}']`, { timeout: 5000 });
+  const input = page.locator("#book-search input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(term);
+  const links = page.locator("#book-search .pagefind-ui__result-link");
+  try {
+    await links.first().waitFor({ state: "attached", timeout: 10_000 });
+  } catch {
+    problems.push(`search for "${term}" gave no result`);
+    return null;
+  }
+  const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute("href") || ""));
+  const excerpts = await page.locator("#book-search .pagefind-ui__result-excerpt").allTextContents();
+  const tex = excerpts.find((text) => /\\[a-zA-Z]+/.test(text));
+  if (tex) problems.push(`search for "${term}" shows TeX in a result: ${tex.slice(0, 80)}`);
+  return { hrefs, excerpts };
+}
+
+// The English edition's search (Pagefind) finds SEARCH_TERM, with no TeX in its excerpts.
 async function checkSearch(page, base, problems) {
   try {
-    await page.goto(base + "index.html", { waitUntil: "load", timeout: NAV_TIMEOUT_MS });
-    await page.click("#mdbook-search-toggle", { timeout: 5000 });
-    const bar = page.locator("#mdbook-searchbar");
-    await bar.waitFor({ state: "visible", timeout: 5000 });
-    await bar.pressSequentially(SEARCH_TERM);
-    const results = page.locator("#mdbook-searchresults > li");
-    try {
-      await results.first().waitFor({ state: "attached", timeout: 10_000 });
-    } catch {
-      const header = (await page.locator("#mdbook-searchresults-header").textContent().catch(() => "")) || "";
-      problems.push(`typing "${SEARCH_TERM}" gave no result (header: ${JSON.stringify(header.trim())})`);
-      return 0;
-    }
-    return await results.count();
+    const found = await pagefindSearch(page, base + "index.html", "Search this book", SEARCH_TERM, problems);
+    return found ? found.hrefs.length : 0;
   } catch (e) {
     problems.push(`search could not be used: ${String(e.message || e).split("\n")[0]}`);
     return 0;
@@ -282,28 +294,14 @@ async function checkChineseSearch(page, base, problems) {
   let found = 0;
   for (const [term, expected] of CHINESE_SEARCHES) {
     try {
-      await page.goto(base + "zh-CN/index.html", { waitUntil: "load", timeout: NAV_TIMEOUT_MS });
-      await page.click("button[aria-label='搜索本书']", { timeout: 5000 });
-      const input = page.locator("#book-search input");
-      await input.waitFor({ state: "visible", timeout: 10_000 });
-      await input.fill(term);
-      const links = page.locator("#book-search .pagefind-ui__result-link");
-      try {
-        await links.first().waitFor({ state: "attached", timeout: 10_000 });
-      } catch {
-        problems.push(`Chinese search for "${term}" gave no result`);
-        continue;
-      }
+      const results = await pagefindSearch(page, base + "zh-CN/index.html", "搜索本书", term, problems);
+      if (!results) continue;
       // The first five pages found (a page's sections are listed under it).
-      const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute("href") || ""));
-      const pages = [...new Set(hrefs.map((href) => href.split("#")[0]))].slice(0, 5);
+      const pages = [...new Set(results.hrefs.map((href) => href.split("#")[0]))].slice(0, 5);
       if (!pages.some((href) => href.endsWith(expected))) {
         problems.push(`Chinese search for "${term}" does not find ${expected} among its first pages: ${pages.join(", ")}`);
       }
-      const excerpts = await page.locator("#book-search .pagefind-ui__result-excerpt").allTextContents();
-      const tex = excerpts.find((text) => /\\[a-zA-Z]+/.test(text));
-      if (tex) problems.push(`Chinese search for "${term}" shows TeX in a result: ${tex.slice(0, 80)}`);
-      found += await links.count();
+      found += results.hrefs.length;
     } catch (e) {
       problems.push(`Chinese search could not be used: ${String(e.message || e).split("\n")[0]}`);
     }

@@ -26,20 +26,24 @@ build() { # build <output dir> [VAR=value ...]: one edition
         exit 1
     fi
 }
-build "$book/build"
-# The Chinese edition's search is Pagefind's (mdBook's cannot split Chinese into words):
-# the index holds each page's main text, without KaTeX's MathML (its TeX source), and
-# without the print page and the 404 page.
-# (Its 404 page is served from zh-CN/, hence its site URL.)
+# Both editions are searched with Pagefind rather than mdBook's search, which cannot split
+# Chinese into words and would index the math's MathML: each index holds its edition's
+# pages' main text, without KaTeX's MathML, the print page and the 404 page.
+# (The Chinese 404 page is served from zh-CN/, hence its site URL.)
+build "$book/build" MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false
 build "$book/build/zh-CN" MDBOOK_BOOK__LANGUAGE=zh-CN "MDBOOK_BOOK__TITLE=用 Rust 构建 Transformer" \
     MDBOOK_OUTPUT__HTML__SEARCH__ENABLE=false MDBOOK_OUTPUT__HTML__SITE_URL=/zh-CN/
 if [[ ! -x "$here/node_modules/.bin/pagefind" ]]; then
     echo "build_and_check: installing pagefind and playwright-core (npm ci)" >&2
     (cd "$here" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2)
 fi
-"$here/node_modules/.bin/pagefind" --site "$book/build/zh-CN" --root-selector main \
-    --exclude-selectors ".katex-mathml" --glob "**/[!p4]*.html" >"$log" 2>&1 \
-    || { cat "$log"; echo "pagefind failed" >&2; exit 1; }
+index() { # index <edition's folder> <glob of its pages>
+    "$here/node_modules/.bin/pagefind" --site "$1" --root-selector main \
+        --exclude-selectors ".katex-mathml" --glob "$2" >"$log" 2>&1 \
+        || { cat "$log"; echo "pagefind failed" >&2; exit 1; }
+}
+index "$book/build" "{[!p4]*.html,appendix/*.html}"
+index "$book/build/zh-CN" "**/[!p4]*.html"
 "$here/check_pages.sh" "$book/build"
 "$here/check_pages.sh" "$book/build/zh-CN"
 # Every CJK character the book uses is in its web font.

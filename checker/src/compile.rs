@@ -31,6 +31,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+/// The course's crates every lesson and suite builds on (the harness and what it uses),
+/// by folder: part of what a judge is built from, and visible to a sandboxed build.
+const SHARED_CRATES: &[&str] = &["common", "i18n", "harness"];
+
 /// What building the scratch workspace gave, per lesson folder.
 #[derive(Debug, Default)]
 pub struct Build {
@@ -262,12 +266,14 @@ impl Stamp {
         // What the workspace is made from: the shared crates, the suites, its own
         // manifests, and the lessons' sources its origin takes (a learner's edit to
         // lessons/ must not rebuild the reference judge).
-        let mut roots = vec![
-            course.root.join("common"),
-            course.root.join("harness"),
+        let mut roots: Vec<PathBuf> = SHARED_CRATES
+            .iter()
+            .map(|name| course.root.join(name))
+            .collect();
+        roots.extend([
             course.root.join("checker").join("suites"),
             scratch.dir.clone(),
-        ];
+        ]);
         match scratch.origin {
             crate::scratch::Origin::Stub => roots.push(course.root.join("lessons")),
             _ => roots.push(course.root.join("solutions")),
@@ -414,11 +420,14 @@ pub fn build_lessons(
             Bind::ReadOnly(toolchain.cargo_home.join("registry")),
             // The course's shared crates, and the manifest they inherit settings from.
             Bind::ReadOnly(course.root.join("Cargo.toml")),
-            Bind::ReadOnly(course.root.join("common")),
-            Bind::ReadOnly(course.root.join("harness")),
             Bind::ReadOnly(scratch.dir.clone()),
             Bind::ReadWrite(target_dir.to_path_buf()),
         ];
+        binds.extend(
+            SHARED_CRATES
+                .iter()
+                .map(|name| Bind::ReadOnly(course.root.join(name))),
+        );
         if !toolchain.cargo.starts_with(&toolchain.sysroot) {
             binds.push(Bind::ReadOnly(toolchain.cargo.clone()));
         }

@@ -186,7 +186,7 @@ fn write_submission(
                 .join(if solved { "solutions" } else { "lessons" })
                 .join(id)
                 .join("src");
-            copy_dir(&from, &lessons_dir.join(id).join("src"))?;
+            crate::course_copy::copy_tree(&from, &lessons_dir.join(id).join("src"))?;
         }
     } else {
         std::fs::create_dir_all(&folder)?;
@@ -258,17 +258,4 @@ fn looping_bodies(source: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-fn copy_dir(from: &Path, to: &Path) -> Result<()> {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry?;
-        let destination = to.join(entry.path().strip_prefix(from)?);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&destination)?;
-        } else {
-            std::fs::copy(entry.path(), &destination)?;
-        }
-    }
-    Ok(())
 }

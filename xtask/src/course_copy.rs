@@ -91,7 +91,8 @@ fn copy_course(root: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+/// Copies the regular files under `from` (or the file `from`) to the same places under `to`.
+pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     if from.is_file() {
         std::fs::create_dir_all(to.parent().expect("a file has a parent"))?;
         std::fs::copy(from, to)?;

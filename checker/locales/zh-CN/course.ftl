@@ -317,12 +317,12 @@ hint-06-full-model-noam_rate-2 =
     用转换为 `Float` 的 `step.max(1)` 遮蔽（shadow）`step`；结果是 `factor` 乘以 `(d_model as Float).powf(-0.5)`，再乘以 `step.powf(-0.5)` 与 `step` 乘 `(warmup as Float).powf(-1.5)` 两者中较小的那个（`.min`）。
 
 hint-06-full-model-clip_global_norm-1 =
-    整个梯度只有一个范数：`‖g‖ = √(Σ g²)`，对所有张量的所有元素一起计算。逐个张量分别裁剪会改变梯度的方向：[3, 4] 和 [12] 必须变成 [3, 4, 12]/13，而不是 [0.6, 0.8] 和 [1]。范数大于 `max_norm` 时，把每个元素乘以 `max_norm / norm`；小于或等于时，什么都不改。返回裁剪之前的范数。
+    整个梯度只有一个范数：`‖g‖ = √(Σ g²)`，对所有张量的所有元素一起计算。逐个张量分别裁剪会改变梯度的方向：`max_norm` = 1 时，[3, 4] 和 [12] 必须变成 [3, 4, 12]/13，而不是 [0.6, 0.8] 和 [1]。范数大于 `max_norm` 时，把每个元素乘以 `max_norm / norm`；小于或等于时，什么都不改。返回裁剪之前的范数。
 hint-06-full-model-clip_global_norm-2 =
     `norm` 是所有元素平方和的平方根（`.sqrt()`）：`grads.iter()`，用 `.flat_map` 展开成各张量的元素，用 `.map` 把每个元素映射为它的平方，再 `.sum::<Float>()`。然后，如果 `norm > max_norm`，`scale` 就是 `max_norm` 除以 `norm`，把 `grads.iter_mut()` 中每个 `tensor` 的每个 `g` 就地乘以它（`*g *= scale`）。返回 `norm`。
 
 hint-06-full-model-Adam--update-1 =
-    先把 `self.step` 加 1，使第一次更新时 t = 1。然后，对每个张量 k 的每个元素 i 及其梯度 g：`m = β₁m + (1−β₁)g`，`v = β₂v + (1−β₂)g²`（存入 `self.m[k][i]` 和 `self.v[k][i]`，不做校正），以及 `θ −= lr · m̂ / (√v̂ + ε)`，其中 `m̂ = m/(1 − β₁ᵗ)`，`v̂ = v/(1 − β₂ᵗ)`。常见错误：没有偏差校正（第一步的步长就成了 0.71·lr），t 从 0 开始计数（会除以 0），把 ε 放进平方根里，用 `+=` 代替 `-=`。
+    先把 `self.step` 加 1，使第一次更新时 t = 1。然后，对每个张量 k 的每个元素 i 及其梯度 g：`m = β₁m + (1−β₁)g`，`v = β₂v + (1−β₂)g²`（存入 `self.m[k][i]` 和 `self.v[k][i]`，不做校正），以及 `θ −= lr · m̂ / (√v̂ + ε)`，其中 `m̂ = m/(1 − β₁ᵗ)`，`v̂ = v/(1 − β₂ᵗ)`。常见错误：没有偏差校正（在 β₁ = 0.9、β₂ = 0.98 时，第一步的步长就成了 0.71·lr），t 从 0 开始计数（会除以 0），把 ε 放进平方根里，用 `+=` 代替 `-=`。
 hint-06-full-model-Adam--update-2 =
     给 `self.step` 加 1，然后 `t` 是转换为 `i32` 的 `self.step`（供 `powi` 使用）；`c1` 是 `1.0` 减 `self.beta1.powi(t)`，`c2` 同理，用 `beta2`。然后遍历 `params.iter_mut().zip(grads).enumerate()`，绑定 `(k, (param, grad))`，再遍历 `i in 0..param.len()`：更新 `self.m[k][i]` 和 `self.v[k][i]`，然后从 `param[i]` 中减去：`lr` 乘以 `m / c1`，再除以 `v / c2` 的平方根与 `self.eps` 之和。断言各尺寸相符：按约定，不相符时要 panic。
 
