@@ -32,9 +32,9 @@ use course_harness::mistakes::full_model::{
     clip_mistakes, loss_gradient_mistakes, noam_cause, smoothing_mistakes,
 };
 use course_harness::{
-    Misconception, Reference, Tol, assert_all_finite, assert_close,
+    Catalog, Misconception, Reference, Tol, assert_all_finite, assert_close,
     assert_gradient_close, assert_matrix_close, assert_same_shape, graded,
-    linspace_matrix, numerical_gradient, object, observe, relative_error,
+    linspace_matrix, numerical_gradient, object, observe, relative_error, tr,
 };
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -52,6 +52,13 @@ static REFERENCE: LazyLock<Reference> = LazyLock::new(|| {
     Reference::parse("06-full-model/graded.json", include_str!("graded.json"))
 });
 
+/// The suite's messages, in English and Simplified Chinese.
+static MESSAGES: Catalog = Catalog::new(
+    "06-full-model",
+    include_str!("locales/en/suite.ftl"),
+    include_str!("locales/zh-CN/suite.ftl"),
+);
+
 /// Exactly equal: for properties that hold bit for bit (rows that cannot see each other).
 const EXACT: Tol = Tol { abs: 0.0, rel: 0.0 };
 
@@ -65,10 +72,7 @@ const TORCH: Tol = Tol {
 /// Appended to every gradient hint: a gradient check compares the backward pass with
 /// central differences of the learner's own forward pass.
 fn gradient_hint(hint: &str) -> String {
-    format!(
-        "{hint}. (If a forward-pass test fails too, fix the forward pass first: the \
-         numerical gradient is computed from your forward pass.)"
-    )
+    tr!(MESSAGES, "gradient-hint", hint = hint)
 }
 
 fn row(values: &[Float]) -> Matrix {
@@ -156,9 +160,13 @@ fn deterministic_model(config: Config) -> Transformer {
     assert_eq!(
         tensors.len(),
         names.len(),
-        "Transformer::parameters_mut lists {} tensors, the documented order {}",
-        tensors.len(),
-        names.len()
+        "{}",
+        tr!(
+            MESSAGES,
+            "parameter-order",
+            got = tensors.len(),
+            expected = names.len()
+        )
     );
     for (k, (tensor, (_, kind))) in tensors.into_iter().zip(&names).enumerate() {
         let (offset, scale) = match kind {
@@ -225,45 +233,48 @@ fn tensors(model: &Transformer) -> Vec<Vec<Float>> {
 #[test]
 fn days_in_month_follows_the_gregorian_calendar() {
     graded(|| {
+        let thirty = || tr!(MESSAGES, "days-thirty");
+        let july_august = || tr!(MESSAGES, "days-july-august");
+        let century = |year: u32| tr!(MESSAGES, "days-century", year = year);
+        let by_400 = |year: u32| tr!(MESSAGES, "days-divisible-by-400", year = year);
         let cases = [
-            (2023, 1, 31, ""),
+            (2023, 1, 31, String::new()),
+            (2023, 4, 30, thirty()),
             (
                 2023,
-                4,
-                30,
-                "April, June, September and November have 30 days",
-            ),
-            (2023, 2, 28, "2023 is not divisible by 4: not a leap year"),
-            (2024, 2, 29, "2024 is divisible by 4: a leap year"),
-            (
-                1900,
                 2,
                 28,
-                "1900 is a century not divisible by 400: not a leap year",
+                tr!(MESSAGES, "days-not-divisible-by-4", year = 2023),
             ),
             (
-                2100,
+                2024,
                 2,
-                28,
-                "2100 is a century not divisible by 400: not a leap year",
+                29,
+                tr!(MESSAGES, "days-divisible-by-4", year = 2024),
             ),
-            (2000, 2, 29, "2000 is divisible by 400: a leap year"),
-            (1600, 2, 29, "1600 is divisible by 400: a leap year"),
-            (1001, 12, 31, ""),
-            (
-                2999,
-                9,
-                30,
-                "April, June, September and November have 30 days",
-            ),
-            (1234, 7, 31, "July and August both have 31 days"),
-            (1234, 8, 31, "July and August both have 31 days"),
+            (1900, 2, 28, century(1900)),
+            (2100, 2, 28, century(2100)),
+            (2000, 2, 29, by_400(2000)),
+            (1600, 2, 29, by_400(1600)),
+            (1001, 12, 31, String::new()),
+            (2999, 9, 30, thirty()),
+            (1234, 7, 31, july_august()),
+            (1234, 8, 31, july_august()),
         ];
         for (year, month, expected, why) in cases {
             let got = observe("days_in_month", || days_in_month(year, month));
             assert!(
                 got == expected,
-                "days_in_month({year}, {month}): expected {expected}, got {got}. {why}"
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "days-in-month-mismatch",
+                    year = year,
+                    month = month,
+                    expected = expected,
+                    got = got,
+                    why = why,
+                )
             );
         }
         let total: u32 = (1..=12)
@@ -271,14 +282,28 @@ fn days_in_month_follows_the_gregorian_calendar() {
             .sum();
         assert!(
             total == 365,
-            "the months of 2023 add up to {total} days, not 365"
+            "{}",
+            tr!(
+                MESSAGES,
+                "months-sum",
+                year = 2023,
+                total = total,
+                days = 365
+            )
         );
         let total: u32 = (1..=12)
             .map(|m| observe("days_in_month", || days_in_month(2024, m)))
             .sum();
         assert!(
             total == 366,
-            "the months of 2024 add up to {total} days, not 366"
+            "{}",
+            tr!(
+                MESSAGES,
+                "months-sum",
+                year = 2024,
+                total = total,
+                days = 366
+            )
         );
     });
 }
@@ -309,18 +334,22 @@ fn day_of_week_matches_python_s_calendar() {
             let got = observe("day_of_week", || day_of_week(Date { year, month, day }));
             assert!(
                 got == expected,
-                "day_of_week({year}-{month:02}-{day:02}): expected {expected} ({}), got {got}. \
-                 Likely cause: {}",
-                WEEKDAY_NAMES[expected],
-                if got == (expected + 1) % 7 {
-                    "counting from Sunday = 0 instead of Monday = 0, or an off-by-one day"
-                } else if year < 2000 {
-                    "dates before the reference date: count backwards (and mind the sign \
-                     of the remainder), and apply the century rule of leap years"
-                } else {
-                    "a leap day counted in the wrong year (the century rule, or February \
-                     of the current year counted before March)"
-                }
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "weekday-mismatch",
+                    date = format!("{year}-{month:02}-{day:02}"),
+                    expected = expected,
+                    name = WEEKDAY_NAMES[expected],
+                    got = got,
+                    cause = if got == (expected + 1) % 7 {
+                        tr!(MESSAGES, "weekday-cause-sunday")
+                    } else if year < 2000 {
+                        tr!(MESSAGES, "weekday-cause-before-2000")
+                    } else {
+                        tr!(MESSAGES, "weekday-cause-leap-day")
+                    },
+                )
             );
         }
     });
@@ -356,8 +385,14 @@ fn consecutive_days_have_consecutive_weekdays() {
                 observe("day_of_week", || day_of_week(Date { year, month, day }));
             assert!(
                 weekday == (previous + 1) % 7,
-                "day_of_week({year}-{month:02}-{day:02}) is {weekday}, but the day before \
-                 was {previous}: consecutive days must have consecutive weekdays (mod 7)"
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "weekday-not-consecutive",
+                    date = format!("{year}-{month:02}-{day:02}"),
+                    weekday = weekday,
+                    previous = previous,
+                )
             );
             previous = weekday;
         }
@@ -425,19 +460,24 @@ fn every_example_names_a_real_date_and_its_target_is_that_date_in_iso_form() {
             let date = sample_date(&task, &mut rng, Split::Train);
             assert!(
                 exists(date),
-                "sample_date gave {:04}-{:02}-{:02}, which does not exist. Likely cause: \
-                 days_in_month",
-                date.year,
-                date.month,
-                date.day
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "sample-date-impossible",
+                    date = format!("{:04}-{:02}-{:02}", date.year, date.month, date.day),
+                )
             );
             feb_29 |= date.month == 2 && date.day == 29;
             day_31 |= date.day == 31;
         }
         assert!(
             feb_29 && day_31,
-            "20000 sampled dates never had {}: days_in_month is too short",
-            if feb_29 { "a 31st" } else { "a 29 February" }
+            "{}",
+            if feb_29 {
+                tr!(MESSAGES, "sample-never-31st")
+            } else {
+                tr!(MESSAGES, "sample-never-feb-29")
+            }
         );
         for _ in 0..2000 {
             let (date, source, target, fields) =
@@ -459,8 +499,14 @@ fn every_example_names_a_real_date_and_its_target_is_that_date_in_iso_form() {
             let named = MONTH_NAMES[date.month as usize - 1];
             assert!(
                 month.parse::<u32>().ok() == Some(date.month) || named.starts_with(month),
-                "{source:?}: the month field {month:?} is not month {}",
-                date.month
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "month-field",
+                    source = format!("{source:?}"),
+                    month = format!("{month:?}"),
+                    number = date.month,
+                )
             );
         }
     });
@@ -506,9 +552,15 @@ fn weekday_formats_name_the_right_day() {
             let got = observe("DateTask::example", || task.example(date, format).source);
             assert!(
                 got == expected,
-                "{format:?} of {}: expected {expected:?}, got {got:?}. Likely cause: \
-                 day_of_week (0 must be Monday)",
-                date.iso()
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "weekday-format",
+                    format = format!("{format:?}"),
+                    date = date.iso(),
+                    expected = format!("{expected:?}"),
+                    got = format!("{got:?}"),
+                )
             );
         }
     });
@@ -535,11 +587,13 @@ fn held_out_years_never_appear_in_training_batches() {
         let task = DateTask::new();
         assert!(
             task.vocab.len() == 44 && !task.vocab.is_empty(),
-            "the date vocabulary has 44 tokens, the special three included"
+            "{}",
+            tr!(MESSAGES, "vocab-size")
         );
         assert!(
             Vocabulary::new("").is_empty(),
-            "a vocabulary of the special tokens only is empty"
+            "{}",
+            tr!(MESSAGES, "vocab-specials-empty")
         );
         let mut rng = seeded_rng(5);
         let year_of = |batch: &Batch, b: usize| -> u32 {
@@ -556,8 +610,8 @@ fn held_out_years_never_appear_in_training_batches() {
                 let year = year_of(&batch, b);
                 assert!(
                     !HELDOUT_YEARS.contains(&year),
-                    "a training batch holds the held-out year {year}: the model would \
-                     see the years it is evaluated on"
+                    "{}",
+                    tr!(MESSAGES, "heldout-in-training", year = year)
                 );
             }
         }
@@ -568,8 +622,8 @@ fn held_out_years_never_appear_in_training_batches() {
             let year = year_of(&batch, b);
             assert!(
                 HELDOUT_YEARS.contains(&year),
-                "a held-out batch holds {year}, which is not a held-out year (or the \
-                 batch's tgt_out does not start with the target)"
+                "{}",
+                tr!(MESSAGES, "heldout-batch-year", year = year)
             );
         }
     });
@@ -585,14 +639,15 @@ fn batch_shifts_the_target_for_teacher_forcing_and_pads() {
         });
         assert!(
             batch.len() == 2 && !batch.is_empty() && batch.target_len() == 4,
-            "a batch of 2 pairs whose longest target has 3 tokens: len() 2, target_len() 4"
+            "{}",
+            tr!(MESSAGES, "batch-lengths")
         );
         let empty = Batch {
             src: Vec::new(),
             tgt_in: Vec::new(),
             tgt_out: Vec::new(),
         };
-        assert!(empty.is_empty(), "a batch with no pairs is empty");
+        assert!(empty.is_empty(), "{}", tr!(MESSAGES, "batch-empty"));
         let expected = Batch {
             src: vec![vec![3, 4, 5], vec![8, PAD, PAD]],
             tgt_in: vec![vec![BOS, 6, 7, PAD], vec![BOS, 9, 10, 11]],
@@ -600,27 +655,33 @@ fn batch_shifts_the_target_for_teacher_forcing_and_pads() {
         };
         assert!(
             batch.src == expected.src,
-            "Batch::new's src: expected {:?}, got {:?}. Every source is padded with PAD \
-             (token 0) to the longest source.",
-            expected.src,
-            batch.src
+            "{}",
+            tr!(
+                MESSAGES,
+                "batch-src",
+                expected = format!("{:?}", expected.src),
+                got = format!("{:?}", batch.src),
+            )
         );
         assert!(
             batch.tgt_in == expected.tgt_in,
-            "Batch::new's tgt_in: expected {:?}, got {:?}. The decoder's input is BOS \
-             followed by the target (the target shifted right), padded to the longest \
-             target plus one. Starting from PAD instead of BOS is the Annotated \
-             Transformer's issue #127.",
-            expected.tgt_in,
-            batch.tgt_in
+            "{}",
+            tr!(
+                MESSAGES,
+                "batch-tgt-in",
+                expected = format!("{:?}", expected.tgt_in),
+                got = format!("{:?}", batch.tgt_in),
+            )
         );
         assert!(
             batch.tgt_out == expected.tgt_out,
-            "Batch::new's tgt_out: expected {:?}, got {:?}. What the decoder must predict \
-             is the target followed by EOS, padded: position t predicts the token after \
-             tgt_in[..=t].",
-            expected.tgt_out,
-            batch.tgt_out
+            "{}",
+            tr!(
+                MESSAGES,
+                "batch-tgt-out",
+                expected = format!("{:?}", expected.tgt_out),
+                got = format!("{:?}", batch.tgt_out),
+            )
         );
     });
 }
@@ -642,9 +703,13 @@ fn key_padding_mask_hides_padding_from_every_query() {
         ];
         assert!(
             got == expected,
-            "key_padding_mask(2, [5, 3, PAD, 4, PAD]) should be\n{expected:?}\ngot\n{got:?}\n\
-             Likely cause: one row per query, one column per key, false exactly where the \
-             key is PAD (token 0)."
+            "{}",
+            tr!(
+                MESSAGES,
+                "key-padding-mask-mismatch",
+                expected = format!("{expected:?}"),
+                got = format!("{got:?}"),
+            )
         );
     });
 }
@@ -665,19 +730,23 @@ fn target_mask_is_causal_and_hides_padding() {
             key_padding_mask(5, &[BOS, 4, 5, PAD, PAD])
         });
         let hint = if got == padding_only {
-            "this is only the padding mask: without the causal part, position i sees the \
-             tokens it must predict"
+            tr!(MESSAGES, "target-mask-only-padding")
         } else if got.diag().iter().any(|&d| !d) && got.iter().filter(|&&m| m).count() > 5
         {
-            "the mask is upper-triangular or excludes the diagonal: position i must see \
-             positions 0..=i, itself included"
+            tr!(MESSAGES, "target-mask-upper")
         } else {
-            "combine lesson 02's causal_mask(T) and key_padding_mask(T, tgt_in) with &"
+            tr!(MESSAGES, "target-mask-combine")
         };
         assert!(
             got == expected,
-            "target_mask([BOS, 4, 5, PAD, PAD]) should be\n{expected:?}\ngot\n{got:?}\n\
-             Likely cause: {hint}."
+            "{}",
+            tr!(
+                MESSAGES,
+                "target-mask-mismatch",
+                expected = format!("{expected:?}"),
+                got = format!("{got:?}"),
+                hint = hint,
+            )
         );
     });
 }
@@ -705,27 +774,33 @@ fn xavier_uniform_has_the_right_range_and_spread() {
         let largest = w.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             largest <= a,
-            "xavier_uniform(200, 300): an entry is {largest:.4}, outside (−a, a) with \
-             a = √(6 / (fan_in + fan_out)) = √(6/500) = {a:.4}. Likely cause: a computed \
-             from one fan only, or without the 6."
+            "{}",
+            tr!(
+                MESSAGES,
+                "xavier-range",
+                largest = format!("{largest:.4}"),
+                a = format!("{a:.4}"),
+            )
         );
         let (mean, std) = mean_and_std(&w);
         assert!(
             mean.abs() < 0.01 * a,
-            "xavier_uniform: the mean of 60000 entries is {mean:.5}; it should be near 0 \
-             (draw from −a to a, not from 0 to a)"
+            "{}",
+            tr!(MESSAGES, "xavier-mean", mean = format!("{mean:.5}"))
         );
         let expected = a / (3.0 as Float).sqrt();
         assert!(
             (std - expected).abs() < 0.02 * expected,
-            "xavier_uniform: the standard deviation is {std:.5}, expected a/√3 = \
-             {expected:.5} for a uniform distribution on (−a, a)"
+            "{}",
+            tr!(
+                MESSAGES,
+                "xavier-std",
+                std = format!("{std:.5}"),
+                expected = format!("{expected:.5}"),
+            )
         );
         let rows_differ = w.row(0) != w.row(1);
-        assert!(
-            rows_differ,
-            "xavier_uniform: rows 0 and 1 are equal: draw every entry"
-        );
+        assert!(rows_differ, "{}", tr!(MESSAGES, "xavier-rows-equal"));
     });
 }
 
@@ -740,28 +815,33 @@ fn embedding_init_has_standard_deviation_one_over_sqrt_d_model() {
         let (mean, std) = mean_and_std(&e);
         assert!(
             (std - 0.125).abs() < 0.004,
-            "embedding_init(500, 64): the standard deviation is {std:.4}, expected \
-             1/√64 = 0.125.{}",
-            if (std - 1.0).abs() < 0.05 {
-                " Likely cause: N(0, 1), PyTorch's nn.Embedding default; times √d_model \
-                 the embeddings would be 8 times the positional encoding and drown it \
-                 (lesson 04)"
-            } else {
-                ""
-            }
+            "{}",
+            tr!(
+                MESSAGES,
+                "embedding-std",
+                std = format!("{std:.4}"),
+                cause = if (std - 1.0).abs() < 0.05 {
+                    tr!(MESSAGES, "embedding-std-cause")
+                } else {
+                    String::new()
+                },
+            )
         );
         assert!(
             mean.abs() < 0.004,
-            "embedding_init: the mean is {mean:.4}, expected 0"
+            "{}",
+            tr!(MESSAGES, "embedding-mean", mean = format!("{mean:.4}"))
         );
         let within =
             e.iter().filter(|v| v.abs() <= 0.125).count() as Float / e.len() as Float;
         assert!(
             (within - 0.6827).abs() < 0.02,
-            "embedding_init: {:.1} % of the entries are within one standard deviation; \
-             a normal distribution has 68.3 % (a uniform one 57.7 %): use \
-             standard_normal",
-            100.0 * within
+            "{}",
+            tr!(
+                MESSAGES,
+                "embedding-within",
+                percent = format!("{:.1}", 100.0 * within),
+            )
         );
     });
 }
@@ -829,7 +909,7 @@ fn the_tiny_model_s_logits_match_pytorch() {
             },
         ];
         assert_matrix_close(
-            "the tiny model's logits (B·T, vocab)",
+            &tr!(MESSAGES, "label-tiny-logits"),
             &logits,
             &REFERENCE.matrix("tiny_model_logits"),
             TORCH,
@@ -838,13 +918,13 @@ fn the_tiny_model_s_logits_match_pytorch() {
         assert_same_shape("decoder_output", &decoder_output, (8, 4));
         assert!(
             model.parameter_count() == 883,
-            "the tiny model has 883 learned numbers (PyTorch counts the same), \
-             parameter_count says {}",
-            model.parameter_count()
+            "{}",
+            tr!(MESSAGES, "parameter-count", count = model.parameter_count())
         );
         assert!(
             encoder_passes == 2 && decoder_passes == 2,
-            "ModelForward keeps one encoder and one decoder pass per pair of the batch"
+            "{}",
+            tr!(MESSAGES, "passes-per-pair")
         );
     });
 }
@@ -863,10 +943,12 @@ fn a_batch_gives_each_pair_the_logits_it_gets_alone() {
                 &one_pair(&batch.src[b], &batch.tgt_in[b], &batch.tgt_out[b]),
             );
             assert_matrix_close(
-                &format!(
-                    "rows {}..{} of the batch's logits (pair {b} alone)",
-                    4 * b,
-                    4 * b + 4
+                &tr!(
+                    MESSAGES,
+                    "label-pair-alone",
+                    start = 4 * b,
+                    end = 4 * b + 4,
+                    pair = b,
                 ),
                 &together.slice(s![4 * b..4 * b + 4, ..]).to_owned(),
                 &alone,
@@ -895,17 +977,14 @@ fn the_decoder_cannot_see_the_future() {
             &one_pair(&src, &[BOS, 4, 3, 3, 6], &[4, 3, 3, 6, EOS]),
         );
         assert_matrix_close(
-            "logits of positions 0 and 1 when the inputs at positions 2 to 4 change",
+            &tr!(MESSAGES, "label-future"),
             &changed.slice(s![..2, ..]).to_owned(),
             &base.slice(s![..2, ..]).to_owned(),
             EXACT,
             &[],
         );
         let moved = (&changed.row(2) - &base.row(2)).mapv(Float::abs).sum();
-        assert!(
-            moved > 1e-6,
-            "position 2's logits did not change when its own input changed"
-        );
+        assert!(moved > 1e-6, "{}", tr!(MESSAGES, "future-own-input"));
     });
 }
 
@@ -924,7 +1003,7 @@ fn padding_changes_nothing_at_the_real_positions() {
             ),
         );
         assert_matrix_close(
-            "the logits of [5 3] → [6] with and without padding",
+            &tr!(MESSAGES, "label-padding"),
             &padded.slice(s![..2, ..]).to_owned(),
             &alone,
             Tol {
@@ -976,11 +1055,14 @@ fn the_loss_at_initialisation_is_close_to_ln_vocab() {
             });
             assert!(
                 (loss - ln_v).abs() <= 0.7,
-                "the loss of a freshly initialised model (seed {seed}) is {loss:.3}, but \
-                 ln V = {ln_v:.3}: a model that knows nothing spreads its probability \
-                 over the V tokens, so the loss should be within ±0.7 of ln V. Likely \
-                 cause: weights initialised too large (xavier_uniform), or a loss that is \
-                 summed instead of averaged over the tokens"
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "initial-loss",
+                    seed = seed,
+                    loss = format!("{loss:.3}"),
+                    ln_v = format!("{ln_v:.3}"),
+                )
             );
         }
     });
@@ -1050,10 +1132,7 @@ fn label_smoothed_loss_matches_pytorch_s_example() {
             REFERENCE.scalar("example_loss_without_smoothing"),
             Tol::TIGHT,
         );
-        assert!(
-            smoothed.tokens == 1,
-            "one target that is not padding: tokens should be 1"
-        );
+        assert!(smoothed.tokens == 1, "{}", tr!(MESSAGES, "tokens-one"));
     });
 }
 
@@ -1068,27 +1147,30 @@ fn the_loss_averages_over_real_tokens_and_ignores_padding() {
         let all_rows = REFERENCE.scalar("padded_loss_over_all_rows");
         assert!(
             (loss.value - all_rows).abs() > 1e-6,
-            "the loss is {}, the mean over all 4 rows: divide by the number of targets \
-             that are not padding (3), not by the number of rows",
-            loss.value
+            "{}",
+            tr!(
+                MESSAGES,
+                "loss-over-every-row",
+                value = loss.value.to_string(),
+            )
         );
         // F.cross_entropy(logits, targets, ignore_index=0, label_smoothing=0.2).
         assert_close(
-            "the loss with a padding row",
+            &tr!(MESSAGES, "label-loss-padding-row"),
             loss.value,
             REFERENCE.scalar("padded_loss"),
             Tol::TIGHT,
         );
         assert!(
             loss.tokens == 3,
-            "tokens should be 3 (the rows not PAD), got {}",
-            loss.tokens
+            "{}",
+            tr!(MESSAGES, "tokens-three", tokens = loss.tokens)
         );
         let expected = REFERENCE.matrix("padded_loss_d_logits");
         // The padding row's gradient kept, the gradient divided by the number of rows.
         let mistakes = loss_gradient_mistakes(&logits, &targets, 0.2);
         assert_matrix_close(
-            "d loss / d logits with a padding row",
+            &tr!(MESSAGES, "label-loss-gradient-padding"),
             &loss.d_logits,
             &expected,
             Tol::TIGHT,
@@ -1117,11 +1199,7 @@ fn the_loss_gradient_matches_central_differences() {
             "d loss / d logits",
             &analytic,
             &numerical,
-            &gradient_hint(
-                "the gradient of cross-entropy over a softmax is (p − q)/N: the \
-             predicted probabilities minus the smoothed targets, divided by the number of \
-             real tokens, and 0 on padding rows",
-            ),
+            &gradient_hint(&tr!(MESSAGES, "loss-gradient-hint")),
         );
     });
 }
@@ -1134,21 +1212,26 @@ fn the_loss_is_stable_for_huge_logits() {
         let loss = cross_entropy(&logits, &[1, 2], 0.0);
         assert!(
             loss.value.is_finite(),
-            "the loss of logits near ±1000 is {}: {LOG_SOFTMAX_OVERFLOW}",
-            loss.value
+            "{}",
+            tr!(
+                MESSAGES,
+                "loss-not-finite",
+                value = loss.value.to_string(),
+                cause = LOG_SOFTMAX_OVERFLOW,
+            )
         );
         // Row 0: ln(1 + e + e²) − 1; row 1: ln(1 + e^-1000 + e^-2000) ≈ 0.
         let expected = ((1.0 as Float) + 1.0_f64.exp() + 2.0_f64.exp()).ln() - 1.0;
         assert_close(
-            "the loss of huge logits",
+            &tr!(MESSAGES, "label-huge-loss"),
             loss.value,
             expected / 2.0,
             Tol::TIGHT,
         );
         assert_all_finite(
-            "d_logits of huge logits",
+            &tr!(MESSAGES, "label-huge-d-logits"),
             &loss.d_logits,
-            "subtract the row maximum",
+            &tr!(MESSAGES, "huge-logits-hint"),
         );
     });
 }
@@ -1197,7 +1280,13 @@ fn check_every_tensor(
             (&n - &a).iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
         if largest_difference > 1e-8 && relative_error(&a, &n) > 1e-6 {
             assert_gradient_close(
-                &format!("{what}: the gradient of {name} (entries {entries:?})"),
+                &tr!(
+                    MESSAGES,
+                    "label-tensor-gradient",
+                    what = what,
+                    name = name,
+                    entries = format!("{entries:?}"),
+                ),
                 &a,
                 &n,
                 &gradient_hint(&ADD_NEVER_ASSIGN),
@@ -1259,7 +1348,7 @@ fn decode_backward_matches_central_differences() {
             STEP,
         );
         assert_gradient_close(
-            "decode_backward's gradient of the memory",
+            &tr!(MESSAGES, "label-memory-gradient"),
             &d_memory,
             &numerical,
             &gradient_hint(&SUM_OF_D_MEMORY),
@@ -1329,6 +1418,23 @@ fn the_gradient_of_a_pre_ln_model_matches_central_differences() {
     });
 }
 
+/// The label of a gradient compared flattened. The name of src_embedding.weight carries a
+/// note on its rows of PAD, BOS and EOS, in English: the label says it in the learner's
+/// language.
+fn flattened_gradient_label(name: &str, with_note: bool) -> String {
+    let note = if with_note {
+        tr!(MESSAGES, "note-no-gradient-rows")
+    } else {
+        String::new()
+    };
+    tr!(
+        MESSAGES,
+        "label-flattened-gradient",
+        name = name,
+        note = note
+    )
+}
+
 /// Four of the tiny model's gradients equal PyTorch's autograd.
 #[test]
 fn the_tiny_model_s_gradients_match_pytorch() {
@@ -1340,7 +1446,7 @@ fn the_tiny_model_s_gradients_match_pytorch() {
             cross_entropy_loss(&forward.logits, &batch.targets(), 0.1)
         });
         assert_close(
-            "the tiny model's loss (ε = 0.1)",
+            &tr!(MESSAGES, "label-tiny-loss"),
             observe("cross_entropy_loss (value)", || loss.value),
             REFERENCE.scalar("tiny_model_loss"),
             TORCH,
@@ -1350,7 +1456,7 @@ fn the_tiny_model_s_gradients_match_pytorch() {
         });
         for (k, name, note) in CHECKED_TENSORS {
             assert_matrix_close(
-                &format!("the gradient of {name}{note}, flattened"),
+                &flattened_gradient_label(name, !note.is_empty()),
                 &row(&got[k]),
                 &row(&REFERENCE.vector(&format!("gradient of {name}")).to_vec()),
                 TORCH,
@@ -1369,13 +1475,13 @@ fn the_tiny_model_s_gradients_match_pytorch() {
 fn noam_rate_matches_the_paper_s_numbers() {
     graded(|| {
         let cases = [
-            ((1, 512, 4000, 1.0), "step 1"),
-            ((4000, 512, 4000, 1.0), "the peak, step = warmup"),
-            ((20000, 512, 4000, 1.0), "step 20000, decaying as 1/√step"),
-            ((0, 512, 4000, 1.0), "step 0 is treated as step 1"),
-            ((2000, 512, 4000, 1.0), "half-way up the warm-up"),
-            ((4000, 256, 4000, 1.0), "d_model 256"),
-            ((400, 512, 400, 0.5), "factor 0.5, warm-up 400"),
+            ((1, 512, 4000, 1.0), tr!(MESSAGES, "noam-step-1")),
+            ((4000, 512, 4000, 1.0), tr!(MESSAGES, "noam-peak")),
+            ((20000, 512, 4000, 1.0), tr!(MESSAGES, "noam-decay")),
+            ((0, 512, 4000, 1.0), tr!(MESSAGES, "noam-step-0")),
+            ((2000, 512, 4000, 1.0), tr!(MESSAGES, "noam-half-warmup")),
+            ((4000, 256, 4000, 1.0), "d_model 256".to_owned()),
+            ((400, 512, 400, 0.5), tr!(MESSAGES, "noam-factor")),
         ];
         // The schedule written out in Python, for each case in this order.
         let rates = REFERENCE.vector("noam_rate");
@@ -1390,9 +1496,19 @@ fn noam_rate_matches_the_paper_s_numbers() {
             };
             assert!(
                 close.accepts(got, expected),
-                "noam_rate({step}, {d_model}, {warmup}, {factor}) ({what}): expected \
-                 {expected:e}, got {got:e}. Likely cause: {}",
-                noam_cause(got, step, d_model, warmup, factor)
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "noam-mismatch",
+                    step = step,
+                    d_model = d_model,
+                    warmup = warmup,
+                    factor = factor.to_string(),
+                    what = what,
+                    expected = format!("{expected:e}"),
+                    got = format!("{got:e}"),
+                    cause = noam_cause(got, step, d_model, warmup, factor),
+                )
             );
         }
         // The date experiment's schedule: peak 3e-3 at step 100 (noam(100, 32, 100, factor)).
@@ -1400,8 +1516,8 @@ fn noam_rate_matches_the_paper_s_numbers() {
         let peak = observe("noam_rate", || noam_rate(100, 32, 100, factor));
         assert!(
             (peak - 3e-3).abs() < 1e-12,
-            "noam_rate(100, 32, 100, noam_factor(3e-3, 32, 100)) should be the peak, 3e-3, \
-             got {peak:e}"
+            "{}",
+            tr!(MESSAGES, "noam-date-peak", peak = format!("{peak:e}"))
         );
         let dates = TrainConfig::dates();
         for (step, expected) in [(1, 3e-5), (100, 3e-3), (400, 1.5e-3)] {
@@ -1410,7 +1526,14 @@ fn noam_rate_matches_the_paper_s_numbers() {
             });
             assert!(
                 (got - expected).abs() < 1e-12,
-                "TrainConfig::dates().learning_rate({step}, 32): expected {expected:e}, got {got:e}"
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "learning-rate-mismatch",
+                    step = step,
+                    expected = format!("{expected:e}"),
+                    got = format!("{got:e}"),
+                )
             );
         }
     });
@@ -1427,15 +1550,10 @@ fn clipping_scales_every_tensor_by_the_same_factor() {
             let norm = clip_global_norm(&mut [&mut a[..], &mut b[..]], 1.0);
             (norm, a.clone(), b.clone())
         });
-        assert_close(
-            "the norm returned by clip_global_norm",
-            norm,
-            13.0,
-            Tol::TIGHT,
-        );
+        assert_close(&tr!(MESSAGES, "label-clip-norm"), norm, 13.0, Tol::TIGHT);
         let got = row(&[a[0], a[1], b[0]]);
         assert_matrix_close(
-            "[3, 4] and [12] clipped to a global norm of 1",
+            &tr!(MESSAGES, "label-clipped"),
             &got,
             &row(&[3.0 / 13.0, 4.0 / 13.0, 12.0 / 13.0]),
             Tol {
@@ -1449,10 +1567,16 @@ fn clipping_scales_every_tensor_by_the_same_factor() {
             let norm = clip_global_norm(&mut [&mut c[..], &mut d[..]], 1.0);
             (norm, c.clone(), d.clone())
         });
-        assert_close("the norm of [0.3, −0.4], [0]", small, 0.5, Tol::TIGHT);
+        assert_close(&tr!(MESSAGES, "label-small-norm"), small, 0.5, Tol::TIGHT);
         assert!(
             c == [0.3, -0.4] && d == [0.0],
-            "a gradient whose norm (0.5) is below max_norm (1) must not change, got {c:?}, {d:?}"
+            "{}",
+            tr!(
+                MESSAGES,
+                "clip-below-max",
+                c = format!("{c:?}"),
+                d = format!("{d:?}"),
+            )
         );
     });
 }
@@ -1499,7 +1623,7 @@ fn adam_matches_pytorch_for_three_steps() {
                 );
             }
             assert_matrix_close(
-                &format!("the parameters after Adam step {}", t + 1),
+                &tr!(MESSAGES, "label-adam-step", step = t + 1),
                 &updated_row,
                 &expected.slice(s![t..=t, ..]).to_owned(),
                 Tol {
@@ -1512,7 +1636,8 @@ fn adam_matches_pytorch_for_three_steps() {
         let step = observe("Adam::step", || adam.step);
         assert!(
             step == 3,
-            "Adam::step should count the updates: 3, got {step}"
+            "{}",
+            tr!(MESSAGES, "adam-step-count", step = step)
         );
     });
 }
@@ -1539,7 +1664,7 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
             0.01,
         );
         assert_matrix_close(
-            "the parameters after one Adam step with gradients [1000, −0.001, 5, 0]",
+            &tr!(MESSAGES, "label-adam-first-step"),
             &row(&updated),
             &row(&[-0.01, 0.01, -0.01, 0.0]),
             Tol {
@@ -1577,24 +1702,25 @@ fn one_training_step_matches_pytorch() {
             )
         });
         assert_close(
-            "the step's loss (before the update)",
+            &tr!(MESSAGES, "label-step-loss"),
             loss,
             REFERENCE.scalar("tiny_model_loss"),
             TORCH,
         );
         assert_close(
-            "the gradient norm before clipping",
+            &tr!(MESSAGES, "label-grad-norm"),
             grad_norm,
             REFERENCE.scalar("tiny_model_gradient_norm"),
             TORCH,
         );
         assert!(
             tokens == 6,
-            "the batch has 6 target tokens, the report says {tokens}"
+            "{}",
+            tr!(MESSAGES, "step-tokens", tokens = tokens)
         );
         for (k, name, _) in CHECKED_TENSORS {
             assert_matrix_close(
-                &format!("{name} after one training step"),
+                &tr!(MESSAGES, "label-after-step", name = name),
                 &row(&got[k]),
                 &row(&REFERENCE.vector(&format!("{name} after one step")).to_vec()),
                 TORCH,
@@ -1660,15 +1786,19 @@ fn a_tiny_batch_is_learned_by_heart() {
         });
         assert!(
             steps.len() == 60 && seen == 60 && steps[59] == 60,
-            "train should run and report 60 steps"
+            "{}",
+            tr!(MESSAGES, "train-steps")
         );
         let (first, last) = (losses[0], losses[59]);
         assert!(
             last < 0.1,
-            "after 60 training steps on the same 4 pairs the loss is {last:.4} (it started \
-             at {first:.4}); a working model learns them by heart, below 0.1. Likely cause: \
-             the update goes the wrong way (θ −= lr · m̂/(√v̂ + ε)), a gradient that is \
-             assigned instead of added, or a learning rate that is not used"
+            "{}",
+            tr!(
+                MESSAGES,
+                "learned-by-heart",
+                last = format!("{last:.4}"),
+                first = format!("{first:.4}"),
+            )
         );
     });
 }
@@ -1714,7 +1844,7 @@ fn cached_attention_equals_multi_head_attention() {
             cached_attention(mha, &x, &keys, &values, Some(&mask))
         });
         assert_matrix_close(
-            "cached_attention with keys = w_k(memory), values = w_v(memory)",
+            &tr!(MESSAGES, "label-cached-attention"),
             &got,
             &expected,
             Tol {
@@ -1745,17 +1875,18 @@ fn start_decoding_caches_the_memory_s_keys_and_values() {
                 (layers, cache.position, cache.memory_mask)
             });
         let memory = observe("Transformer::encode", || model.encode(&src).output);
-        assert!(layers.len() == 2, "one LayerCache per decoder layer");
-        assert!(position == 0, "decoding starts at position 0");
+        assert!(layers.len() == 2, "{}", tr!(MESSAGES, "cache-layers"));
+        assert!(position == 0, "{}", tr!(MESSAGES, "cache-position"));
         let padding = observe("key_padding_mask", || key_padding_mask(1, &src));
         assert!(
             memory_mask == padding,
-            "the cache's memory_mask should be key_padding_mask(1, src)"
+            "{}",
+            tr!(MESSAGES, "cache-memory-mask")
         );
         for (i, (keys, _, memory_keys, memory_values)) in layers.iter().enumerate() {
             let ca = &model.decoder[i].cross_attention;
             assert_matrix_close(
-                &format!("layer {i}'s memory_keys"),
+                &tr!(MESSAGES, "label-memory-keys", layer = i),
                 memory_keys,
                 &ca.w_k.forward(&memory),
                 Tol {
@@ -1765,7 +1896,7 @@ fn start_decoding_caches_the_memory_s_keys_and_values() {
                 &[],
             );
             assert_matrix_close(
-                &format!("layer {i}'s memory_values"),
+                &tr!(MESSAGES, "label-memory-values", layer = i),
                 memory_values,
                 &ca.w_v.forward(&memory),
                 Tol {
@@ -1774,7 +1905,11 @@ fn start_decoding_caches_the_memory_s_keys_and_values() {
                 },
                 &[],
             );
-            assert_same_shape(&format!("layer {i}'s keys before any step"), keys, (0, 4));
+            assert_same_shape(
+                &tr!(MESSAGES, "label-keys-before", layer = i),
+                keys,
+                (0, 4),
+            );
         }
     });
 }
@@ -1799,18 +1934,17 @@ fn check_cached_steps(config: Config) {
         let got = row(logits.as_slice().unwrap_or(&[]));
         let expected = full.slice(s![t..t + 1, ..]).to_owned();
         let hint = if t == 0 {
-            "at position 0 the cache holds only the new row: check the embedding (×√d_model, \
-             plus PE at position cache.position), the layer's steps in the order of lesson \
-             05's DecoderLayer::forward for this norm position, and the output projection"
-                .to_owned()
+            tr!(MESSAGES, "step-hint-first")
         } else {
-            format!("position 0 was right, so the step itself is: {CACHE_APPEND}")
+            tr!(MESSAGES, "step-hint-later", cause = CACHE_APPEND)
         };
         assert_matrix_close(
-            &format!(
-                "{:?}-LN: decode_step's logits at position {t} against row {t} of the full \
-                 forward pass (likely cause if they differ: {hint})",
-                config.norm_position
+            &tr!(
+                MESSAGES,
+                "label-decode-step",
+                norm = format!("{:?}", config.norm_position),
+                t = t,
+                hint = hint,
             ),
             &got,
             &expected,
@@ -1822,12 +1956,16 @@ fn check_cached_steps(config: Config) {
         );
         assert!(
             position == t + 1,
-            "decode_step must advance cache.position: after {} steps it is {}",
-            t + 1,
-            position
+            "{}",
+            tr!(
+                MESSAGES,
+                "decode-step-position",
+                steps = t + 1,
+                position = position,
+            )
         );
         assert_same_shape(
-            "the self-attention keys in the cache",
+            &tr!(MESSAGES, "label-cache-keys"),
             &keys.unwrap_or_else(|| Matrix::zeros((0, 0))),
             (t + 1, 4),
         );
@@ -1887,29 +2025,23 @@ fn greedy_decoding_with_and_without_the_cache_agree() {
                         .all(|(t, &token)| greedy_pick(&logits.row(t).to_vec()) == token)
                 };
                 let wrong = match (from_bos(&full), from_bos(&cached)) {
-                    (true, false) => {
-                        "greedy_decode_cached's tokens are not what the forward \
-                        pass over [BOS, its tokens] predicts (greedy_decode's are)"
-                    }
-                    (false, true) => {
-                        "greedy_decode's tokens are not what the forward pass \
-                        over [BOS, its tokens] predicts (greedy_decode_cached's are)"
-                    }
-                    _ => {
-                        "neither is what the forward pass over [BOS, its tokens] predicts"
-                    }
+                    (true, false) => tr!(MESSAGES, "greedy-cached-wrong"),
+                    (false, true) => tr!(MESSAGES, "greedy-full-wrong"),
+                    _ => tr!(MESSAGES, "greedy-neither-right"),
                 };
-                format!(
-                    " Likely cause: {wrong}: decoding must start from BOS, never PAD (issue \
-                     #127 of the Annotated Transformer: starting from PAD), feed back the \
-                     token each step picks, keep the keys and values of every earlier \
-                     position in the cache, and stop at EOS or after max_len tokens."
-                )
+                tr!(MESSAGES, "greedy-disagree-cause", wrong = wrong)
             };
             assert!(
                 full == cached,
-                "greedy decoding of {src:?}: {full:?} re-running the decoder, {cached:?} with \
-                 the cache; they must be the same.{hint}"
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "greedy-disagree",
+                    src = format!("{src:?}"),
+                    full = format!("{full:?}"),
+                    cached = format!("{cached:?}"),
+                    hint = hint,
+                )
             );
         }
     });
@@ -1925,8 +2057,13 @@ fn greedy_decoding_starts_from_bos_and_agrees_with_the_forward_pass() {
         for (name, tokens) in both_decodings(&model, &src, 6) {
             assert!(
                 tokens.iter().all(|&t| t > EOS),
-                "{name} returned {tokens:?}: the result holds generated tokens only, \
-                 never PAD, BOS or EOS"
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "greedy-special-tokens",
+                    name = name,
+                    tokens = format!("{tokens:?}"),
+                )
             );
             let tgt_in: Vec<usize> =
                 std::iter::once(BOS).chain(tokens.iter().copied()).collect();
@@ -1936,18 +2073,29 @@ fn greedy_decoding_starts_from_bos_and_agrees_with_the_forward_pass() {
                 let expected = next_token(logits.row(t));
                 assert!(
                     token == expected,
-                    "{name} generated {tokens:?}, but the forward pass over [BOS, ...] says \
-                     token {t} should be {expected}. Likely cause: decoding did not start \
-                     from BOS (issue #127 of the Annotated Transformer: starting from PAD), \
-                     or the last row of the decoder was not the one used"
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "greedy-forward-disagree",
+                        name = name,
+                        tokens = format!("{tokens:?}"),
+                        t = t,
+                        expected = expected,
+                    )
                 );
             }
             if tokens.len() < 6 {
                 let stop = next_token(logits.row(tokens.len()));
                 assert!(
                     stop == EOS,
-                    "{name} stopped after {} tokens, but the next token is {stop}, not EOS",
-                    tokens.len()
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "greedy-stopped-early",
+                        name = name,
+                        count = tokens.len(),
+                        stop = stop,
+                    )
                 );
             }
         }
@@ -1992,21 +2140,24 @@ fn greedy_decoding_of_a_hand_built_model_starts_from_bos() {
         let src = [3, 4, 5];
         for (name, tokens) in both_decodings(&model, &src, 6) {
             let hint = if tokens == [4, 5, 6] {
-                "decoding started from PAD instead of BOS (the Annotated Transformer's \
-                 issue #127): the first input is BOS, as in training"
+                tr!(MESSAGES, "successor-from-pad")
             } else if tokens.len() == 6 && tokens.iter().all(|&t| t == 3) {
-                "every step read the logits of the first row instead of the last \
-                 (the new token's)"
+                tr!(MESSAGES, "successor-first-row")
             } else if tokens.len() == 6 {
-                "generation did not stop at EOS"
+                tr!(MESSAGES, "successor-no-stop")
             } else {
-                "each step appends the token picked with next_token from the last row's \
-                 logits and feeds it back in"
+                tr!(MESSAGES, "successor-feed-back")
             };
             assert!(
                 tokens == [3, 4, 5, 6],
-                "{name} of the hand-built successor model: expected [3, 4, 5, 6] (BOS → 3 → \
-                 4 → 5 → 6 → EOS), got {tokens:?}. Likely cause: {hint}."
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "successor-mismatch",
+                    name = name,
+                    tokens = format!("{tokens:?}"),
+                    hint = hint,
+                )
             );
         }
         let pairs = [
@@ -2017,23 +2168,20 @@ fn greedy_decoding_of_a_hand_built_model_starts_from_bos() {
         let score = observe("exact_match", || exact_match(&model, &pairs));
         assert!(
             (score - 2.0 / 3.0).abs() < 1e-12,
-            "exact_match of the successor model on two right targets and one wrong (too \
-             short) target: expected 2/3, got {score}"
+            "{}",
+            tr!(MESSAGES, "exact-match", score = score.to_string())
         );
         let tie = observe("next_token", || {
             next_token(array![9.0, 9.0, 1.0, 2.0, 2.0, 0.0, -1.0].view())
         });
-        assert!(
-            tie == 3,
-            "next_token([9, 9, 1, 2, 2, 0, −1]) should be 3: never PAD or BOS, and the first \
-             of equal scores; got {tie}"
-        );
+        assert!(tie == 3, "{}", tr!(MESSAGES, "next-token-tie", tie = tie));
         let short = observe("greedy_decode_cached", || {
             greedy_decode_cached(&model, &src, 2)
         });
         assert!(
             short == [3, 4],
-            "greedy_decode_cached(.., max_len = 2) should stop after 2 tokens, got {short:?}"
+            "{}",
+            tr!(MESSAGES, "max-len-stop", tokens = format!("{short:?}"))
         );
     });
 }
@@ -2048,15 +2196,26 @@ fn greedy_decoding_stops_at_eos_and_at_max_len() {
         for (name, tokens) in both_decodings(&model, &src, 5) {
             assert!(
                 tokens.is_empty(),
-                "{name}: the first token is EOS, so nothing is generated; got {tokens:?}"
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "eos-first",
+                    name = name,
+                    tokens = format!("{tokens:?}"),
+                )
             );
         }
         model.output.bias[EOS] = -100.0;
         for (name, tokens) in both_decodings(&model, &src, 5) {
             assert!(
                 tokens.len() == 5,
-                "{name}(.., max_len = 5) never sees EOS, so it must return 5 tokens; got \
-                 {tokens:?}"
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "never-eos",
+                    name = name,
+                    tokens = format!("{tokens:?}"),
+                )
             );
         }
     });

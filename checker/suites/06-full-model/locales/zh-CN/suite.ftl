@@ -1,0 +1,162 @@
+# 第 06 课评分测试（graded.rs）的消息。参数已经格式化好（数字、日期、词元列表、矩阵）；
+# 指出错误的可能原因来自 course_harness::mistakes::full_model，以 `cause` 或 `hint` 传入。
+
+## 共用
+
+gradient-hint = { $hint }。（如果前向传播的测试也失败了，先修好前向传播：数值梯度是用你的前向传播算出来的。）
+
+## 微型模型
+
+parameter-order = Transformer::parameters_mut 列出了 { $got } 个张量，而约定的顺序有 { $expected } 个
+
+## 数据：日历、样例、批次
+
+days-thirty = 四月、六月、九月和十一月有 30 天
+days-not-divisible-by-4 = { $year } 不能被 4 整除：不是闰年
+days-divisible-by-4 = { $year } 能被 4 整除：是闰年
+days-century = { $year } 是整百年，不能被 400 整除：不是闰年
+days-divisible-by-400 = { $year } 能被 400 整除：是闰年
+days-july-august = 七月和八月都有 31 天
+days-in-month-mismatch = days_in_month({ $year }, { $month })：期望 { $expected }，实际得到 { $got }。{ $why }
+months-sum = { $year } 年各月的天数加起来是 { $total } 天，而不是 { $days } 天
+weekday-mismatch = day_of_week({ $date })：期望 { $expected }（{ $name }），实际得到 { $got }。可能的原因：{ $cause }
+weekday-cause-sunday = 从星期日 = 0 而不是星期一 = 0 开始数，或者差了一天
+weekday-cause-before-2000 = 参考日期之前的日期：要往回数（注意余数的符号），并且用上闰年的整百年规则
+weekday-cause-leap-day = 闰日算进了错误的年份（整百年规则，或者日期还没到三月，就把当年二月的闰日算了进去）
+weekday-not-consecutive = day_of_week({ $date }) 是 { $weekday }，但前一天是 { $previous }：相邻两天的星期数必须相邻（模 7）
+sample-date-impossible = sample_date 给出了 { $date }，这个日期不存在。可能的原因：days_in_month
+sample-never-31st = 抽取的 20000 个日期里从来没有 31 日：days_in_month 给出的天数太少
+sample-never-feb-29 = 抽取的 20000 个日期里从来没有 2 月 29 日：days_in_month 给出的天数太少
+month-field = { $source }：月份字段 { $month } 不是 { $number } 月
+weekday-format = { $date } 的 { $format } 格式：期望 { $expected }，实际得到 { $got }。可能的原因：day_of_week（0 必须是星期一）
+vocab-size = 日期词表有 44 个词元，包括 3 个特殊词元
+vocab-specials-empty = 只有特殊词元的词表是空的
+heldout-in-training = 一个训练批次里有留出年份 { $year }：模型会见到评估它时所用的年份
+heldout-batch-year = 一个留出批次里有 { $year }，它不是留出年份（或者批次的 tgt_out 不是以目标序列开头）
+batch-lengths = 一个含 2 个句对、最长目标序列有 3 个词元的批次：len() 为 2，target_len() 为 4
+batch-empty = 没有句对的批次是空的
+batch-src = Batch::new 的 src：期望 { $expected }，实际得到 { $got }。每个源序列都要用 PAD（词元 0）填充到最长源序列的长度。
+batch-tgt-in = Batch::new 的 tgt_in：期望 { $expected }，实际得到 { $got }。解码器的输入是 BOS 后接目标序列（即目标序列右移一位），填充到最长目标序列的长度加一。从 PAD 而不是 BOS 开始，正是 Annotated Transformer 的 issue #127。
+batch-tgt-out = Batch::new 的 tgt_out：期望 { $expected }，实际得到 { $got }。解码器要预测的是目标序列后接 EOS，再做填充：位置 t 预测 tgt_in[..=t] 之后的那个词元。
+
+## 掩码
+
+key-padding-mask-mismatch =
+    key_padding_mask(2, [5, 3, PAD, 4, PAD]) 应为
+    { $expected }
+    实际得到
+    { $got }
+    可能的原因：每个查询一行，每个键一列，恰好在键是 PAD（词元 0）的位置为 false。
+target-mask-mismatch =
+    target_mask([BOS, 4, 5, PAD, PAD]) 应为
+    { $expected }
+    实际得到
+    { $got }
+    可能的原因：{ $hint }。
+target-mask-only-padding = 这只是填充掩码：没有因果部分，位置 i 会看到它要预测的词元
+target-mask-upper = 掩码是上三角的，或者排除了对角线：位置 i 必须看到位置 0..=i，包括它自己
+target-mask-combine = 用 & 把第 02 课的 causal_mask(T) 和 key_padding_mask(T, tgt_in) 组合起来
+
+## 初始化
+
+xavier-range = xavier_uniform(200, 300)：有一个元素是 { $largest }，超出了 (−a, a)，其中 a = √(6 / (fan_in + fan_out)) = √(6/500) = { $a }。可能的原因：a 只用一个 fan 算出，或者漏了 6。
+xavier-mean = xavier_uniform：60000 个元素的均值是 { $mean }；它应当接近 0（在 −a 到 a 之间抽取，而不是 0 到 a）
+xavier-std = xavier_uniform：标准差是 { $std }，而 (−a, a) 上的均匀分布应为 a/√3 = { $expected }
+xavier-rows-equal = xavier_uniform：第 0 行和第 1 行相同：每个元素都要抽取
+embedding-std = embedding_init(500, 64)：标准差是 { $std }，期望 1/√64 = 0.125。{ $cause }
+embedding-std-cause = 可能的原因：用了 N(0, 1)，即 PyTorch 中 nn.Embedding 的默认值；乘上 √d_model 之后，嵌入会是位置编码的 8 倍，把它淹没（第 04 课）
+embedding-mean = embedding_init：均值是 { $mean }，期望 0
+embedding-within = embedding_init：有 { $percent } % 的元素落在一个标准差以内；正态分布是 68.3 %（均匀分布是 57.7 %）：请用 standard_normal
+
+## 前向传播
+
+label-tiny-logits = 微型模型的 logits (B·T, vocab)
+parameter-count = 微型模型有 883 个可学习的数（PyTorch 数出来也一样），parameter_count 却说是 { $count }
+passes-per-pair = ModelForward 要为批次中的每个句对保存一次编码器传播和一次解码器传播
+label-pair-alone = 批次 logits 的第 { $start }..{ $end } 行（句对 { $pair } 单独计算时）
+label-future = 位置 2 到 4 的输入改变时，位置 0 和 1 的 logits
+future-own-input = 位置 2 自己的输入改变了，它的 logits 却没有变
+label-padding = [5 3] → [6] 在有填充和没有填充时的 logits
+initial-loss = 刚初始化的模型（种子 { $seed }）的损失是 { $loss }，但 ln V = { $ln_v }：一个什么都不知道的模型会把概率摊到 V 个词元上，所以损失应当在 ln V 的 ±0.7 以内。可能的原因：权重初始化得太大（xavier_uniform），或者损失对词元求了和，而不是求平均
+
+## 损失
+
+tokens-one = 有一个不是填充的目标：tokens 应为 1
+loss-over-every-row = 损失是 { $value }，即全部 4 行的平均：应除以不是填充的目标个数（3），而不是行数
+label-loss-padding-row = 含一个填充行的损失
+tokens-three = tokens 应为 3（不是 PAD 的行数），实际得到 { $tokens }
+label-loss-gradient-padding = 含一个填充行时的 d loss / d logits
+loss-gradient-hint = softmax 之上的交叉熵的梯度是 (p − q)/N：预测概率减去平滑后的目标，除以真实词元的个数，在填充行上为 0
+loss-not-finite = 接近 ±1000 的 logits 的损失是 { $value }：{ $cause }
+label-huge-loss = 极大 logits 的损失
+label-huge-d-logits = 极大 logits 的 d_logits
+huge-logits-hint = 减去每行的最大值
+
+## 反向传播
+
+label-tensor-gradient = { $what }：{ $name } 的梯度（元素 { $entries }）
+label-memory-gradient = decode_backward 算出的 memory 的梯度
+label-tiny-loss = 微型模型的损失（ε = 0.1）
+label-flattened-gradient = 展平后的 { $name } 的梯度{ $note }
+note-no-gradient-rows = （PAD、BOS 和 EOS 所在的行没有梯度：填充被掩码遮住了，而 BOS 和 EOS 不出现在源序列中）
+
+## 优化器
+
+noam-step-1 = 第 1 步
+noam-peak = 峰值，step = warmup
+noam-decay = 第 20000 步，按 1/√step 衰减
+noam-step-0 = 第 0 步按第 1 步处理
+noam-half-warmup = 预热进行到一半
+noam-factor = factor 0.5，预热 400 步
+noam-mismatch = noam_rate({ $step }, { $d_model }, { $warmup }, { $factor })（{ $what }）：期望 { $expected }，实际得到 { $got }。可能的原因：{ $cause }
+noam-date-peak = noam_rate(100, 32, 100, noam_factor(3e-3, 32, 100)) 应为峰值 3e-3，实际得到 { $peak }
+learning-rate-mismatch = TrainConfig::dates().learning_rate({ $step }, 32)：期望 { $expected }，实际得到 { $got }
+label-clip-norm = clip_global_norm 返回的范数
+label-clipped = 把 [3, 4] 和 [12] 裁剪到全局范数 1 之后
+label-small-norm = [0.3, −0.4], [0] 的范数
+clip-below-max = 范数（0.5）低于 max_norm（1）的梯度不能改变，实际得到 { $c }, { $d }
+label-adam-step = Adam 第 { $step } 步之后的参数
+adam-step-count = Adam::step 应当数出更新的次数：3，实际得到 { $step }
+label-adam-first-step = 梯度为 [1000, −0.001, 5, 0] 时，Adam 走一步之后的参数
+
+## 训练
+
+label-step-loss = 这一步的损失（更新之前）
+label-grad-norm = 裁剪之前的梯度范数
+step-tokens = 这个批次有 6 个目标词元，报告却说是 { $tokens }
+label-after-step = 训练一步之后的 { $name }
+train-steps = train 应当运行并报告 60 步
+learned-by-heart = 在同样的 4 个句对上训练 60 步之后，损失是 { $last }（开始时是 { $first }）；一个能正常工作的模型会把它们背下来，损失低于 0.1。可能的原因：更新的方向反了（θ −= lr · m̂/(√v̂ + ε)），梯度被赋值而不是累加，或者学习率没有用上
+
+## 解码
+
+label-cached-attention = keys = w_k(memory)、values = w_v(memory) 时的 cached_attention
+cache-layers = 每个解码器层一个 LayerCache
+cache-position = 解码从位置 0 开始
+cache-memory-mask = 缓存的 memory_mask 应为 key_padding_mask(1, src)
+label-memory-keys = 第 { $layer } 层的 memory_keys
+label-memory-values = 第 { $layer } 层的 memory_values
+label-keys-before = 第 { $layer } 层在第一步之前的 keys
+step-hint-first = 在位置 0，缓存里只有新的一行：检查嵌入（×√d_model，再加上位置 cache.position 处的 PE）、层内各步是否按第 05 课 DecoderLayer::forward 在这种归一化位置下的顺序，以及输出投影
+step-hint-later = 位置 0 是对的，所以问题出在这一步本身：{ $cause }
+label-decode-step = { $norm }-LN：decode_step 在位置 { $t } 的 logits 对照完整前向传播的第 { $t } 行（如果不同，可能的原因：{ $hint }）
+decode-step-position = decode_step 必须推进 cache.position：{ $steps } 步之后它是 { $position }
+label-cache-keys = 缓存中自注意力的键
+greedy-cached-wrong = greedy_decode_cached 的词元不是对 [BOS, 它的词元] 做前向传播所预测的（greedy_decode 的是）
+greedy-full-wrong = greedy_decode 的词元不是对 [BOS, 它的词元] 做前向传播所预测的（greedy_decode_cached 的是）
+greedy-neither-right = 两者都不是对 [BOS, 各自的词元] 做前向传播所预测的
+greedy-disagree-cause = 可能的原因：{ $wrong }：解码必须从 BOS 开始，绝不能从 PAD 开始（Annotated Transformer 的 issue #127：从 PAD 开始），把每一步选出的词元送回输入，在缓存中保留之前每个位置的键和值，并在遇到 EOS 或生成 max_len 个词元之后停止。
+greedy-disagree = { $src } 的贪心解码：重新运行解码器得到 { $full }，使用缓存得到 { $cached }；两者必须相同。{ $hint }
+greedy-special-tokens = { $name } 返回了 { $tokens }：结果只包含生成的词元，绝不包含 PAD、BOS 或 EOS
+greedy-forward-disagree = { $name } 生成了 { $tokens }，但对 [BOS, ...] 做前向传播表明第 { $t } 个词元应为 { $expected }。可能的原因：解码没有从 BOS 开始（Annotated Transformer 的 issue #127：从 PAD 开始），或者用的不是解码器的最后一行
+greedy-stopped-early = { $name } 在 { $count } 个词元之后就停了，但下一个词元是 { $stop }，不是 EOS
+successor-from-pad = 解码从 PAD 而不是 BOS 开始（Annotated Transformer 的 issue #127）：第一个输入是 BOS，和训练时一样
+successor-first-row = 每一步读的都是第一行的 logits，而不是最后一行（新词元那一行）的
+successor-no-stop = 生成没有在 EOS 处停止
+successor-feed-back = 每一步都用 next_token 从最后一行的 logits 中选出一个词元，把它追加到结果中并送回输入
+successor-mismatch = 手工构造的后继模型的 { $name }：期望 [3, 4, 5, 6]（BOS → 3 → 4 → 5 → 6 → EOS），实际得到 { $tokens }。可能的原因：{ $hint }。
+exact-match = 后继模型在两个正确目标和一个错误（太短）目标上的 exact_match：期望 2/3，实际得到 { $score }
+next-token-tie = next_token([9, 9, 1, 2, 2, 0, −1]) 应为 3：绝不选 PAD 或 BOS，分数相同时选第一个；实际得到 { $tie }
+max-len-stop = greedy_decode_cached(.., max_len = 2) 应在 2 个词元之后停止，实际得到 { $tokens }
+eos-first = { $name }：第一个词元就是 EOS，所以什么都不生成；实际得到 { $tokens }
+never-eos = { $name }(.., max_len = 5) 永远遇不到 EOS，所以必须返回 5 个词元；实际得到 { $tokens }
