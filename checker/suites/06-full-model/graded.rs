@@ -69,12 +69,6 @@ const TORCH: Tol = Tol {
     rel: 1e-9,
 };
 
-/// Appended to every gradient hint: a gradient check compares the backward pass with
-/// central differences of the learner's own forward pass.
-fn gradient_hint(hint: &str) -> String {
-    tr!(MESSAGES, "gradient-hint", hint = hint)
-}
-
 fn row(values: &[Float]) -> Matrix {
     Vector::from(values.to_vec()).insert_axis(Axis(0))
 }
@@ -1199,7 +1193,7 @@ fn the_loss_gradient_matches_central_differences() {
             "d loss / d logits",
             &analytic,
             &numerical,
-            &gradient_hint(&tr!(MESSAGES, "loss-gradient-hint")),
+            &tr!(MESSAGES, "loss-gradient-hint"),
         );
     });
 }
@@ -1289,7 +1283,7 @@ fn check_every_tensor(
                 ),
                 &a,
                 &n,
-                &gradient_hint(&ADD_NEVER_ASSIGN),
+                &ADD_NEVER_ASSIGN,
             );
         }
     }
@@ -1351,7 +1345,7 @@ fn decode_backward_matches_central_differences() {
             &tr!(MESSAGES, "label-memory-gradient"),
             &d_memory,
             &numerical,
-            &gradient_hint(&SUM_OF_D_MEMORY),
+            &SUM_OF_D_MEMORY,
         );
         let loss = |m: &Transformer| weighted_sum(&decoded(m, &memory), &upstream);
         check_every_tensor("decode_backward", &model, &grads, &loss, &|name| {

@@ -6,7 +6,6 @@
 
 ## Shared
 
-gradient-hint = { $hint }. (If a forward-pass test fails too, fix the forward pass first: the numerical gradient is computed from your forward pass.)
 
 ## The tiny model
 
