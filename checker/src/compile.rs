@@ -141,6 +141,20 @@ impl Toolchain {
         })
     }
 
+    /// The target this toolchain builds for by default (`rustc -vV`'s `host:`), the one
+    /// grading builds for.
+    fn host(&self) -> Result<String> {
+        let output = Command::new(&self.rustc)
+            .arg("-vV")
+            .output()
+            .with_context(|| tr!(INSTRUCTOR, "compile-no-rustc"))?;
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .find_map(|line| line.strip_prefix("host: "))
+            .map(str::to_owned)
+            .with_context(|| tr!(INSTRUCTOR, "compile-no-rustc"))
+    }
+
     /// A cargo command with the environment grading builds with, and nothing else.
     fn cargo(&self, workspace: &Path, target_dir: &Path) -> Command {
         let mut command = Command::new(&self.cargo);
@@ -162,6 +176,78 @@ impl Toolchain {
             .env("CARGO_NET_OFFLINE", "true");
         command
     }
+}
+
+/// Makes sure cargo's download cache holds every crate of the course's lock file that this
+/// machine builds, downloading what is missing: the builds that follow (the judge, the
+/// warm-up, the learner's sandboxed builds) run offline and find them there.
+///
+/// A course that was only run (`cargo run -p checker`) has downloaded the checker's crates,
+/// not the lessons': the first grade needs the rest. This runs outside any sandbox and
+/// runs no learner code; it checks offline first (a tenth of a second when nothing is
+/// missing), goes online only when something is, and reports each crate it downloads
+/// through `downloaded` (how many so far). Without a network, it says what to do.
+pub fn fetch(
+    course: &Course,
+    toolchain: &Toolchain,
+    downloaded: &dyn Fn(usize),
+) -> Result<()> {
+    let host = toolchain.host()?;
+    let fetch = |online: bool| {
+        let mut command =
+            toolchain.cargo(&course.root, &course.scratch_dir().join("fetch"));
+        command.args(["fetch", "--locked", "--target", &host]);
+        if online {
+            command.env_remove("CARGO_NET_OFFLINE");
+        } else {
+            command.arg("--offline");
+        }
+        command
+    };
+    let cached =
+        process::run(fetch(false), b"", unlimited(Duration::from_secs(120)), None)
+            .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))?;
+    if cached.status.is_some_and(|status| status.success()) {
+        return Ok(());
+    }
+    // Online, reading cargo's lines as they come: one `Downloaded <crate>` per crate.
+    let mut command = fetch(true);
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command
+        .spawn()
+        .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))?;
+    let mut errors = String::new();
+    let mut count = 0;
+    if let Some(stderr) = child.stderr.take() {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if line.trim_start().starts_with("Downloaded ") {
+                count += 1;
+                downloaded(count);
+            } else if !line.trim_start().starts_with("Downloading ") {
+                errors.push_str(&line);
+                errors.push('\n');
+            }
+        }
+    }
+    let status = child
+        .wait()
+        .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))?;
+    if !status.success() {
+        anyhow::bail!(tr!(
+            INSTRUCTOR,
+            "compile-fetch-failed",
+            course = course.root.display().to_string(),
+            errors = errors.trim_end()
+        ));
+    }
+    Ok(())
 }
 
 /// Builds every dependency of the course's lessons into `target_dir`, from the trusted

@@ -87,6 +87,9 @@ impl Default for Options {
 
 /// What grading reports while it works, for a progress display.
 pub enum Event {
+    /// The grader is downloading the crates the lessons build on (once, on a machine that
+    /// has never built the course): this many so far.
+    Downloading(usize),
     /// The grader is preparing: its judge and the course's dependencies (built once, so
     /// this takes long only on a first run).
     Preparing,
@@ -169,8 +172,9 @@ fn grade_lessons(
     let build = if scratch.members.is_empty() {
         compile::Build::default()
     } else {
-        progress(Event::Preparing);
         let toolchain = Toolchain::locate()?;
+        fetch(course, &toolchain, progress)?;
+        progress(Event::Preparing);
         let target_dir = course.scratch_dir().join("build");
         if course.has_references() {
             judge_build = Some(judge(
@@ -625,6 +629,24 @@ fn judge(
     )?);
     judges.push((course.root.clone(), origin, judge.clone()));
     Ok(judge)
+}
+
+/// Downloads what the builds need, once per checker process (see [`compile::fetch`]).
+fn fetch(
+    course: &Course,
+    toolchain: &Toolchain,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<()> {
+    static FETCHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let mut fetched = FETCHED.lock().expect("no download panics");
+    if fetched.contains(&course.root) {
+        return Ok(());
+    }
+    compile::fetch(course, toolchain, &|count| {
+        progress(Event::Downloading(count))
+    })?;
+    fetched.push(course.root.clone());
+    Ok(())
 }
 
 /// Builds the dependencies into the shared build folder, once per checker process.

@@ -33,6 +33,16 @@ pub fn grade_with_progress(
         ProgressBar::hidden()
     };
     let on_event = |event: Event| match event {
+        Event::Downloading(count) => {
+            if count == 1 {
+                bar.set_style(
+                    ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+                        .expect("valid template"),
+                );
+                bar.enable_steady_tick(Duration::from_millis(100));
+            }
+            bar.set_message(tr!(MESSAGES, "ui-downloading", count = count));
+        }
         Event::Preparing | Event::Building => {
             bar.set_style(
                 ProgressStyle::with_template("{spinner} {msg} {elapsed}")

@@ -61,6 +61,7 @@ watch-edit = Edit { $file }; the chapter is book/src/{ $chapter }.
 watch-keys = Save the file to re-grade.   h hint · n next lesson · r re-run · q quit
 watch-polling = File events are not available here ({ $error }); checking every second instead.
 ui-preparing = Preparing the grader (the first run compiles the course's dependencies, a minute or two)
+ui-downloading = Downloading the crates the lessons build on (once): { $count }
 ui-compiling = Compiling your lessons
 ui-running-tests = Running graded tests
 ui-grading-class = Grading the class

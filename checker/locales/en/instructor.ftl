@@ -28,6 +28,10 @@ file-not-toml = { $path } is not valid TOML
 compile-no-rustc = could not run rustc to find the toolchain: is Rust installed?
 compile-no-home = could not find the home folder (for cargo's registry)
 compile-could-not-run-cargo = could not run cargo
+compile-fetch-failed =
+    could not download the crates the lessons build on (grading needs them once, on a machine that has never built the course):
+    { $errors }
+    Connect to the internet once and run this command again, or run `cargo fetch` in { $course }; after that, grading works offline.
 compile-warm-failed =
     could not build the course's dependencies for grading:
     { $errors }

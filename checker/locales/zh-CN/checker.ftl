@@ -59,6 +59,7 @@ watch-edit = 编辑 { $file }；对应的章节是 book/src/{ $chapter }。
 watch-keys = 保存文件即可重新评分。   h 提示 · n 下一课 · r 重新运行 · q 退出
 watch-polling = 这里收不到文件事件（{ $error }）；改为每秒检查一次。
 ui-preparing = 正在准备评分器（第一次运行要编译课程的依赖，需要一两分钟）
+ui-downloading = 正在下载各课所依赖的 crate（只需一次）：{ $count } 个
 ui-compiling = 正在编译你的课程代码
 ui-running-tests = 正在运行评分测试
 ui-grading-class = 正在为全班评分

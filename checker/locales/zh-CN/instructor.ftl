@@ -27,6 +27,10 @@ file-not-toml = { $path } 不是有效的 TOML
 compile-no-rustc = 无法运行 rustc 来查找工具链：Rust 安装了吗？
 compile-no-home = 找不到主目录（用来查找 cargo 的 registry）
 compile-could-not-run-cargo = 无法运行 cargo
+compile-fetch-failed =
+    无法下载各课所依赖的 crate（在从未构建过本课程的机器上，评分需要下载一次）：
+    { $errors }
+    请联网一次，然后再运行这条命令，或者在 { $course } 中运行 `cargo fetch`；此后评分无需联网。
 compile-warm-failed =
     无法为评分构建课程的依赖：
     { $errors }
