@@ -76,7 +76,7 @@ fn time(command: &mut Command) -> Result<Duration> {
 }
 
 /// The CPU and the number of cores, as Linux reports them.
-fn machine() -> String {
+pub(crate) fn machine() -> String {
     let cores = std::thread::available_parallelism().map_or(0, usize::from);
     let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()

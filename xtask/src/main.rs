@@ -10,6 +10,7 @@ mod figures;
 mod first_run;
 mod latency;
 mod mistakes;
+mod newcomer;
 mod stubs;
 mod walk;
 
@@ -70,6 +71,16 @@ enum Task {
     /// Time a learner's first `cargo run -p checker` from an empty build folder, in the
     /// student edition and in a fresh clone.
     FirstRun,
+    /// Walk a newcomer's first steps from an empty cargo home (no crate downloaded), in a
+    /// fresh clone and in the student edition: the progress table, the first function of
+    /// lesson 01 written and graded, a hint, watch mode in a pseudo-terminal, the checker
+    /// in Chinese; print the time of each step.
+    Newcomer {
+        /// Use this folder as cargo's home (download cache) instead of a new, empty one;
+        /// it is kept, so a second run measures a newcomer whose cache is warm.
+        #[arg(long)]
+        cargo_home: Option<PathBuf>,
+    },
     /// Export the student edition, finish its lessons with the solutions, and run every
     /// `cargo` command its README and book show a learner (long ones with --help).
     Walk,
@@ -100,6 +111,9 @@ fn main() -> ExitCode {
                 .args(["--example", "matmul_throughput"]),
         ),
         Task::Walk => walk::run(&workspace_root()),
+        Task::Newcomer { cargo_home } => {
+            newcomer::run(&workspace_root(), cargo_home.as_deref())
+        }
         Task::Stubs { check } => stubs::run(&workspace_root(), check),
         Task::FirstRun => first_run::run(&workspace_root()),
         Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
