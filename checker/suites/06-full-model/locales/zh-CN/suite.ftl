@@ -6,9 +6,9 @@
 
 ## 微型模型
 
-parameter-order = Transformer::parameters_mut 列出了 { $got } 个张量，而约定的顺序有 { $expected } 个
+parameter-order = Transformer::parameters_mut 列出了 { $got } 个张量，而文档规定的顺序有 { $expected } 个
 
-## 数据：日历、样例、批次
+## 数据：历法、样例、批次
 
 days-thirty = 四月、六月、九月和十一月有 30 天
 days-not-divisible-by-4 = { $year } 不能被 4 整除：不是闰年
@@ -153,7 +153,7 @@ successor-from-pad = 解码从 PAD 而不是 BOS 开始（Annotated Transformer 
 successor-first-row = 每一步读的都是第一行的 logits，而不是最后一行（新词元那一行）的
 successor-no-stop = 生成没有在 EOS 处停止
 successor-feed-back = 每一步都用 next_token 从最后一行的 logits 中选出一个词元，把它追加到结果中并送回输入
-successor-mismatch = 手工构造的后继模型的 { $name }：期望 [3, 4, 5, 6]（BOS → 3 → 4 → 5 → 6 → EOS），实际得到 { $tokens }。可能的原因：{ $hint }。
+successor-mismatch = 手工构造的“后继”模型（每个词元预测下一个编号）的 { $name }：期望 [3, 4, 5, 6]（BOS → 3 → 4 → 5 → 6 → EOS），实际得到 { $tokens }。可能的原因：{ $hint }。
 exact-match = 后继模型在两个正确目标和一个错误（太短）目标上的 exact_match：期望 2/3，实际得到 { $score }
 next-token-tie = next_token([9, 9, 1, 2, 2, 0, −1]) 应为 3：绝不选 PAD 或 BOS，分数相同时选第一个；实际得到 { $tie }
 max-len-stop = greedy_decode_cached(.., max_len = 2) 应在 2 个词元之后停止，实际得到 { $tokens }
