@@ -84,7 +84,7 @@ verdict-write-failed = 无法写入评分判定结果：{ $error }
 
 wrong-axis = softmax 对每一列做了归一化，而不是对每一行（行是查询：每个查询在所有键上的权重之和必须为 1）
 no-max-subtraction = exp(1000) 溢出为无穷大，而 ∞/∞ 是 NaN：在取指数之前，先从每一行的分数中减去该行的最大值（权重不会因此改变，因为 softmax 只看分数之间的差）
-mask-after-softmax = 被掩码的权重是在 softmax 之后才置为 0 的，所以各行之和不再为 1：应在 softmax 之前把被掩码的分数替换为 −∞
+mask-after-softmax = 被屏蔽的权重是在 softmax 之后才置为 0 的，所以各行之和不再为 1：应在 softmax 之前把被掩码的分数替换为 −∞
 scores-not-scaled = 分数没有除以 √d_k
 scores-divided-by-d-k = 分数除以的是 d_k，而不是 √d_k
 softmax-jacobian-diagonal-only = 只用了每一行雅可比矩阵的对角线 w(1 − w)：一行中的每个权重都依赖于该行的每个分数，所以雅可比矩阵是 diag(w) − w wᵀ，且 dS = W ⊙ (dW − rowsum(W ⊙ dW))
@@ -120,7 +120,7 @@ bptt-last-step-only = 只有最后一步的贡献；每一步都使用同一组�
 
 heads-interleaved = 各个头取的是交错的列（头 i 取第 i、i + n_heads、i + 2·n_heads……列），这是重塑为 (n, d_k, n_heads) 的结果；头 i 拥有连续的列块 i·d_k .. (i+1)·d_k，这是重塑为 (n, n_heads, d_k) 的结果，论文和 PyTorch 都是如此
 heads-plain-reshape = 各个头是把行主序排列的数直接重塑切出来的（把 (n, d_model) 矩阵读成 (n_heads, n, d_k)），这会把好几个词元的特征放进一个头的同一行；头 i 是每一行的第 i·d_k .. (i+1)·d_k 列，即列的一个切片，各行（各词元）保持不变
-mask-not-passed-to-heads = 掩码没有传给各个头的注意力：每个头的 scaled_dot_product_attention 都必须拿到掩码，这样被掩码的键在每个头中的权重都是 0
+mask-not-passed-to-heads = 掩码没有传给各个头的注意力：每个头的 scaled_dot_product_attention 都必须拿到掩码，这样被屏蔽的键在每个头中的权重都是 0
 kv-from-query = 键和值是从查询输入投影得到的：K 和 V 来自 key_value_input（在交叉注意力中是编码器的输出），Q 来自 query_input
 one-weight-matrix-per-head = 把 Q、K、V 各拆成 n_heads 个头，每个头 d_k 列，并对每个头运行一次第 02 课的注意力；forward 为每个头返回一个权重矩阵
 not-through-w-o = 各个头的上游梯度没有经过 W_o 传回：头 i 的 d_output 是 dConcat = d_output W_o（W_o 反向传播的 d_x）中属于它的切片，而不是 d_output 本身的切片

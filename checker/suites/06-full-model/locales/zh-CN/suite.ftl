@@ -97,7 +97,7 @@ label-tensor-gradient = { $what }：{ $name } 的梯度（元素 { $entries }）
 label-memory-gradient = decode_backward 算出的 memory 的梯度
 label-tiny-loss = 微型模型的损失（ε = 0.1）
 label-flattened-gradient = 展平后的 { $name } 的梯度{ $note }
-note-no-gradient-rows = （PAD、BOS 和 EOS 所在的行没有梯度：填充被掩码遮住了，而 BOS 和 EOS 不出现在源序列中）
+note-no-gradient-rows = （PAD、BOS 和 EOS 所在的行没有梯度：填充被屏蔽了，而 BOS 和 EOS 不出现在源序列中）
 
 ## 优化器
 
