@@ -84,7 +84,7 @@ verdict-write-failed = 无法写入评分判定结果：{ $error }
 
 wrong-axis = softmax 对每一列做了归一化，而不是对每一行（行是查询：每个查询在所有键上的权重之和必须为 1）
 no-max-subtraction = exp(1000) 溢出为无穷大，而 ∞/∞ 是 NaN：在取指数之前，先从每一行的分数中减去该行的最大值（权重不会因此改变，因为 softmax 只看分数之间的差）
-mask-after-softmax = 被屏蔽的权重是在 softmax 之后才置为 0 的，所以各行之和不再为 1：应在 softmax 之前把被掩码的分数替换为 −∞
+mask-after-softmax = 被屏蔽的权重是在 softmax 之后才置为 0 的，所以各行之和不再为 1：应在 softmax 之前把被屏蔽的分数替换为 −∞
 scores-not-scaled = 分数没有除以 √d_k
 scores-divided-by-d-k = 分数除以的是 d_k，而不是 √d_k
 softmax-jacobian-diagonal-only = 只用了每一行雅可比矩阵的对角线 w(1 − w)：一行中的每个权重都依赖于该行的每个分数，所以雅可比矩阵是 diag(w) − w wᵀ，且 dS = W ⊙ (dW − rowsum(W ⊙ dW))
