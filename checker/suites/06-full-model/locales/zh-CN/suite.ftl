@@ -65,7 +65,7 @@ xavier-rows-equal = xavier_uniform：第 0 行和第 1 行相同：每个元素�
 embedding-std = embedding_init(500, 64)：标准差是 { $std }，期望 1/√64 = 0.125。{ $cause }
 embedding-std-cause = 可能的原因：用了 N(0, 1)，即 PyTorch 中 nn.Embedding 的默认值；乘上 √d_model 之后，嵌入会是位置编码的 8 倍，把它淹没（第 04 课）
 embedding-mean = embedding_init：均值是 { $mean }，期望 0
-embedding-within = embedding_init：有 { $percent } % 的元素落在一个标准差以内；正态分布是 68.3 %（均匀分布是 57.7 %）：请用 standard_normal
+embedding-within = embedding_init：有 { $percent }% 的元素落在一个标准差以内；正态分布是 68.3 %（均匀分布是 57.7 %）：请用 standard_normal
 
 ## 前向传播
 
