@@ -31,7 +31,7 @@ details-overall = 总分：{ $percent }
 test-not-started = （未开始）
 test-timed-out = （超时）
 test-crashed = （崩溃）
-test-held-out = {" "}[保留测试]
+test-held-out = {" "}[留出测试]
 
 ## 提示（hint.rs）
 
@@ -66,8 +66,8 @@ ui-grading-class = 正在为全班评分
 
 ## 各命令自己的输出（main.rs）
 
-exported-student = 已把学生版写入 { $out }。其中没有参考答案，也没有保留测试；在那里运行 `cargo run -p checker` 会显示学习者的进度。
-verify-consistent = verify：课程前后一致；每个参考答案得 100%，每个桩代码得 0%。
+exported-student = 已把学生版写入 { $out }。其中没有参考答案，也没有留出测试；在那里运行 `cargo run -p checker` 会显示学习者的进度。
+verify-consistent = verify：课程前后一致；每个参考答案得 100%，每个练习框架得 0%。
 verify-problems = verify：发现 { $count } 个问题。
 gradebook-not-written = 无法把成绩册写入 { $path }
 wrote-gradescope = 已把 Gradescope 自动评分器写入 { $out }；请上传 { $out }/autograder.zip。可以先用 { $out }/run_autograder 在本地试运行（它的开头说明了用法）。
@@ -99,23 +99,23 @@ grade-judge-not-built =
     评分器中 { $suite } 测试套件的裁判程序没有构建成功（这是课程的缺陷，不是你的代码的问题）：
     { $errors }
 grade-suite-not-built = { $suite } 测试套件没有构建成功。
-grade-more-lines = ……（还有 { $count } 行；`cargo build -p <课程 crate>` 会全部显示）
-still-todo = { $what } 仍然是 todo!()：请按照它的 /// 约定实现它。
+grade-more-lines = ……（还有 { $count } 行；`cargo build -p <本课的 crate 名>` 会全部显示）
+still-todo = { $what } 仍然是 todo!()：请按照它的 /// 契约实现它。
 todo-unnamed = 这个测试需要的某个函数
-lesson-not-started = 未开始：这一课还是桩代码，每个函数都是 todo!()。从 `{ $first }` 开始，按照它的 /// 约定实现。
+lesson-not-started = 未开始：这一课还是原始的练习框架，每个函数都是 todo!()。从 `{ $first }` 开始，按照它的 /// 契约实现。
 panic-likely-cause =
     { $message }
     可能的原因：{ $hint }
-panic-matmul = 矩阵乘积的两个操作数内侧维度不一致。照着 /// 约定写下每个操作数的（行，列）；很可能少了或多了一次转置（`.t()`）。
+panic-matmul = 矩阵乘积的两个操作数内侧维度不一致。照着 /// 契约写下每个操作数的（行，列）；很可能少了或多了一次转置（`.t()`）。
 panic-broadcast = 逐元素运算的两个数组形状无法广播。行向量以形状 (1, n) 沿各行广播；列向量则是 (n, 1)（`insert_axis`）。
 panic-index = 索引越过了数组的末尾：对照各个形状检查循环边界。
 panic-overflow = 整数运算溢出了（例如在 usize 上计算 0 - 1）。
 crash-stack-overflow = 测试因栈溢出而崩溃（{ $how }）。可能的原因：某个函数不停地调用自己，永不停止。
 crash-limit-mib = { $mib } MiB
-crash-limit-machine = 机器本身的上限
-crash-out-of-memory = 测试耗尽了内存（{ $how }；上限是 { $limit }）。可能的原因：某个矩阵或向量远远大于约定中的形状所要求的大小。
+crash-limit-machine = 整台机器的内存
+crash-out-of-memory = 测试耗尽了内存（{ $how }；上限是 { $limit }）。可能的原因：某个矩阵或向量远远大于契约中的形状所要求的大小。
 crash-exited = 测试进程在检查完成之前就结束了（{ $how }）：有代码调用了 std::process::exit。只有检查一直运行到最后，测试才算通过。
-crash-ended = 测试进程在检查完成之前以{ $how }结束。
+crash-ended = 测试进程在检查完成之前就结束了（{ $how }）。
 crash-last-output = 它最后的输出：
 cascade-starting-with = ，从 `{ $function }` 开始
 cascade-not-started = 这一课建立在你的 { $id } 之上，而那一课你还没有开始：它的函数仍然是 todo!()。先把它们写出来{ $start }；这个失败可能是它们造成的。

@@ -24,9 +24,9 @@ cli-grade-about = 为各课评分，显示每个测试的结果，以及要修�
 cli-watch-about = 每次保存都重新为一课评分；按键：h 提示，n 下一课，r 重新运行，q 退出。
 cli-hint-about = 为一课中第一个失败的函数显示下一条提示（每调用一次多显示一条）。
 cli-class-about = 供教师使用：为 DIR 中的每份作业（每名学生一个文件夹或压缩包）评分，并写出成绩册。
-cli-export-student-about = 供教师使用：把课程的学生版写入 OUT（各课、带评分测试的 checker、书；没有参考答案，没有保留测试）。
+cli-export-student-about = 供教师使用：把课程的学生版写入 OUT（各课、带评分测试的 checker、书；没有参考答案，没有留出测试）。
 cli-gradescope-about = 供教师使用：把 Gradescope 自动评分包写入 OUT（setup.sh、run_autograder、课程，以及装着它们的 autograder.zip）。
-cli-verify-about = 供维护者使用：每个参考答案得 100%，每个桩代码得 0%，清单、文件夹和书彼此一致。
+cli-verify-about = 供维护者使用：每个参考答案得 100%，每个练习框架得 0%，清单、文件夹和书彼此一致。
 cli-help-about = 显示这条消息，或给定子命令的帮助。
 
 ## 参数

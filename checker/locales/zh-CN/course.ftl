@@ -86,7 +86,7 @@ hint-02-attention-Linear--forward-2 =
     `x.dot(&self.weight.t()) + &self.bias`：把 `Vector` 加到 `Matrix` 上，会沿各行广播。
 
 hint-02-attention-Linear--backward-1 =
-    对 Y = X Wᵀ + b 套用矩阵乘积的求导规则，和 RNN 的一步一样：dX = dY W，形状为 (n, d_in)，不转置（转置在前向传播里）；dW = dYᵀ X，形状为 (d_out, d_in)，与权重相同（Xᵀ dY 是它的转置）；db = dY 对各行求和，形状为 (d_out,)，因为偏置加到了每一行上。拿 `///` 约定逐一核对每个形状。
+    对 Y = X Wᵀ + b 套用矩阵乘积的求导规则，和 RNN 的一步一样：dX = dY W，形状为 (n, d_in)，不转置（转置在前向传播里）；dW = dYᵀ X，形状为 (d_out, d_in)，与权重相同（Xᵀ dY 是它的转置）；db = dY 对各行求和，形状为 (d_out,)，因为偏置加到了每一行上。拿 `///` 契约逐一核对每个形状。
 hint-02-attention-Linear--backward-2 =
     `LinearGrads {"{"} d_x: d_y.dot(&self.weight), d_weight: d_y.t().dot(x), d_bias: d_y.sum_axis(Axis(0)) {"}"}`。
 
@@ -115,7 +115,7 @@ hint-03-multi-head-attention-merge_heads-2 =
     为每个头收集一个视图：`let views: Vec<_> = heads.iter().map(|h| h.view()).collect();`，然后 `concatenate(Axis(1), &views)`；Axis(1) 就是列。它返回一个 `Result`，所以在你自己检查过形状之后，用 `.expect(...)` 收尾。`merge_heads(&split_heads(&x, h))` 必须还原出 x。
 
 hint-03-multi-head-attention-MultiHeadAttention--forward-1 =
-    四步，与约定中一致：投影，拆分成多个头，逐头计算注意力，合并后再用 `w_o` 投影。Q 由 `query_input` 经 `w_q` 得到；K 和 V 都来自 `key_value_input`，分别经过 `w_k` 和 `w_v`（正因如此，交叉注意力才能有 n_q ≠ n_k）。不要自己另加缩放：第 02 课的注意力已经把每个头的分数除以了 √d_k，这里的 d_k 是头的宽度，不是 d_model。
+    四步，与契约中一致：投影，拆分成多个头，逐头计算注意力，合并后再用 `w_o` 投影。Q 由 `query_input` 经 `w_q` 得到；K 和 V 都来自 `key_value_input`，分别经过 `w_k` 和 `w_v`（正因如此，交叉注意力才能有 n_q ≠ n_k）。不要自己另加缩放：第 02 课的注意力已经把每个头的分数除以了 √d_k，这里的 d_k 是头的宽度，不是 d_model。
 hint-03-multi-head-attention-MultiHeadAttention--forward-2 =
     `let q = split_heads(&self.w_q.forward(query_input), self.n_heads);`，k 和 v 也同样由 `key_value_input` 得到。然后对每个头 i 调用第 02 课的 `scaled_dot_product_attention(&q[i], &k[i], &v[i], mask)`，每个头用同一个 `mask`（`Option<&Mask>` 是 `Copy` 的：原样传入即可）；把它的 `output` 推入一个 Vec，把 `weights` 推入另一个。
 hint-03-multi-head-attention-MultiHeadAttention--forward-3 =
@@ -199,7 +199,7 @@ hint-05-encoder-layer-EncoderLayer--parameter_count-1 =
     把各部分自己的 `parameter_count()` 加起来：`self_attention`、`ffn`、`norm_1` 和 `norm_2`。两个 LayerNorm 也要算上：每个都有 γ 和 β，共 2·d_model 个参数。
 
 hint-05-encoder-layer-EncoderLayer--forward-1 =
-    用 `match self.norm_position` 分别写出约定中的两个公式。Post-LN（论文的做法）在每次残差相加之后归一化：h = norm_1(x + SA(x))，out = norm_2(h + FFN(h))。Pre-LN 只归一化子层的输入，残差通路上保留未经归一化的 x：h = x + SA(norm_1(x))，out = h + FFN(norm_2(h))。SA(a) 是 `self.self_attention.forward(&a, &a, mask)`：查询、键和值用同一个输入，掩码也传给它。
+    用 `match self.norm_position` 分别写出契约中的两个公式。Post-LN（论文的做法）在每次残差相加之后归一化：h = norm_1(x + SA(x))，out = norm_2(h + FFN(h))。Pre-LN 只归一化子层的输入，残差通路上保留未经归一化的 x：h = x + SA(norm_1(x))，out = h + FFN(norm_2(h))。SA(a) 是 `self.self_attention.forward(&a, &a, mask)`：查询、键和值用同一个输入，掩码也传给它。
 hint-05-encoder-layer-EncoderLayer--forward-2 =
     Post：`let sa = self.self_attention.forward(x, x, mask);`，`norm_1_input = x + &sa.output`，`h = self.norm_1.forward(&norm_1_input)`，`ffn = self.ffn.forward(&h)`，`norm_2_input = &h + &ffn.output`，输出 `self.norm_2.forward(&norm_2_input)`。Pre：`a = self.norm_1.forward(x)`，对 (a, a) 做注意力，`h = x + &sa.output`，`b = self.norm_2.forward(&h)`，对 b 做 FFN，输出 `&h + &ffn.output`。
 hint-05-encoder-layer-EncoderLayer--forward-3 =
@@ -235,12 +235,12 @@ hint-06-full-model-days_in_month-2 =
     一个 `bool` 值 `leap`：`year.is_multiple_of(4)` 成立且 `year.is_multiple_of(100)` 不成立，或者 `year.is_multiple_of(400)` 成立。然后用或模式（or-pattern）写 `match month`：分支 `1 | 3 | 5 | 7 | 8 | 10 | 12` 得 31，分支 `4 | 6 | 9 | 11` 得 30，接着 `2 if leap` 得 29，单独的 `2` 得 28，`_` 则带着信息 panic。
 
 hint-06-full-model-day_of_week-1 =
-    从一个已知星期几的日期开始数天数，再对 7 取模，星期一为 0（不是星期日）。最简单的参照是公元 1 年 1 月 1 日，在前推格里高利历中是星期一：所有日期都在它之后，所以天数不会是负的，`% 7` 就是星期几。（如果用约定中的 2000 年 1 月 1 日，那天是星期六，即 5，2000 年之前的日期会得到负的天数：要对有符号数用 `rem_euclid(7)`。）
+    从一个已知星期几的日期开始数天数，再对 7 取模，星期一为 0（不是星期日）。最简单的参照是公元 1 年 1 月 1 日，在前推格里高利历中是星期一：所有日期都在它之后，所以天数不会是负的，`% 7` 就是星期几。（如果用契约中的 2000 年 1 月 1 日，那天是星期六，即 5，2000 年之前的日期会得到负的天数：要对有符号数用 `rem_euclid(7)`。）
 hint-06-full-model-day_of_week-2 =
     设 `y = year − 1`，`year` 年 1 月 1 日之前的天数是 `365·y + y/4 − y/100 + y/400`（整数除法；后三项合起来是此前各年的闰日数）。再对每个 `m in 1..month` 加上 `days_in_month(year, m)`，然后加上 `day − 1`；总数对 7 取模，再 `as usize`，就是星期几。
 
 hint-06-full-model-Batch--new-1 =
-    教师强制：对目标序列 `y_1 … y_n`，解码器读入 `BOS y_1 … y_n`，必须预测出 `y_1 … y_n EOS`，两者都比目标序列长 1。所以 `S` 是最长源序列的长度，`T` 是最长目标序列的长度加 1，每一行都用 `PAD` 填充到所在字段的长度。按约定，`pairs` 为空时要 panic：用 `assert!` 检查。
+    教师强制：对目标序列 `y_1 … y_n`，解码器读入 `BOS y_1 … y_n`，必须预测出 `y_1 … y_n EOS`，两者都比目标序列长 1。所以 `S` 是最长源序列的长度，`T` 是最长目标序列的长度加 1，每一行都用 `PAD` 填充到所在字段的长度。按契约，`pairs` 为空时要 panic：用 `assert!` 检查。
 hint-06-full-model-Batch--new-2 =
     `let s = pairs.iter().map(|(src, _)| src.len()).max().unwrap_or(0)`（`t` 同理，再加 1）。对每个句对：源序列克隆后 `resize(s, PAD)`；`tgt_in` 是把 `std::iter::once(BOS).chain(tgt.iter().copied())` 收集成 `Vec`，再 `resize(t, PAD)`；`tgt_out` 是 `tgt.iter().copied().chain(std::iter::once(EOS))`，收集后调整到长度 `t`。把它们分别推入 `Batch` 的三个 `Vec`。
 
@@ -322,12 +322,12 @@ hint-06-full-model-clip_global_norm-2 =
     `norm` 是所有元素平方和的平方根（`.sqrt()`）：`grads.iter()`，用 `.flat_map` 展开成各张量的元素，用 `.map` 把每个元素映射为它的平方，再 `.sum::<Float>()`。然后，如果 `norm > max_norm`，`scale` 就是 `max_norm` 除以 `norm`，把 `grads.iter_mut()` 中每个 `tensor` 的每个 `g` 就地乘以它（`*g *= scale`）。返回 `norm`。
 
 hint-06-full-model-Adam--update-1 =
-    先把 `self.step` 加 1，使第一次更新时 t = 1。然后，对每个张量 k 的每个元素 i 及其梯度 g：`m = β₁m + (1−β₁)g`，`v = β₂v + (1−β₂)g²`（存入 `self.m[k][i]` 和 `self.v[k][i]`，不做校正），以及 `θ −= lr · m̂ / (√v̂ + ε)`，其中 `m̂ = m/(1 − β₁ᵗ)`，`v̂ = v/(1 − β₂ᵗ)`。常见错误：没有偏差校正（在 β₁ = 0.9、β₂ = 0.98 时，第一步的步长就成了 0.71·lr），t 从 0 开始计数（会除以 0），把 ε 放进平方根里，用 `+=` 代替 `-=`。
+    先把 `self.step` 加 1，使第一次更新时 t = 1。然后，对每个张量 k 的每个元素 i 及其梯度 g：`m = β₁m + (1−β₁)g`，`v = β₂v + (1−β₂)g²`（存入 `self.m[k][i]` 和 `self.v[k][i]`，不做修正），以及 `θ −= lr · m̂ / (√v̂ + ε)`，其中 `m̂ = m/(1 − β₁ᵗ)`，`v̂ = v/(1 − β₂ᵗ)`。常见错误：没有偏差修正（在 β₁ = 0.9、β₂ = 0.98 时，第一步的步长就成了 0.71·lr），t 从 0 开始计数（会除以 0），把 ε 放进平方根里，用 `+=` 代替 `-=`。
 hint-06-full-model-Adam--update-2 =
-    给 `self.step` 加 1，然后 `t` 是转换为 `i32` 的 `self.step`（供 `powi` 使用）；`c1` 是 `1.0` 减 `self.beta1.powi(t)`，`c2` 同理，用 `beta2`。然后遍历 `params.iter_mut().zip(grads).enumerate()`，绑定 `(k, (param, grad))`，再遍历 `i in 0..param.len()`：更新 `self.m[k][i]` 和 `self.v[k][i]`，然后从 `param[i]` 中减去：`lr` 乘以 `m / c1`，再除以 `v / c2` 的平方根与 `self.eps` 之和。断言各尺寸相符：按约定，不相符时要 panic。
+    给 `self.step` 加 1，然后 `t` 是转换为 `i32` 的 `self.step`（供 `powi` 使用）；`c1` 是 `1.0` 减 `self.beta1.powi(t)`，`c2` 同理，用 `beta2`。然后遍历 `params.iter_mut().zip(grads).enumerate()`，绑定 `(k, (param, grad))`，再遍历 `i in 0..param.len()`：更新 `self.m[k][i]` 和 `self.v[k][i]`，然后从 `param[i]` 中减去：`lr` 乘以 `m / c1`，再除以 `v / c2` 的平方根与 `self.eps` 之和。断言各尺寸相符：按契约，不相符时要 panic。
 
 hint-06-full-model-train_step-1 =
-    五次调用，按约定中的顺序：前向传播、损失、反向传播、裁剪、更新。损失把 logits 与 `batch.targets()` 比较（即 `tgt_out` 的各行首尾相接，与 logits 各行的顺序相同）；裁剪返回的是裁剪之前的范数；Adam 用裁剪后梯度的张量（`parameters()`）更新模型的张量（`parameters_mut()`），两者顺序相同。报告的是更新之前的损失。
+    五次调用，按契约中的顺序：前向传播、损失、反向传播、裁剪、更新。损失把 logits 与 `batch.targets()` 比较（即 `tgt_out` 的各行首尾相接，与 logits 各行的顺序相同）；裁剪返回的是裁剪之前的范数；Adam 用裁剪后梯度的张量（`parameters()`）更新模型的张量（`parameters_mut()`），两者顺序相同。报告的是更新之前的损失。
 hint-06-full-model-train_step-2 =
     `forward` 是 `model.forward(batch)`；`loss` 是以 `&forward.logits`、`&batch.targets()` 和 `smoothing` 调用 `cross_entropy_loss` 的结果；可变的 `grads` 是以 `batch`、`&forward` 和 `&loss.d_logits` 调用 `model.backward` 的结果；`grad_norm` 是以 `&mut grads.parameters_mut()` 和 `clip_norm` 调用 `clip_global_norm` 的结果；然后以 `&mut model.parameters_mut()`、`&grads.parameters()` 和 `lr` 调用 `adam.update`；最后是一个 `StepReport`，其中 `step: adam.step as usize`，`tokens: loss.tokens`。
 

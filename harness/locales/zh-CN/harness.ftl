@@ -9,7 +9,7 @@ label-got = 实际值
 ## 浮点数与形状（check.rs）
 
 close-mismatch = { $what }：期望 { $expected }，实际得到 { $got }（容差 { $abs } + { $rel } × |期望值|）。
-shape-likely-cause = 某个矩阵乘积、求和或转置用错了轴：照着 /// 约定写下每个操作数的（行，列），一步步跟下去
+shape-likely-cause = 某个矩阵乘积、求和或转置用错了轴：照着 /// 契约写下每个操作数的（行，列），一步步跟下去
 shape-rows = { $got } 行而不是 { $expected } 行
 shape-cols = { $got } 列而不是 { $expected } 列
 shape-rows-and-cols = { $rows }，且 { $cols }
@@ -42,22 +42,22 @@ gradient-forward-first-phrase = 先修正前向传播
 label-numerical = 数值梯度
 label-yours = 你的梯度
 
-## 记录带（tape.rs）：学习者的进程提前结束、或记录带与测试对不上时，回放给出的消息，
+## 记录文件（tape.rs）：学习者的进程提前结束、或记录文件与测试对不上时，回放给出的消息，
 ## 跟在标记 [tape ended] 或 [tape mismatch] 之后
 
-tape-open-failed = 无法打开记录带 { $path }：{ $error }
-tape-write-failed = 无法写入记录带：{ $error }
+tape-open-failed = 无法打开记录文件 { $path }：{ $error }
+tape-write-failed = 无法写入记录文件：{ $error }
 tape-ended = 学习者的进程没有为 `{ $label }` 记录任何值：它在这次调用返回之前就结束了（或被终止了）
-tape-label-mismatch = 测试要的是 `{ $label }`，但记录带在这里记录的是 `{ $recorded }`
+tape-label-mismatch = 测试要的是 `{ $label }`，但记录文件在这里存的是 `{ $recorded }`
 tape-value-unreadable = `{ $label }` 的值无法读取：{ $why }
 tape-value-extra-tokens = `{ $label }` 的值带有多余的记号
-tape-expected-value = `{ $label }` 应当是一个值，记录带上却是一个对象
-tape-expected-object = `{ $label }` 应当是一个对象，记录带上却是一个值
+tape-expected-value = `{ $label }` 应当是一个值，记录文件中却是一个对象
+tape-expected-object = `{ $label }` 应当是一个对象，记录文件中却是一个值
 tape-object-outside-observe = 裁判在 `observe` 之外使用了学习者代码构建的对象：这是评分测试套件的缺陷（请把这次使用放进 `observe`）
 tape-panic-unreadable = `{ $label }` 的 panic 消息无法读取：{ $why }
 panic-not-text = 代码 panic 时给出的值不是文本
 
-# 记录带上的值为什么无法读取（即上面的 { $why }）。
+# 记录文件中的值为什么无法读取（即上面的 { $why }）。
 tape-entry-ends-early = 条目提前结束
 tape-expected-token = 应为 `{ $tag }` 记号，实际是 `{ $found }`
 tape-not-a-number = `{ $text }` 在这里不是有效的数字
@@ -84,7 +84,7 @@ verdict-write-failed = 无法写入评分判定结果：{ $error }
 
 wrong-axis = softmax 对每一列做了归一化，而不是对每一行（行是查询：每个查询在所有键上的权重之和必须为 1）
 no-max-subtraction = exp(1000) 溢出为无穷大，而 ∞/∞ 是 NaN：在取指数之前，先从每一行的分数中减去该行的最大值（权重不会因此改变，因为 softmax 只看分数之间的差）
-mask-after-softmax = 被掩码的权重是在 softmax 之后才置为 0 的，所以各行之和不再为 1：应在 softmax 之前把被掩码的分数替换为 −∞
+mask-after-softmax = 被屏蔽的权重是在 softmax 之后才置为 0 的，所以各行之和不再为 1：应在 softmax 之前把被屏蔽的分数替换为 −∞
 scores-not-scaled = 分数没有除以 √d_k
 scores-divided-by-d-k = 分数除以的是 d_k，而不是 √d_k
 softmax-jacobian-diagonal-only = 只用了每一行雅可比矩阵的对角线 w(1 − w)：一行中的每个权重都依赖于该行的每个分数，所以雅可比矩阵是 diag(w) − w wᵀ，且 dS = W ⊙ (dW − rowsum(W ⊙ dW))
@@ -120,7 +120,7 @@ bptt-last-step-only = 只有最后一步的贡献；每一步都使用同一组�
 
 heads-interleaved = 各个头取的是交错的列（头 i 取第 i、i + n_heads、i + 2·n_heads……列），这是重塑为 (n, d_k, n_heads) 的结果；头 i 拥有连续的列块 i·d_k .. (i+1)·d_k，这是重塑为 (n, n_heads, d_k) 的结果，论文和 PyTorch 都是如此
 heads-plain-reshape = 各个头是把行主序排列的数直接重塑切出来的（把 (n, d_model) 矩阵读成 (n_heads, n, d_k)），这会把好几个词元的特征放进一个头的同一行；头 i 是每一行的第 i·d_k .. (i+1)·d_k 列，即列的一个切片，各行（各词元）保持不变
-mask-not-passed-to-heads = 掩码没有传给各个头的注意力：每个头的 scaled_dot_product_attention 都必须拿到掩码，这样被掩码的键在每个头中的权重都是 0
+mask-not-passed-to-heads = 掩码没有传给各个头的注意力：每个头的 scaled_dot_product_attention 都必须拿到掩码，这样被屏蔽的键在每个头中的权重都是 0
 kv-from-query = 键和值是从查询输入投影得到的：K 和 V 来自 key_value_input（在交叉注意力中是编码器的输出），Q 来自 query_input
 one-weight-matrix-per-head = 把 Q、K、V 各拆成 n_heads 个头，每个头 d_k 列，并对每个头运行一次第 02 课的注意力；forward 为每个头返回一个权重矩阵
 not-through-w-o = 各个头的上游梯度没有经过 W_o 传回：头 i 的 d_output 是 dConcat = d_output W_o（W_o 反向传播的 d_x）中属于它的切片，而不是 d_output 本身的切片
@@ -176,7 +176,7 @@ residual-from-norm = 残差连接加上的是归一化后的输入：pre-LN 是 
 cross-queries-from-input = 交叉注意力的查询来自该层的输入 x；它们应来自第一个块的输出：post-LN 中为 cross_attention.forward(h_1, memory, memory_mask)，pre-LN 中为 cross_attention.forward(norm_2(h_1), memory, memory_mask)
 self-mask-ignored = 自注意力忽略了 self_mask，所以每个目标位置都看到了整个目标序列，包括未来：把 self_mask 传给 self_attention.forward
 memory-mask-ignored = 交叉注意力忽略了 memory_mask，所以填充的源位置也得到了注意力：把 memory_mask 传给 cross_attention.forward
-cross-over-self = 交叉注意力的键和值来自解码器自己的数据流；它们应来自编码器的输出：cross_attention.forward(query_input, memory, memory_mask)
+cross-over-self = 交叉注意力的键和值来自解码器自己的残差流；它们应来自编码器的输出：cross_attention.forward(query_input, memory, memory_mask)
 unbiased-std-plus-eps = 标准差用的是无偏估计（÷(d_model − 1)，即 torch.std 的算法），并把 ε 加在了标准差上，就像 Annotated Transformer 的 LayerNorm 那样；nn.LayerNorm（以及本课程）把方差除以 d_model，并把 ε 放在平方根里面：(x − μ) / √(σ² + ε)
 annotated-layer-norm = 这是 Annotated Transformer 的 LayerNorm（无偏标准差，ε = 1e-6 加在标准差上）；nn.LayerNorm 把方差除以 d_model，并把 ε 放在平方根里面：(x − μ) / √(σ² + ε)
 unbiased-variance = 方差用的是无偏估计（÷(d_model − 1)）；层归一化用的是有偏方差，即偏差平方的平均值（÷ d_model）
@@ -220,7 +220,7 @@ noam-max = 调度取的是 step^−0.5 与 step · warmup^−1.5 中的较大值
 no-bias-correction = 没有偏差修正：把 m 除以 1 − β₁ᵗ，把 v 除以 1 − β₂ᵗ（t 从 1 开始计数）
 eps-inside-the-root = ε 被放进了平方根里，m̂ / √(v̂ + ε)；Adam 把它加在平方根之外，θ ← θ − lr · m̂ / (√v̂ + ε)
 sum-of-d-memory = 每个解码器层读取的是同一个 memory，所以它的梯度是所有层的 d_memory 之和
-add-never-assign = 倒序遍历各层，把每一层在前向传播时的输入交给它的 backward，并把每一层（以及每一对）的梯度累加进梯度模型：用 += ，绝不用 =
+add-never-assign = 倒序遍历各层，把每一层在前向传播时的输入交给它的 backward，并把每一层（以及每个句对）的梯度累加进梯度模型：用 += ，绝不用 =
 start-from-bos = 解码必须从 BOS 开始，绝不能从 PAD 开始（Annotated Transformer 的 issue #127：从 PAD 开始），与训练时一样
 cache-append = 缓存必须保留之前每个位置的键和值（用 push_row 追加，绝不替换），并且位置编码必须使用 cache.position，它由 decode_step 递增
 annotated-label-smoothing = 这是 Annotated Transformer 的 LabelSmoothing（正确类别为 1 − ε，其余为 ε/(V − 2)，填充列为 0）；本课程采用 PyTorch 的定义，在所有类别上取 (1 − ε)·onehot + ε/V

@@ -1287,7 +1287,7 @@ fn figure(options: &Options, rnn: &[Cell], transformer: &[Cell], lang: Lang) -> 
             ),
             Lang::ZhCn => write!(
                 description,
-                "L = {}：{:.1} % 对 {:.1} %；",
+                "L = {}：{:.1}% 对 {:.1}%；",
                 r.length,
                 100.0 * r.exact(),
                 100.0 * t.exact()

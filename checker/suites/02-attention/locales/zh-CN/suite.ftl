@@ -6,7 +6,7 @@
 softmax-label-shape = 一个 (4, 5) 矩阵的 softmax_rows
 softmax-label-huge-scores = 分数接近 ±10⁴ 时的 softmax_rows
 softmax-huge-scores-hint = exp(10000) 会上溢为无穷大：取指数之前先减去每一行的最大值
-softmax-label-fully-masked-row = 有一整行被掩码时的 softmax_rows
+softmax-label-fully-masked-row = 有一整行被屏蔽时的 softmax_rows
 softmax-fully-masked-row-hint = 一行全是 −∞ 时，其最大值是 −∞，而 −∞ − (−∞) 是 NaN：这样的行应改为给出全零的权重
 softmax-label-minus-infinity = 有 −∞ 分数时的 softmax_rows
 softmax-backward-hint = 每一行的雅可比矩阵是 diag(w) − w wᵀ，所以 dS = W ⊙ (dW − rowsum(W ⊙ dW))；检查行和是否逐行求出，并在该行上广播回去（如果 softmax_rows 也没通过它的测试，先修好它：数值梯度是用它算出来的。）
@@ -40,10 +40,10 @@ causal-weights-hint = 权重是在 softmax 之后才置零的，这样各行的�
 causal-label-first-output = 因果掩码下位置 0 的输出
 masking-label-weights = 掩码后的注意力权重
 padding-label-output = 改变一个填充键的值之后的输出
-fully-masked-hint = 所有键都被掩码的查询，其分数全是 −∞；它的 softmax 必须给出全零的权重（而不是 0/0 = NaN）
+fully-masked-hint = 所有键都被屏蔽的查询，其分数全是 −∞；它的 softmax 必须给出全零的权重（而不是 0/0 = NaN）
 fully-masked-label-weights = 有一个查询被完全掩码时的权重
 fully-masked-label-output = 有一个查询被完全掩码时的输出
-fully-masked-finite-cause = 掩码用的是像 −1e9 这样很大的有限数，而不是 −∞：于是所有键都被掩码的查询会平均地看待所有键，返回各个值的平均；应该用 −∞ 做掩码，并让全是 −∞ 的行得到全零的权重
+fully-masked-finite-cause = 掩码用的是像 −1e9 这样很大的有限数，而不是 −∞：于是所有键都被屏蔽的查询会平均地看待所有键，返回各个值的平均；应该用 −∞ 做掩码，并让全是 −∞ 的行得到全零的权重
 fully-masked-label-query-output = 被完全掩码的查询的输出
 huge-scores-hint = 10⁴/√2 量级的分数会让 exp 上溢：先减去每一行的最大值
 huge-scores-label-weights = 分数接近 10⁴ 时的权重

@@ -108,5 +108,5 @@ decoder-pre-self-attention-hint = pre-LN：自注意力的输入是 norm_1(x)，
 decoder-pre-cross-attention-hint = pre-LN：交叉注意力的查询输入是 norm_2(h_1)，键/值输入是 memory，上游梯度是 d_h_2 = d_output + norm_3 的 d_x
 decoder-pre-ffn-hint = pre-LN：前馈网络的输入是 norm_3(h_2)，上游梯度是 d_output
 decoder-pre-norms-hint = pre-LN：norm_k 的输入是它所在块的输入（x、h_1、h_2），它的上游梯度是穿过它的子层的查询路径传回来的梯度
-decoder-d-x-hint = 从后往前逐一反向穿过三个块，在每个残差连接处加上跳跃路径的梯度；只有交叉注意力的查询路径（d_query_input）回到解码器的数据流中，而自注意力的输入得到 d_query_input + d_key_value_input
+decoder-d-x-hint = 从后往前逐一反向穿过三个块，在每个残差连接处加上跳跃路径的梯度；只有交叉注意力的查询路径（d_query_input）回到解码器的残差流中，而自注意力的输入得到 d_query_input + d_key_value_input
 decoder-d-memory-hint = memory 是交叉注意力的键/值输入，所以 d_memory 就是交叉注意力的 d_key_value_input（它同时流入 W_k 和 W_v）

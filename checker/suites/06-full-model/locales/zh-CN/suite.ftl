@@ -6,9 +6,9 @@
 
 ## 微型模型
 
-parameter-order = Transformer::parameters_mut 列出了 { $got } 个张量，而约定的顺序有 { $expected } 个
+parameter-order = Transformer::parameters_mut 列出了 { $got } 个张量，而文档规定的顺序有 { $expected } 个
 
-## 数据：日历、样例、批次
+## 数据：历法、样例、批次
 
 days-thirty = 四月、六月、九月和十一月有 30 天
 days-not-divisible-by-4 = { $year } 不能被 4 整除：不是闰年
@@ -65,7 +65,7 @@ xavier-rows-equal = xavier_uniform：第 0 行和第 1 行相同：每个元素�
 embedding-std = embedding_init(500, 64)：标准差是 { $std }，期望 1/√64 = 0.125。{ $cause }
 embedding-std-cause = 可能的原因：用了 N(0, 1)，即 PyTorch 中 nn.Embedding 的默认值；乘上 √d_model 之后，嵌入会是位置编码的 8 倍，把它淹没（第 04 课）
 embedding-mean = embedding_init：均值是 { $mean }，期望 0
-embedding-within = embedding_init：有 { $percent } % 的元素落在一个标准差以内；正态分布是 68.3 %（均匀分布是 57.7 %）：请用 standard_normal
+embedding-within = embedding_init：有 { $percent }% 的元素落在一个标准差以内；正态分布是 68.3 %（均匀分布是 57.7 %）：请用 standard_normal
 
 ## 前向传播
 
@@ -97,7 +97,7 @@ label-tensor-gradient = { $what }：{ $name } 的梯度（元素 { $entries }）
 label-memory-gradient = decode_backward 算出的 memory 的梯度
 label-tiny-loss = 微型模型的损失（ε = 0.1）
 label-flattened-gradient = 展平后的 { $name } 的梯度{ $note }
-note-no-gradient-rows = （PAD、BOS 和 EOS 所在的行没有梯度：填充被掩码遮住了，而 BOS 和 EOS 不出现在源序列中）
+note-no-gradient-rows = （PAD、BOS 和 EOS 所在的行没有梯度：填充被屏蔽了，而 BOS 和 EOS 不出现在源序列中）
 
 ## 优化器
 
@@ -153,7 +153,7 @@ successor-from-pad = 解码从 PAD 而不是 BOS 开始（Annotated Transformer 
 successor-first-row = 每一步读的都是第一行的 logits，而不是最后一行（新词元那一行）的
 successor-no-stop = 生成没有在 EOS 处停止
 successor-feed-back = 每一步都用 next_token 从最后一行的 logits 中选出一个词元，把它追加到结果中并送回输入
-successor-mismatch = 手工构造的后继模型的 { $name }：期望 [3, 4, 5, 6]（BOS → 3 → 4 → 5 → 6 → EOS），实际得到 { $tokens }。可能的原因：{ $hint }。
+successor-mismatch = 手工构造的“后继”模型（每个词元预测下一个编号）的 { $name }：期望 [3, 4, 5, 6]（BOS → 3 → 4 → 5 → 6 → EOS），实际得到 { $tokens }。可能的原因：{ $hint }。
 exact-match = 后继模型在两个正确目标和一个错误（太短）目标上的 exact_match：期望 2/3，实际得到 { $score }
 next-token-tie = next_token([9, 9, 1, 2, 2, 0, −1]) 应为 3：绝不选 PAD 或 BOS，分数相同时选第一个；实际得到 { $tie }
 max-len-stop = greedy_decode_cached(.., max_len = 2) 应在 2 个词元之后停止，实际得到 { $tokens }
