@@ -250,21 +250,29 @@ pub fn fetch(
     Ok(())
 }
 
-/// Builds every dependency of the course's lessons into `target_dir`, from the trusted
-/// workspace `scratch` (empty libraries): no learner code, no sandbox. Later learner
-/// builds in the same folder then compile only their own crate and the suites.
+/// Builds every dependency of the lessons `only` names (their ids) into `target_dir`, from
+/// the trusted workspace `scratch` (empty libraries): no learner code, no sandbox. Later
+/// learner builds in the same folder then compile only their own crate and the suites.
+/// Each lesson's warm-up is stamped on its own, so grading one lesson warms only its own
+/// dependencies.
 pub fn warm(
     course: &Course,
     toolchain: &Toolchain,
     scratch: &Scratch,
     target_dir: &Path,
     timeout: Duration,
+    only: &[&str],
 ) -> Result<()> {
-    let stamp = Stamp::new(course, toolchain, scratch, target_dir);
-    if stamp.read().is_some() {
-        return Ok(());
-    }
-    for member in &scratch.members {
+    let fingerprint = fingerprint(course, toolchain, scratch);
+    for member in scratch
+        .members
+        .iter()
+        .filter(|m| only.contains(&m.as_str()))
+    {
+        let stamp = Stamp::new(&fingerprint, scratch, target_dir, member);
+        if stamp.read().is_some() {
+            continue;
+        }
         let dir = scratch.dir.join(member);
         lock(toolchain, &dir, target_dir)?;
         let mut command = toolchain.cargo(&dir, target_dir);
@@ -284,26 +292,34 @@ pub fn warm(
                 seconds = timeout.as_secs()
             )),
         }
+        stamp.write(&Build::default())?;
     }
-    // The lock files changed as the builds fitted them: stamp what is there now.
-    Stamp::new(course, toolchain, scratch, target_dir).write(&Build::default())
+    Ok(())
 }
 
-/// Builds the trusted workspace `scratch` (the judge: reference solutions and suites)
-/// into `target_dir`, outside any sandbox.
+/// Builds the lessons `only` names (their ids) of the trusted workspace `scratch` (the
+/// judge: reference solutions and suites) into `target_dir`, outside any sandbox. Each
+/// lesson is stamped on its own: grading lesson 01 builds lesson 01's judge, not six.
 pub fn build_trusted(
     course: &Course,
     toolchain: &Toolchain,
     scratch: &Scratch,
     target_dir: &Path,
     timeout: Duration,
+    only: &[&str],
 ) -> Result<Build> {
-    let stamp = Stamp::new(course, toolchain, scratch, target_dir);
-    if let Some(build) = stamp.read() {
-        return Ok(build);
-    }
+    let fingerprint = fingerprint(course, toolchain, scratch);
     let mut build = Build::default();
-    for member in &scratch.members {
+    for member in scratch
+        .members
+        .iter()
+        .filter(|m| only.contains(&m.as_str()))
+    {
+        let stamp = Stamp::new(&fingerprint, scratch, target_dir, member);
+        if let Some(built) = stamp.read() {
+            build.executables.extend(built.executables);
+            continue;
+        }
         let dir = scratch.dir.join(member);
         lock(toolchain, &dir, target_dir)?;
         let mut command = toolchain.cargo(&dir, target_dir);
@@ -316,20 +332,38 @@ pub fn build_trusted(
         ]);
         let finished = process::run(command, b"", unlimited(timeout), None)
             .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))?;
-        let success = read_messages(&finished.stdout, &mut build);
-        if !success && !build.errors.contains_key(&dir) {
+        let mut member_build = Build::default();
+        let success = read_messages(&finished.stdout, &mut member_build);
+        if !success && !member_build.errors.contains_key(&dir) {
             let why = if finished.timed_out() {
                 tr!(INSTRUCTOR, "compile-timeout", seconds = timeout.as_secs())
             } else {
                 finished.stderr_text()
             };
-            build.failures.insert(dir, why);
+            member_build.failures.insert(dir, why);
         }
-    }
-    if build.errors.is_empty() && build.failures.is_empty() {
-        Stamp::new(course, toolchain, scratch, target_dir).write(&build)?;
+        if member_build.errors.is_empty() && member_build.failures.is_empty() {
+            stamp.write(&member_build)?;
+        }
+        build.executables.extend(member_build.executables);
+        build.errors.extend(member_build.errors);
+        build.failures.extend(member_build.failures);
     }
     Ok(build)
+}
+
+/// What the trusted workspace `scratch` is made from, computed once per checker process
+/// and workspace (its files are the course's, which do not change while it grades).
+fn fingerprint(course: &Course, toolchain: &Toolchain, scratch: &Scratch) -> String {
+    static KNOWN: std::sync::Mutex<Vec<(PathBuf, String)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut known = KNOWN.lock().expect("no fingerprint panics");
+    if let Some((_, fingerprint)) = known.iter().find(|(dir, _)| dir == &scratch.dir) {
+        return fingerprint.clone();
+    }
+    let fingerprint = fingerprint_of(course, toolchain, scratch);
+    known.push((scratch.dir.clone(), fingerprint.clone()));
+    fingerprint
 }
 
 /// What a trusted build (the judge, the warm-up) was last made from, kept in its build
@@ -341,63 +375,73 @@ struct Stamp {
     fingerprint: String,
 }
 
+/// What a trusted workspace is made from: its files' names, sizes and modification times.
+/// The workspace's lock files are left out: [`lock`] fits them to the manifests and the
+/// course's lock file, which are in, and fitting one lesson's must not unstamp another's.
+fn fingerprint_of(course: &Course, toolchain: &Toolchain, scratch: &Scratch) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    let mut files: Vec<PathBuf> = Vec::new();
+    // What the workspace is made from: the shared crates, the suites, its own
+    // manifests, and the lessons' sources its origin takes (a learner's edit to
+    // lessons/ must not rebuild the reference judge).
+    let mut roots: Vec<PathBuf> = SHARED_CRATES
+        .iter()
+        .map(|name| course.root.join(name))
+        .collect();
+    roots.extend([
+        course.root.join("checker").join("suites"),
+        scratch.dir.clone(),
+    ]);
+    match scratch.origin {
+        crate::scratch::Origin::Stub => roots.push(course.root.join("lessons")),
+        _ => roots.push(course.root.join("solutions")),
+    }
+    for root in roots {
+        for entry in walkdir::WalkDir::new(root)
+            .into_iter()
+            .filter_entry(|e| e.file_name() != "target" && e.file_name() != "tests")
+            .flatten()
+        {
+            let fitted_lock = entry.file_name() == "Cargo.lock"
+                && entry.path().starts_with(&scratch.dir);
+            if entry.file_type().is_file() && !fitted_lock {
+                files.push(entry.into_path());
+            }
+        }
+    }
+    for file in ["Cargo.toml", "Cargo.lock", "course.toml"] {
+        files.push(course.root.join(file));
+    }
+    files.push(toolchain.rustc.clone());
+    files.extend(std::env::current_exe().ok());
+    files.sort();
+    for file in files {
+        file.hash(&mut hasher);
+        if let Ok(meta) = std::fs::metadata(&file) {
+            meta.len().hash(&mut hasher);
+            meta.modified().ok().hash(&mut hasher);
+        }
+    }
+    format!("{:016x}", hasher.finish())
+}
+
 impl Stamp {
+    /// The stamp of one lesson (`member`) of the trusted workspace `scratch`.
     fn new(
-        course: &Course,
-        toolchain: &Toolchain,
+        fingerprint: &str,
         scratch: &Scratch,
         target_dir: &Path,
+        member: &str,
     ) -> Self {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::hash::DefaultHasher::new();
-        let mut files: Vec<PathBuf> = Vec::new();
-        // What the workspace is made from: the shared crates, the suites, its own
-        // manifests, and the lessons' sources its origin takes (a learner's edit to
-        // lessons/ must not rebuild the reference judge).
-        let mut roots: Vec<PathBuf> = SHARED_CRATES
-            .iter()
-            .map(|name| course.root.join(name))
-            .collect();
-        roots.extend([
-            course.root.join("checker").join("suites"),
-            scratch.dir.clone(),
-        ]);
-        match scratch.origin {
-            crate::scratch::Origin::Stub => roots.push(course.root.join("lessons")),
-            _ => roots.push(course.root.join("solutions")),
-        }
-        for root in roots {
-            for entry in walkdir::WalkDir::new(root)
-                .into_iter()
-                .filter_entry(|e| e.file_name() != "target" && e.file_name() != "tests")
-                .flatten()
-            {
-                if entry.file_type().is_file() {
-                    files.push(entry.into_path());
-                }
-            }
-        }
-        for file in ["Cargo.toml", "Cargo.lock", "course.toml"] {
-            files.push(course.root.join(file));
-        }
-        files.push(toolchain.rustc.clone());
-        files.extend(std::env::current_exe().ok());
-        files.sort();
-        for file in files {
-            file.hash(&mut hasher);
-            if let Ok(meta) = std::fs::metadata(&file) {
-                meta.len().hash(&mut hasher);
-                meta.modified().ok().hash(&mut hasher);
-            }
-        }
         let name = scratch
             .dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         Self {
-            path: target_dir.join(format!(".checker-{name}.stamp")),
-            fingerprint: format!("{:016x}", hasher.finish()),
+            path: target_dir.join(format!(".checker-{name}-{member}.stamp")),
+            fingerprint: fingerprint.to_owned(),
         }
     }
 

@@ -182,9 +182,10 @@ fn grade_lessons(
                 &toolchain,
                 options.judge_on,
                 options.build_timeout,
+                lessons,
             )?);
         }
-        warm(course, &toolchain, &target_dir)?;
+        warm(course, &toolchain, &target_dir, &scratch.members)?;
         progress(Event::Building);
         compile::build_lessons(
             course,
@@ -604,19 +605,23 @@ pub fn sandbox() -> &'static Sandbox {
     SANDBOX.get_or_init(Sandbox::detect)
 }
 
-/// The judge built on `origin`, built once per checker process.
+/// The judge of `lessons` built on `origin`, built once per checker process.
 fn judge(
     course: &Course,
     toolchain: &Toolchain,
     origin: Origin,
     timeout: Duration,
+    lessons: &[&Lesson],
 ) -> Result<Arc<Judge>> {
-    static JUDGES: Mutex<Vec<(PathBuf, Origin, Arc<Judge>)>> = Mutex::new(Vec::new());
+    type Key = (PathBuf, Origin, Vec<String>);
+    static JUDGES: Mutex<Vec<(Key, Arc<Judge>)>> = Mutex::new(Vec::new());
     let mut judges = JUDGES.lock().expect("no judge build panics");
-    if let Some((_, _, judge)) = judges
-        .iter()
-        .find(|(root, o, _)| root == &course.root && *o == origin)
-    {
+    let key: Key = (
+        course.root.clone(),
+        origin,
+        lessons.iter().map(|lesson| lesson.id.clone()).collect(),
+    );
+    if let Some((_, judge)) = judges.iter().find(|(k, _)| k == &key) {
         return Ok(judge.clone());
     }
     // The judge's build is trusted and can take minutes the first time: it is not held
@@ -626,8 +631,9 @@ fn judge(
         toolchain,
         origin,
         timeout.max(Duration::from_secs(1800)),
+        lessons,
     )?);
-    judges.push((course.root.clone(), origin, judge.clone()));
+    judges.push((key, judge.clone()));
     Ok(judge)
 }
 
@@ -649,12 +655,22 @@ fn fetch(
     Ok(())
 }
 
-/// Builds the dependencies into the shared build folder, once per checker process.
-fn warm(course: &Course, toolchain: &Toolchain, target_dir: &Path) -> Result<()> {
-    static WARMED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Builds the dependencies of the lessons `members` (ids) into the shared build folder,
+/// once per checker process and lesson.
+fn warm(
+    course: &Course,
+    toolchain: &Toolchain,
+    target_dir: &Path,
+    members: &[String],
+) -> Result<()> {
+    static WARMED: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
     let mut warmed = WARMED.lock().expect("no warm-up panics");
-    let key = course.root.clone();
-    if warmed.contains(&key) {
+    let cold: Vec<&str> = members
+        .iter()
+        .filter(|id| !warmed.contains(&(course.root.clone(), (*id).clone())))
+        .map(String::as_str)
+        .collect();
+    if cold.is_empty() {
         return Ok(());
     }
     let scratch = Scratch::prepare_trusted(course, Origin::Empty, "warm")?;
@@ -664,8 +680,12 @@ fn warm(course: &Course, toolchain: &Toolchain, target_dir: &Path) -> Result<()>
         &scratch,
         target_dir,
         Duration::from_secs(1800),
+        &cold,
     )?;
-    warmed.push(key);
+    warmed.extend(
+        cold.iter()
+            .map(|id| (course.root.clone(), (*id).to_owned())),
+    );
     Ok(())
 }
 

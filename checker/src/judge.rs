@@ -43,12 +43,14 @@ pub struct Judge {
 }
 
 impl Judge {
-    /// Builds the judge from `origin` (the reference solutions, or the stubs for verify).
+    /// Builds the judge of `lessons` from `origin` (the reference solutions, or the stubs
+    /// for verify).
     pub fn build(
         course: &Course,
         toolchain: &Toolchain,
         origin: Origin,
         timeout: Duration,
+        lessons: &[&Lesson],
     ) -> Result<Self> {
         let key = match origin {
             Origin::Stub => "judge-on-stubs",
@@ -56,8 +58,10 @@ impl Judge {
         };
         let scratch = Scratch::prepare_trusted(course, origin, key)?;
         let target = course.scratch_dir().join("judge-target");
-        let build = compile::build_trusted(course, toolchain, &scratch, &target, timeout)
-            .with_context(|| tr!(INSTRUCTOR, "judge-could-not-build"))?;
+        let ids: Vec<&str> = lessons.iter().map(|lesson| lesson.id.as_str()).collect();
+        let build =
+            compile::build_trusted(course, toolchain, &scratch, &target, timeout, &ids)
+                .with_context(|| tr!(INSTRUCTOR, "judge-could-not-build"))?;
         let mut judge = Judge::default();
         for ((dir, tier), executable) in build.executables {
             if let Some(id) = dir.file_name() {
@@ -66,7 +70,7 @@ impl Judge {
                     .insert((id.to_string_lossy().into_owned(), tier), executable);
             }
         }
-        for lesson in &course.manifest.lessons {
+        for lesson in lessons {
             let dir = scratch.lesson_dir(lesson);
             if let Some(errors) =
                 build.errors.get(&dir).or(build.failures.get(&scratch.dir))

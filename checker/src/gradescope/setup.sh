@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, when it builds the autograder's image (Ubuntu, as root, with
-# network access). It installs Rust, builds the checker, warms its build cache by grading
-# the untouched stubs, and creates the unprivileged user that code under test runs as.
+# network access). It installs Rust, builds the checker, downloads the crates the lessons
+# build on, and creates the unprivileged user that code under test runs as.
 set -euo pipefail
 
 RUST_VERSION=1.95.0
@@ -23,8 +23,9 @@ rm -rf "$course"
 cp -r "$source_dir/course" "$course"
 cd "$course"
 cargo build --release -p checker
-# Compiles every dependency of the lessons once; each submission then builds only its own code.
-./target/release/checker grade --format json >/dev/null
+# Downloads every crate the lessons build on, while the image has a network: grading
+# builds offline.
+cargo fetch --locked
 
 id -u student >/dev/null 2>&1 || adduser --disabled-password --gecos "" student
 # Code under test runs as `student`: it may read the course's build, but not the
