@@ -7,7 +7,6 @@ mod class_bench;
 mod course_copy;
 mod figure_font;
 mod figures;
-mod first_run;
 mod latency;
 mod mistakes;
 mod newcomer;
@@ -68,9 +67,6 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
-    /// Time a learner's first `cargo run -p checker` from an empty build folder, in the
-    /// student edition and in a fresh clone.
-    FirstRun,
     /// Walk a newcomer's first steps from an empty cargo home (no crate downloaded), in a
     /// fresh clone and in the student edition: the progress table, the first function of
     /// lesson 01 written and graded, a hint, watch mode in a pseudo-terminal, the checker
@@ -115,7 +111,6 @@ fn main() -> ExitCode {
             newcomer::run(&workspace_root(), cargo_home.as_deref())
         }
         Task::Stubs { check } => stubs::run(&workspace_root(), check),
-        Task::FirstRun => first_run::run(&workspace_root()),
         Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
         Task::Latency { rounds, lesson } => {
             latency::run(&workspace_root(), rounds, &lesson)

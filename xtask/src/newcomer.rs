@@ -87,7 +87,7 @@ pub fn run(root: &Path, cargo_home: Option<&Path>) -> Result<()> {
         if cold { "an empty" } else { "a warm" },
         home.display()
     );
-    println!("on {}\n", crate::first_run::machine());
+    println!("on {}\n", machine());
     let mut walked = Vec::new();
     for (copy, dir) in [("clone", &clone), ("student edition", &student)] {
         println!("{copy}:");
@@ -96,7 +96,7 @@ pub fn run(root: &Path, cargo_home: Option<&Path>) -> Result<()> {
         walked.push(Walked { copy, steps });
     }
     let json = serde_json::json!({
-        "machine": crate::first_run::machine(),
+        "machine": machine(),
         "download_cache": if cold { "empty" } else { "warm" },
         "copies": walked.iter().map(|w| serde_json::json!({
             "copy": w.copy,
@@ -391,4 +391,19 @@ fn watch(dir: &Path, home: &Path) -> Result<Duration> {
     drop(pty.master);
     reader_thread.join().ok();
     Ok(first_screen)
+}
+
+/// The CPU and the number of cores, as Linux reports them.
+fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, name)| name.trim().to_owned())
+        })
+        .unwrap_or_else(|| "an unknown CPU".to_owned());
+    format!("{cores} cores of {model}")
 }
