@@ -415,6 +415,72 @@ mod tests {
         }
     }
 
+    /// The help pages of `command` and of each of its subcommands, short and long.
+    fn help_pages(
+        command: &mut clap::Command,
+        path: &str,
+        out: &mut Vec<(String, String)>,
+    ) {
+        out.push((format!("{path} -h"), command.render_help().to_string()));
+        out.push((
+            format!("{path} --help"),
+            command.render_long_help().to_string(),
+        ));
+        let names: Vec<String> = command
+            .get_subcommands()
+            .map(|sub| sub.get_name().to_owned())
+            .collect();
+        for name in names {
+            if let Some(sub) = command.find_subcommand_mut(&name) {
+                help_pages(sub, &format!("{path} {name}"), out);
+            }
+        }
+    }
+
+    #[test]
+    fn every_heading_of_every_help_page_has_something_under_it() {
+        for lang in [Lang::En, Lang::ZhCn] {
+            let mut pages = Vec::new();
+            let mut command = command(lang);
+            command.build();
+            help_pages(&mut command, "checker", &mut pages);
+            for (page, text) in pages {
+                let empty = empty_headings(&text);
+                assert!(
+                    empty.is_empty(),
+                    "`{page}` ({lang:?}) has the headings {empty:?} with nothing under them:\n{text}"
+                );
+            }
+        }
+    }
+
+    /// The headings of a help page (`Limits:` at the start of a line) that no indented
+    /// line follows before the next heading or the end.
+    fn empty_headings(text: &str) -> Vec<&str> {
+        let lines: Vec<&str> = text.lines().collect();
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, line)| {
+                !line.starts_with(' ')
+                    && (line.ends_with(':') || line.ends_with('：'))
+                    && !line.contains("  ")
+            })
+            .filter(|(at, _)| {
+                let next = lines[at + 1..].iter().find(|l| !l.trim().is_empty());
+                !next.is_some_and(|l| l.starts_with(' '))
+            })
+            .map(|(_, line)| *line)
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_heading_is_found_at_the_end_and_before_another() {
+        let page =
+            "Options:\n  -h  help\n\nLimits:\n\nFor instructors:\n  --x  y\n限制：\n";
+        assert_eq!(empty_headings(page), ["Limits:", "限制："]);
+    }
+
     #[test]
     fn every_help_text_has_its_chinese_form() {
         let mut command = Cli::command();
