@@ -1,7 +1,9 @@
 //! Every path of the repository the student edition's README and book name must be there.
 //!
-//! The rule, applied to the student edition's `README.md`, `README.zh-CN.md` and every page
-//! of `book/src/` (the instructors' pages included: the student edition ships them):
+//! The rule, applied to the student edition's `README.md`, `README.zh-CN.md`, every page
+//! of `book/src/` (the instructors' pages included: the student edition ships them) and
+//! every translated message of `book/po/*.po` (a message's links are relative to the first
+//! page its `#:` line names):
 //!
 //! - A **named path** is the text of an inline code span (outside code blocks) that has no
 //!   space, and whose first component, before a `/`, is a top-level entry of the course (of
@@ -76,19 +78,34 @@ pub fn missing(root: &Path, student: &Path) -> Result<Vec<String>> {
             pages.push(entry.into_path());
         }
     }
-    let mut problems = Vec::new();
+    // Each text with the page it is shown as, and the folder its links start from.
+    let mut texts: Vec<(String, PathBuf, String)> = Vec::new();
     for page in pages {
         let text = std::fs::read_to_string(&page)?;
         let relative = page.strip_prefix(student)?;
-        let folder = relative.parent().unwrap_or(Path::new(""));
-        for named in named_paths(&text, &top) {
+        let folder = relative.parent().unwrap_or(Path::new("")).to_path_buf();
+        texts.push((relative.display().to_string(), folder, text));
+    }
+    for entry in std::fs::read_dir(student.join("book/po"))? {
+        let po = entry?.path();
+        if po.extension().is_some_and(|e| e == "po") {
+            let name = po.strip_prefix(student)?.display().to_string();
+            for (source, message) in translations(&std::fs::read_to_string(&po)?) {
+                let folder = Path::new("book").join(&source);
+                let folder = folder.parent().unwrap_or(Path::new("book")).to_path_buf();
+                texts.push((format!("{name} ({source})"), folder, message));
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    for (page, folder, text) in &texts {
+        for named in named_paths(text, &top) {
             let path = if named.link {
                 match normalize(&folder.join(&named.path)) {
                     Some(path) => path,
                     None => {
                         problems.push(format!(
-                            "{}: `{}` leads out of the course",
-                            relative.display(),
+                            "{page}: `{}` leads out of the course",
                             named.path
                         ));
                         continue;
@@ -109,14 +126,67 @@ pub fn missing(root: &Path, student: &Path) -> Result<Vec<String>> {
                     " (ship it, or say in its sentence that it is in the full repository)"
                 };
                 problems.push(format!(
-                    "{}: `{}` is not in {edition}{advice}",
-                    relative.display(),
+                    "{page}: `{}` is not in {edition}{advice}",
                     named.path
                 ));
             }
         }
     }
     Ok(problems)
+}
+
+/// The translated messages of a PO file, each with the first page (`src/…`) its `#:` line
+/// names; the header and untranslated messages left out.
+fn translations(po: &str) -> Vec<(String, String)> {
+    let mut messages = Vec::new();
+    let mut source = String::new();
+    let mut message: Option<String> = None;
+    let mut finish = |source: &str, message: &mut Option<String>| {
+        if let Some(text) = message
+            .take()
+            .filter(|t| !t.is_empty() && !source.is_empty())
+        {
+            messages.push((source.to_owned(), text));
+        }
+    };
+    for line in po.lines() {
+        if let Some(refs) = line.strip_prefix("#: ") {
+            finish(&source, &mut message);
+            source = refs.split_whitespace().next().unwrap_or("").to_owned();
+        } else if let Some(string) = line.strip_prefix("msgstr ") {
+            message = Some(unquote(string));
+        } else if line.starts_with('"') {
+            if let Some(text) = message.as_mut() {
+                text.push_str(&unquote(line));
+            }
+        } else {
+            finish(&source, &mut message);
+        }
+    }
+    finish(&source, &mut message);
+    messages
+}
+
+/// A PO string's text: without its quotes, its escapes resolved.
+fn unquote(string: &str) -> String {
+    let inner = string.trim();
+    let inner = inner.strip_prefix('"').unwrap_or(inner);
+    let inner = inner.strip_suffix('"').unwrap_or(inner);
+    let mut text = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            text.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => text.push('\n'),
+            Some('t') => text.push('\t'),
+            Some(other) => text.push(other),
+            None => {}
+        }
+    }
+    text
 }
 
 /// `path` without `.` and `..` components, or `None` if it climbs above its start.
@@ -382,6 +452,24 @@ mod tests {
                 ),
                 ("grading.md".to_owned(), true, false),
                 ("figures/x.svg".to_owned(), true, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn translated_messages_come_with_their_first_page() {
+        let po = "msgid \"\"\nmsgstr \"\"\n\"Language: zh-CN\\n\"\n\n\
+                  #: src/appendix/syllabus.md src/x.md\nmsgid \"a\"\nmsgstr \"见 `tools/a.py`（完整仓库）\"\n\n\
+                  #: src/b.md\nmsgid \"b\"\nmsgstr \"\"\n\"```text\\n\"\n\"x \\\"y\\\"\\n\"\n\n\
+                  #: src/c.md\nmsgid \"c\"\nmsgstr \"\"\n";
+        assert_eq!(
+            translations(po),
+            [
+                (
+                    "src/appendix/syllabus.md".to_owned(),
+                    "见 `tools/a.py`（完整仓库）".to_owned()
+                ),
+                ("src/b.md".to_owned(), "```text\nx \"y\"\n".to_owned()),
             ]
         );
     }
