@@ -77,8 +77,10 @@ enum Task {
         #[arg(long)]
         cargo_home: Option<PathBuf>,
     },
-    /// Export the student edition, finish its lessons with the solutions, and run every
-    /// `cargo` command its README and book show a learner (long ones with --help).
+    /// Export the student edition, check that every path its README and book name is in it
+    /// (or said to be the full repository's) and that installs of the book's tools pin
+    /// CI's versions, then finish its lessons with the solutions and run every `cargo`
+    /// command its README and book show a learner (long ones with --help).
     Walk,
     /// Measure how long re-grading one edited lesson takes next to `cargo test -p <lesson>`
     /// for the same edit, warm, and how long re-grading the whole course takes.

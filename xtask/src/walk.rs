@@ -16,6 +16,15 @@
 //! Commands with placeholders (`<crate>`, `NN-name`, `path/to`) and `cargo install` are
 //! skipped; the instructors' chapter is for the full repository and is not walked. The
 //! task fails, listing them, if any command fails.
+//!
+//! Before the commands, the text itself (the lessons still stubs, as a learner gets them):
+//! every path of the course the README and the book name must be in the student edition,
+//! unless its sentence says it is in the full repository (the rule is in `walk/paths.rs`);
+//! and every `cargo install` of the book's tools must pin the version `.ci/run` installs
+//! (`walk/pins.rs`, whose unit test also checks the full repository's READMEs).
+
+mod paths;
+mod pins;
 
 use anyhow::{Result, bail};
 use std::collections::BTreeSet;
@@ -42,6 +51,7 @@ pub fn run(root: &Path) -> Result<()> {
     }
     std::fs::create_dir_all(&base)?;
     crate::course_copy::export_student(root, &student)?;
+    check_text(root, &student)?;
     // A learner who has finished every lesson.
     crate::course_copy::solve_lessons(root, &student)?;
 
@@ -101,6 +111,27 @@ pub fn run(root: &Path) -> Result<()> {
         );
     }
     println!("every command works in the student edition");
+    Ok(())
+}
+
+/// Before any command runs: every path the student edition's text names is there (or
+/// marked as the full repository's), and every install of the book's tools is CI's version.
+fn check_text(root: &Path, student: &Path) -> Result<()> {
+    let mut problems = paths::missing(root, student)?;
+    let ci = std::fs::read_to_string(root.join(".ci/run"))?;
+    let pages = pins::pages(student, true)?;
+    let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
+    problems.extend(pins::check(&ci, student, &pages)?);
+    if !problems.is_empty() {
+        bail!(
+            "{} problem(s) in what the student edition's README and book name:\n- {}",
+            problems.len(),
+            problems.join("\n- ")
+        );
+    }
+    println!(
+        "every path the student edition names is there, and every install is pinned"
+    );
     Ok(())
 }
 

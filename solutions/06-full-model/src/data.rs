@@ -4,7 +4,7 @@
 //! and the batches it is trained on.
 //!
 //! ```text
-//! "monday june 24 2046"  →  "2046-06-24"
+//! "sunday june 24 2046"  →  "2046-06-24"
 //! "6/24/2046"            →  "2046-06-24"
 //! ```
 //!
