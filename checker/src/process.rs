@@ -97,6 +97,9 @@ pub struct Finished {
     /// What the child wrote to its tape descriptor (fd 3), if it was given one; `None`
     /// when it wrote more than allowed.
     pub tape: Option<Vec<u8>>,
+    /// With a [`Watch`], each tape line that ended with its `marker`, and when the
+    /// checker read it (from the child's start), in the order they came.
+    pub marks: Vec<(Vec<u8>, Duration)>,
 }
 
 impl Finished {
@@ -128,18 +131,24 @@ pub fn run(
     run_watched(command, input, limits, tape_bytes.map(|cap| (cap, None)))
 }
 
-/// How long a child that records several tests may run: `idle` without a new line on its
-/// tape, and `total` in all.
+/// How long a child that records several tests may run: `idle` without a new tape line
+/// that ends with `marker` (a test's end), and `total` in all.
+///
+/// Only marked lines count, and each is timed when the checker reads it: what else the
+/// child writes on its tape, however much or often, neither keeps it alive nor changes a
+/// time the checker measured.
 #[derive(Debug, Clone, Copy)]
 pub struct Watch {
-    /// The longest wait for the tape's next line.
+    /// The longest wait for the next marked line.
     pub idle: Duration,
     /// The longest run in all.
     pub total: Duration,
+    /// How a line that marks progress ends.
+    pub marker: &'static [u8],
 }
 
 /// [`run`], with a tape of at most `cap` bytes and, with a [`Watch`], a time limit that
-/// restarts at each new line of the tape instead of `limits.timeout`.
+/// restarts at each marked line of the tape instead of `limits.timeout`.
 pub fn run_watched(
     mut command: Command,
     input: &[u8],
@@ -150,7 +159,7 @@ pub fn run_watched(
         Some((cap, watch)) => (Some(cap), watch),
         None => (None, None),
     };
-    let lines = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let marks = std::sync::Arc::new(Marks::default());
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -170,8 +179,11 @@ pub fn run_watched(
     });
     // Our copy of the write end closes here, so the reader sees the end of the tape
     // when the child (and everything it started) is gone.
-    let tape_reader =
-        tape.map(|((read, _write), cap)| capture_tape(read, cap, lines.clone()));
+    let start = Instant::now();
+    let marker = watch.map(|watch| watch.marker);
+    let tape_reader = tape.map(|((read, _write), cap)| {
+        capture_tape(read, cap, marker.map(|m| (m, start, marks.clone())))
+    });
     let mut child = spawned?;
 
     let stdout = capture(child.stdout.take(), limits.output_bytes);
@@ -184,7 +196,7 @@ pub fn run_watched(
     let status = match watch {
         None => wait_with_timeout(&mut child, limits.timeout, None)?,
         Some(watch) => {
-            wait_with_timeout(&mut child, watch.total, Some((watch.idle, &lines)))?
+            wait_with_timeout(&mut child, watch.total, Some((watch.idle, &marks.count)))?
         }
     };
     // Whatever the child left running in its group (a spawned process, a grandchild
@@ -198,8 +210,20 @@ pub fn run_watched(
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
         tape: tape_reader.and_then(|reader| reader.join().ok().flatten()),
+        marks: std::mem::take(&mut *marks.lines.lock().expect("no reader panics")),
     })
 }
+
+/// The marked lines of a tape as the reader finds them: how many, and each with the time
+/// it was read.
+#[derive(Default)]
+struct Marks {
+    count: std::sync::atomic::AtomicUsize,
+    lines: std::sync::Mutex<Vec<(Vec<u8>, Duration)>>,
+}
+
+/// The longest line a mark can be: a test's name and the marker. Longer lines are values.
+const MAX_MARK_BYTES: usize = 4096;
 
 #[cfg(unix)]
 type TapeEnds = (std::os::fd::OwnedFd, std::os::fd::OwnedFd);
@@ -230,28 +254,58 @@ fn tape_pipe(_account: Option<Account>) -> Result<TapeEnds> {
     anyhow::bail!(tr!(INSTRUCTOR, "process-needs-unix"))
 }
 
-/// Reads the tape pipe to its end in a thread: its bytes, or `None` past `cap`.
+/// Reads the tape pipe to its end in a thread: its bytes, or `None` past `cap`. With a
+/// marker, each line that ends with it is timed and counted in `marks` as it is read.
 #[cfg(unix)]
 fn capture_tape(
     read: std::os::fd::OwnedFd,
     cap: usize,
-    lines: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    marking: Option<(&'static [u8], Instant, std::sync::Arc<Marks>)>,
 ) -> thread::JoinHandle<Option<Vec<u8>>> {
     thread::spawn(move || {
         let mut pipe = std::fs::File::from(read);
         let mut kept = Vec::new();
         let mut buffer = [0u8; 65536];
         let mut overflowed = false;
+        // The line being read, while it is short enough to be a mark.
+        let mut line: Option<Vec<u8>> = Some(Vec::new());
         loop {
-            match pipe.read(&mut buffer) {
+            let n = match pipe.read(&mut buffer) {
                 Ok(0) | Err(_) => break,
-                Ok(n) if kept.len() + n <= cap => {
-                    kept.extend_from_slice(&buffer[..n]);
-                    let new_lines = buffer[..n].iter().filter(|&&b| b == b'\n').count();
-                    lines.fetch_add(new_lines, std::sync::atomic::Ordering::SeqCst);
-                }
+                Ok(n) => n,
+            };
+            if kept.len() + n <= cap {
+                kept.extend_from_slice(&buffer[..n]);
+            } else {
                 // Keep draining so the child never blocks on a full pipe.
-                Ok(_) => overflowed = true,
+                overflowed = true;
+            }
+            let Some((marker, start, marks)) = &marking else {
+                continue;
+            };
+            for &byte in &buffer[..n] {
+                if byte != b'\n' {
+                    if let Some(current) = &mut line {
+                        current.push(byte);
+                        if current.len() > MAX_MARK_BYTES {
+                            line = None;
+                        }
+                    }
+                    continue;
+                }
+                if let Some(current) = line.take()
+                    && current.ends_with(marker)
+                {
+                    marks
+                        .lines
+                        .lock()
+                        .expect("no reader panics")
+                        .push((current, start.elapsed()));
+                    marks
+                        .count
+                        .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+                line = Some(Vec::new());
             }
         }
         (!overflowed).then_some(kept)
@@ -262,7 +316,7 @@ fn capture_tape(
 fn capture_tape(
     _read: (),
     _cap: usize,
-    _lines: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    _marking: Option<(&'static [u8], Instant, std::sync::Arc<Marks>)>,
 ) -> thread::JoinHandle<Option<Vec<u8>>> {
     thread::spawn(|| None)
 }
@@ -290,7 +344,7 @@ fn capture(
 }
 
 /// Waits for `child` at most `timeout`, and with `idle`, at most that long after the last
-/// change of the counter of tape lines.
+/// change of the counter of marked tape lines.
 fn wait_with_timeout(
     child: &mut Child,
     timeout: Duration,

@@ -123,6 +123,10 @@ pub struct TestTape {
     pub entries: Vec<u8>,
     /// Whether the test's body ended (the harness's end marker).
     pub ended: bool,
+    /// In a run of several tests, when the checker first read the test's end marker,
+    /// from the start of the process: the judge's clock, which nothing on the tape can
+    /// change. A test took from the previous test's end (or the start) to this.
+    pub ended_at: Option<std::time::Duration>,
 }
 
 /// Runs `tests` of the learner's executable `binary` one after the other in one sandboxed
@@ -144,20 +148,48 @@ pub fn record_batch(
             .map(|s| s * names.len().max(1) as u64),
         ..context.limits
     };
+    // The process may go on while tests keep ending; what it writes otherwise on its tape
+    // keeps nothing alive. Whether each test kept to its own limit is decided afterwards,
+    // from the times the checker saw each test end (see [`TestTape::ended_at`]).
     let watch = Watch {
         idle: per_test,
         total: per_test * names.len().max(1) as u32,
+        marker: END_MARK,
     };
     let mut finished =
         process::run_watched(command, b"", limits, Some((MAX_TAPE_BYTES, Some(watch))))?;
     if context.sandbox.is_active() {
         finished.status = finished.status.map(process::unwrap_sandbox_status);
     }
+    let mut tapes = finished.tape.as_deref().map(split_tape);
+    if let Some(tapes) = &mut tapes {
+        for (line, at) in &finished.marks {
+            let Some((name, entry)) = std::str::from_utf8(line)
+                .ok()
+                .and_then(|line| line.split_once(' '))
+            else {
+                continue;
+            };
+            let Ok(name) = <String as Taped>::read(&mut std::iter::once(name.to_owned()))
+            else {
+                continue;
+            };
+            if entry == END
+                && let Some(tape) = tapes.get_mut(&name)
+                && tape.ended_at.is_none()
+            {
+                tape.ended_at = Some(*at);
+            }
+        }
+    }
     Ok(Batch {
         status: finished.status,
-        tapes: finished.tape.as_deref().map(split_tape),
+        tapes,
     })
 }
+
+/// How the line that ends a test's body ends: a space and [`END`].
+const END_MARK: &[u8] = b" .";
 
 /// What a run of several tests gave.
 pub struct Batch {

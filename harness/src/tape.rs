@@ -294,7 +294,9 @@ fn write_entry(tape: &Mutex<Box<dyn Write + Send>>, line: &str) {
     // (the checker splits the tape by name).
     let mut name = String::new();
     test_name().write(&mut name);
-    let line = format!("{} {line}", &name[1..]);
+    // A line of its own, whatever the learner's code left unfinished on the tape: the
+    // checker times each test's end as it reads it.
+    let line = format!("\n{} {line}", &name[1..]);
     let mut tape = tape.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     // One write per entry, so that an entry is on the tape before the next call runs.
     if let Err(error) = tape.write_all(line.as_bytes()).and_then(|()| tape.flush()) {
