@@ -113,6 +113,14 @@ fn a_long_sleep_times_out() {
 }
 
 #[test]
+fn writing_on_the_channel_buys_no_time() {
+    // A test that keeps its result channel busy for four times its limit, then returns
+    // the right value, is out of time (the checker's clock decides, not the channel).
+    let graded = padding_trick("keeps_the_channel_busy");
+    assert_only_padding_tests_fail(&graded, "timeout", "did not finish within 3 s");
+}
+
+#[test]
 fn an_output_flood_is_capped_and_times_out() {
     let graded = padding_trick("output_flood");
     assert_only_padding_tests_fail(&graded, "timeout", "did not finish");
@@ -339,6 +347,17 @@ fn the_solution_and_the_held_out_suite_are_out_of_reach_at_compile_time() {
     // The held-out suite's reference values are there to read, outside the sandbox.
     let values = "checker/suites/02-attention/heldout.json";
     assert!(crate::util::course_root().join(values).is_file());
+    if !crate::util::without_sandbox().is_empty() {
+        // Without the sandbox the files are there to read: the compiler's record of what
+        // it read refuses the library before anything of it runs.
+        refused_at_build(
+            "reads_the_solution_at_compile_time",
+            &[],
+            "build_failed",
+            "grading uses only the files of your lesson's src/",
+        );
+        return;
+    }
     let graded = refused_at_build(
         "reads_the_solution_at_compile_time",
         &[],
@@ -352,6 +371,38 @@ fn the_solution_and_the_held_out_suite_are_out_of_reach_at_compile_time() {
             .lines()
             .any(|line| line.contains("couldn't read") && line.contains("heldout.json")),
         "{message}"
+    );
+}
+
+#[test]
+fn unsafe_code_in_a_file_of_any_name_is_refused() {
+    // `include!("payload.txt")` compiles a file whose name does not end in `.rs`.
+    let submission = Submission::solved();
+    submission.write(
+        "02-attention/src/payload.txt",
+        "{ #[allow(unsafe_code)] let _byte = unsafe { std::ptr::read_volatile(&0u8) }; }",
+    );
+    submission.inject(
+        "pub fn padding_mask(",
+        &crate::util::fixture("includes_unsafe_code_from_a_text_file"),
+    );
+    let graded = submission.grade();
+    assert_eq!(graded.counts().0, 0, "{}", graded.lesson());
+    let message = graded.lesson()["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("payload.txt uses `unsafe`"),
+        "{}",
+        graded.lesson()
+    );
+}
+
+#[test]
+fn a_library_that_reads_outside_its_src_is_refused() {
+    refused_at_build(
+        "includes_a_file_outside_src",
+        &[],
+        "build_failed",
+        "grading uses only the files of your lesson's src/",
     );
 }
 
