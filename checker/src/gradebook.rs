@@ -9,7 +9,28 @@ use crate::messages::{INSTRUCTOR, MESSAGES};
 use crate::report::{LessonReport, LessonStatus, TestStatus};
 use anyhow::Result;
 use course_i18n::tr;
-use quick_xml::escape::escape;
+use std::borrow::Cow;
+
+/// `text` escaped for XML, with every character XML 1.0 does not allow written as `\u{..}`
+/// first: a gradebook stays well-formed whatever text a submission managed to put in it
+/// (messages are made printable when graded; this holds for every other string too).
+fn escape(text: &str) -> Cow<'_, str> {
+    let allowed = |c: char| matches!(u32::from(c), 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..);
+    if text.chars().all(allowed) {
+        return quick_xml::escape::escape(text);
+    }
+    let text: String = text
+        .chars()
+        .map(|c| {
+            if allowed(c) {
+                c.to_string()
+            } else {
+                c.escape_unicode().to_string()
+            }
+        })
+        .collect();
+    Cow::Owned(quick_xml::escape::escape(&text).into_owned())
+}
 use std::fmt::Write as _;
 
 /// CSV: one row per student, one column per lesson (its score from 0 to 1), `total`, and

@@ -230,20 +230,33 @@ impl CourseReport {
     }
 }
 
-/// `text` with every control character but newline and tab written as `\u{..}`.
+/// `text` with every character that cannot be shown as it is written as `\u{..}`: control
+/// characters but newline and tab, Unicode's noncharacters (U+FFFE, U+FFFF, U+FDD0 to
+/// U+FDEF and the last two of every plane), and the invisible controls that reorder text
+/// (bidirectional overrides and isolates).
 ///
 /// Messages carry text the learner's code chose (panic messages, its output): control
-/// characters there would make a JUnit gradebook invalid XML, or rewrite a terminal.
+/// characters and noncharacters there would make a JUnit gradebook invalid XML (XML 1.0
+/// allows neither), rewrite a terminal, or show an instructor text in another order than
+/// it has.
 pub fn printable(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() && c != '\n' && c != '\t' {
+            if shown_as_escape(c) {
                 c.escape_unicode().to_string()
             } else {
                 c.to_string()
             }
         })
         .collect()
+}
+
+/// Whether [`printable`] writes `c` as an escape.
+fn shown_as_escape(c: char) -> bool {
+    let code = u32::from(c);
+    let noncharacter = (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE;
+    let reordering = matches!(code, 0x202A..=0x202E | 0x2066..=0x2069 | 0x200E | 0x200F);
+    (c.is_control() && c != '\n' && c != '\t') || noncharacter || reordering
 }
 
 #[cfg(test)]
@@ -253,6 +266,14 @@ mod printable_tests {
         assert_eq!(
             super::printable("a\u{0}b\u{1b}[2J\nc\td\u{7f}"),
             "a\\u{0}b\\u{1b}[2J\nc\td\\u{7f}"
+        );
+    }
+
+    #[test]
+    fn noncharacters_and_reordering_controls_are_escaped_and_chinese_kept() {
+        assert_eq!(
+            super::printable("\u{fffe}\u{ffff}\u{fdd0}\u{10ffff}\u{202e}é中文"),
+            "\\u{fffe}\\u{ffff}\\u{fdd0}\\u{10ffff}\\u{202e}é中文"
         );
     }
 }

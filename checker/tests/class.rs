@@ -119,11 +119,12 @@ fn entries_that_name_one_student_are_refused_and_messages_are_escaped() {
     std::fs::create_dir_all(dir.join("carol")).unwrap();
     std::fs::rename(solved.path().join(LESSON), dir.join("carol").join(LESSON)).unwrap();
     tar_gz(&Submission::stub(), "lessons", &dir.join("carol.tar.gz"));
-    // dan: a panic message full of control characters (NUL, an escape sequence, a bell).
+    // dan: a panic message full of control characters (NUL, an escape sequence, a bell)
+    // and of noncharacters, which XML 1.0 does not allow either.
     let noisy = Submission::solved();
     noisy.inject(
         "pub fn padding_mask(",
-        "panic!(\"\\u{0}\\u{1b}[2J\\u{7}{}\", \"\\u{8}\");",
+        "panic!(\"\\u{0}\\u{1b}[2J\\u{7}{}\\u{fffe}\\u{ffff}\", \"\\u{8}\");",
     );
     std::fs::create_dir_all(dir.join("dan")).unwrap();
     std::fs::rename(noisy.path().join(LESSON), dir.join("dan").join(LESSON)).unwrap();
@@ -158,6 +159,17 @@ fn entries_that_name_one_student_are_refused_and_messages_are_escaped() {
         junit,
         grade("junit"),
         "two gradings of the same class differ"
+    );
+    // XML 1.0's characters (quick-xml's reader does not check them).
+    let outside_xml: Vec<char> = junit
+        .chars()
+        .filter(|&c| {
+            !matches!(u32::from(c), 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..)
+        })
+        .collect();
+    assert!(
+        outside_xml.is_empty(),
+        "the JUnit gradebook holds characters XML does not allow: {outside_xml:?}"
     );
     let mut reader = quick_xml::Reader::from_str(&junit);
     loop {
