@@ -69,6 +69,8 @@ struct CargoMessage {
     message: Option<Diagnostic>,
     success: Option<bool>,
     fresh: Option<bool>,
+    #[serde(default)]
+    filenames: Vec<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -602,10 +604,18 @@ pub fn build_lessons(
         // and the second step finds the library fresh.
         let library = step(&binds, "--lib")?;
         let mut lesson_build = Build::default();
-        let library_ok = read_library_messages(&library.stdout, &dir, &mut lesson_build);
-        if !library_ok {
+        let Some(dep_info) =
+            read_library_messages(&library.stdout, &dir, &mut lesson_build)
+        else {
             let what = tr!(INSTRUCTOR, "compile-step-library");
             note_failure(&mut build, &dir, lesson_build, &library, limits, &what);
+            continue;
+        };
+        // What the compiler read for the library, from its own record: only the lesson's
+        // `src/`, and nothing there that holds `unsafe`, whatever its name. Refused before
+        // anything of it runs.
+        if let Some(why) = foreign_inputs(&dep_info, &dir) {
+            build.failures.insert(dir.clone(), why);
             continue;
         }
         binds.push(Bind::ReadOnly(scratch.suites_dir(lesson)));
@@ -636,9 +646,14 @@ pub fn build_lessons(
 }
 
 /// Reads the first step's messages into `build`, keeping only the library's (the suites'
-/// targets fail there by design); whether the lesson's library was built.
-fn read_library_messages(stdout: &[u8], dir: &Path, build: &mut Build) -> bool {
-    let mut built = false;
+/// targets fail there by design); the compiler's record of the library's inputs (its
+/// dep-info file) when the library was built.
+fn read_library_messages(
+    stdout: &[u8],
+    dir: &Path,
+    build: &mut Build,
+) -> Option<PathBuf> {
+    let mut built = None;
     let is_lib = |target: &Option<Target>| {
         target
             .as_ref()
@@ -650,7 +665,18 @@ fn read_library_messages(stdout: &[u8], dir: &Path, build: &mut Build) -> bool {
         };
         let here = message.manifest_path.as_deref().and_then(Path::parent) == Some(dir);
         match message.reason.as_str() {
-            "compiler-artifact" if here && is_lib(&message.target) => built = true,
+            "compiler-artifact" if here && is_lib(&message.target) => {
+                // `deps/lib<name>-<hash>.rmeta` has its inputs in `deps/<name>-<hash>.d`,
+                // a file of this lesson's build alone (the copy cargo puts beside
+                // `deps/`, without the hash, is shared by every submission built here).
+                built = message.filenames.iter().find_map(|artifact| {
+                    let in_deps = artifact.parent()?.file_name()? == "deps";
+                    let stem = artifact.file_stem()?.to_str()?;
+                    let name = stem.strip_prefix("lib")?;
+                    (in_deps && name.contains('-'))
+                        .then(|| artifact.with_file_name(format!("{name}.d")))
+                });
+            }
             "compiler-message" if here && is_lib(&message.target) => {
                 if let Some(diagnostic) = message.message
                     && diagnostic.level == "error"
@@ -665,7 +691,76 @@ fn read_library_messages(stdout: &[u8], dir: &Path, build: &mut Build) -> bool {
             _ => {}
         }
     }
-    built && !build.errors.contains_key(dir)
+    built.filter(|_| !build.errors.contains_key(dir))
+}
+
+/// Why a lesson's library is refused for what the compiler read to build it, if it is:
+/// every input rustc records in `dep_info` must be a file of the lesson's own `src/` in the
+/// scratch workspace `dir`, and no such file may hold `unsafe`
+/// ([`crate::scratch::included_refusal`]). A missing record refuses too: then nothing
+/// says what was compiled.
+fn foreign_inputs(dep_info: &Path, dir: &Path) -> Option<String> {
+    let refused =
+        |file: &str| Some(tr!(INSTRUCTOR, "compile-foreign-input", file = file));
+    let Ok(text) = std::fs::read_to_string(dep_info) else {
+        return refused(&dep_info.display().to_string());
+    };
+    let src = dir.join("src").canonicalize().ok()?;
+    for input in dep_info_inputs(&text) {
+        let path = if input.is_absolute() {
+            input.clone()
+        } else {
+            dir.join(&input)
+        };
+        let Ok(path) = path.canonicalize() else {
+            return refused(&input.display().to_string());
+        };
+        let Ok(relative) = path.strip_prefix(&src) else {
+            return refused(&input.display().to_string());
+        };
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        if let Some(why) = crate::scratch::included_refusal(relative, &bytes) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+/// The input files of a Makefile-style dep-info file as rustc writes it (`target: a b`,
+/// spaces in names escaped as `\ `), every rule's, without duplicates.
+fn dep_info_inputs(text: &str) -> Vec<PathBuf> {
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for line in text.lines().filter(|line| !line.starts_with('#')) {
+        // The target ends at the first `: ` (or a final `:`) not escaped.
+        let Some(colon) = line.match_indices(':').map(|(at, _)| at).find(|&at| {
+            !line[..at].ends_with('\\') && line[at + 1..].starts_with([' ', '\t'])
+                || at + 1 == line.len()
+        }) else {
+            continue;
+        };
+        let mut current = String::new();
+        let mut chars = line[colon + 1..].chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&' ') => {
+                    current.push(' ');
+                    chars.next();
+                }
+                ' ' | '\t' => {
+                    if !current.is_empty() {
+                        inputs.push(PathBuf::from(std::mem::take(&mut current)));
+                    }
+                }
+                c => current.push(c),
+            }
+        }
+        if !current.is_empty() {
+            inputs.push(PathBuf::from(current));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    inputs.retain(|input| seen.insert(input.clone()));
+    inputs
 }
 
 /// Whether cargo's messages show the library of the lesson in `dir` compiled (not fresh).
@@ -779,4 +874,22 @@ fn read_messages(stdout: &[u8], build: &mut Build) -> bool {
         }
     }
     success
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dep_info_inputs;
+    use std::path::PathBuf;
+
+    #[test]
+    fn dep_info_lists_every_input_once_with_escaped_spaces() {
+        // As rustc writes it: one rule per output, then one empty rule per input.
+        let text = "/t/deps/attention-1.d: src/lib.rs src/my\\ file.txt /abs/x.rs\n\n\
+                    /t/deps/libattention-1.rmeta: src/lib.rs src/my\\ file.txt /abs/x.rs\n\n\
+                    src/lib.rs:\nsrc/my\\ file.txt:\n/abs/x.rs:\n\n# env-dep:HOME=/root\n";
+        assert_eq!(
+            dep_info_inputs(text),
+            ["src/lib.rs", "src/my file.txt", "/abs/x.rs"].map(PathBuf::from)
+        );
+    }
 }

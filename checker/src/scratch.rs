@@ -474,6 +474,20 @@ fn unsafe_refusal(relative: &Path, bytes: &[u8]) -> Option<String> {
     if relative.extension().is_none_or(|ext| ext != "rs") {
         return None;
     }
+    rust_refusal(relative, bytes)
+}
+
+/// Why a file the compiler read for a learner's library is refused, whatever its name
+/// (`include!("payload.txt")` compiles a file of any name): the keyword `unsafe` in its
+/// tokens. A file that is not Rust cannot have been compiled as code, and passes.
+pub fn included_refusal(relative: &Path, bytes: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    text.parse::<proc_macro2::TokenStream>().ok()?;
+    rust_refusal(relative, bytes)
+}
+
+/// [`unsafe_refusal`] of a file known to be Rust source.
+fn rust_refusal(relative: &Path, bytes: &[u8]) -> Option<String> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         let file = relative.display().to_string();
         return Some(tr!(INSTRUCTOR, "scratch-not-utf8", file = file));

@@ -79,6 +79,7 @@ scratch-too-large = src/ holds more than { $mib } MiB; a lesson's source is a fe
 scratch-not-utf8 = src/{ $file } is not UTF-8 text.
 scratch-not-rust = src/{ $file } is not valid Rust ({ $error }); fix it, then grade again.
 scratch-unsafe = src/{ $file } uses `unsafe`. The course's lessons need no unsafe code, and grading refuses any: remove it (and any `#[unsafe(...)]` attribute).
+compile-foreign-input = the compiler read { $file } to build your library: grading uses only the files of your lesson's src/ folder (an `include!`, `include_str!`, `include_bytes!` or `#[path]` that reaches outside it is refused). Keep everything the library needs in src/.
 
 ## Grading a class and its gradebooks (class.rs, gradebook.rs)
 

@@ -78,6 +78,7 @@ scratch-too-large = src/ 超过了 { $mib } MiB；一课的源代码只是几个
 scratch-not-utf8 = src/{ $file } 不是 UTF-8 文本。
 scratch-not-rust = src/{ $file } 不是有效的 Rust 代码（{ $error }）；请修正后重新评分。
 scratch-unsafe = src/{ $file } 使用了 `unsafe`。课程的各课不需要任何 unsafe 代码，评分也拒绝一切 unsafe 代码：请删掉它（以及所有 `#[unsafe(...)]` 属性）。
+compile-foreign-input = 编译器为构建你的库读取了 { $file }：评分只使用你这一课 src/ 文件夹中的文件（`include!`、`include_str!`、`include_bytes!` 或 `#[path]` 读到它之外的文件，都会被拒绝）。请把库所需的一切都放在 src/ 中。
 
 ## 为全班评分与成绩册（class.rs、gradebook.rs）
 
