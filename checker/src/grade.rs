@@ -176,16 +176,33 @@ fn grade_lessons(
         fetch(course, &toolchain, progress)?;
         progress(Event::Preparing);
         let target_dir = course.scratch_dir().join("build");
-        if course.has_references() {
-            judge_build = Some(judge(
-                course,
-                &toolchain,
-                options.judge_on,
-                options.build_timeout,
-                lessons,
-            )?);
-        }
-        warm(course, &toolchain, &target_dir, &scratch.members)?;
+        // The judge of the lessons that will be built (an untouched stub is not).
+        let built: Vec<&Lesson> = lessons
+            .iter()
+            .filter(|lesson| scratch.members.contains(&lesson.id))
+            .copied()
+            .collect();
+        // The judge and the warm-up build into folders of their own, at the same time: on
+        // a first run each spends long stretches on one crate, and two cores fill better.
+        let (judged, warmed) = std::thread::scope(|scope| {
+            let judging = course.has_references().then(|| {
+                scope.spawn(|| {
+                    judge(
+                        course,
+                        &toolchain,
+                        options.judge_on,
+                        options.build_timeout,
+                        &built,
+                    )
+                })
+            });
+            let warmed = warm(course, &toolchain, &target_dir, &scratch.members);
+            let judged =
+                judging.map(|handle| handle.join().expect("no judge build panics"));
+            (judged, warmed)
+        });
+        judge_build = judged.transpose()?;
+        warmed?;
         progress(Event::Building);
         compile::build_lessons(
             course,
@@ -516,12 +533,23 @@ impl Recorder<'_> {
                 }
                 break;
             };
-            // The tests whose bodies ended are recorded; the first that did not was
-            // running when the process stopped.
+            // The tests whose bodies ended, each within its own time limit on the
+            // checker's clock, are recorded; the first that did not is looked at below.
+            let limit = self.options.test_timeout;
+            let mut previous_end = Duration::ZERO;
             let ended = pending
                 .iter()
                 .take_while(|&&slot| {
-                    tapes.get(&self.test(slot).name).is_some_and(|t| t.ended)
+                    let Some(tape) = tapes.get(&self.test(slot).name) else {
+                        return false;
+                    };
+                    let in_time = tape
+                        .ended_at
+                        .is_some_and(|at| at.saturating_sub(previous_end) <= limit);
+                    if let Some(at) = tape.ended_at {
+                        previous_end = at;
+                    }
+                    tape.ended && in_time
                 })
                 .count();
             for slot in pending.drain(..ended) {
@@ -537,7 +565,16 @@ impl Recorder<'_> {
                 break;
             }
             let stopped = pending.remove(0);
-            if status.is_none() {
+            // Out of time only if the process was stopped while this test ran: no later
+            // test had started (a later test's entries mean this one crashed or ran over
+            // its limit and was followed; alone, its own process says which).
+            let later_ran = pending.iter().any(|&slot| {
+                tapes
+                    .get(&self.test(slot).name)
+                    .is_some_and(|t| t.ended || !t.entries.is_empty())
+            });
+            let ran_over = tapes.get(&self.test(stopped).name).is_some_and(|t| t.ended);
+            if status.is_none() && !later_ran && !ran_over {
                 // Out of time in this test: it would be out of time on its own too.
                 self.timed_out(lesson);
                 let tape = tapes.remove(&self.test(stopped).name).unwrap_or_default();
