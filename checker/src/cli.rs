@@ -502,6 +502,60 @@ mod tests {
         }
     }
 
+    /// Every command's and argument's English help, long form where there is one, by
+    /// the id of the Chinese text that translates it.
+    fn english_help(
+        command: &clap::Command,
+        path: &str,
+        out: &mut std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    ) {
+        let about = command
+            .get_long_about()
+            .or(command.get_about())
+            .map(|about| about.to_string())
+            .unwrap_or_default();
+        out.entry(format!("cli-{path}-about"))
+            .or_default()
+            .insert(about);
+        for arg in command.get_arguments().filter(|arg| !arg.is_hide_set()) {
+            let Some(id) = help_ids(path, arg)
+                .into_iter()
+                .find(|id| CLI.has(Lang::ZhCn, id))
+            else {
+                continue;
+            };
+            let help = arg
+                .get_long_help()
+                .or(arg.get_help())
+                .map(|help| help.to_string())
+                .unwrap_or_default();
+            out.entry(id).or_default().insert(help);
+        }
+        for sub in command.get_subcommands() {
+            english_help(sub, sub.get_name(), out);
+        }
+    }
+
+    #[test]
+    fn every_chinese_help_text_translates_the_english_as_it_is_now() {
+        let mut command = Cli::command();
+        command.build();
+        let mut texts = std::collections::BTreeMap::new();
+        english_help(&command, "checker", &mut texts);
+        // An id that serves several arguments translates all their English.
+        let english = texts
+            .into_iter()
+            .map(|(id, texts)| (id, texts.into_iter().collect::<Vec<_>>().join("\n\n")))
+            .collect();
+        let path = std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/locales/zh-CN/cli.ftl"
+        ));
+        let chinese = std::fs::read_to_string(path).expect("cli.ftl reads");
+        let problems = course_i18n::stamp::check(path, &chinese, &english);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
     #[test]
     fn the_language_comes_from_lang_then_the_environment() {
         let args = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>();

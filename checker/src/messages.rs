@@ -93,4 +93,27 @@ mod tests {
         }
         assert!(missing.is_empty(), "course.ftl lacks: {missing:?}");
     }
+
+    #[test]
+    fn every_chinese_title_and_hint_translates_the_english_as_it_is_now() {
+        let mut english = std::collections::BTreeMap::new();
+        for lesson in &manifest().lessons {
+            english.insert(title_id(&lesson.id), lesson.title.clone());
+            for hint in &lesson.hints {
+                for (level, text) in hint.text.iter().enumerate() {
+                    english.insert(
+                        hint_id(&lesson.id, &hint.function, level + 1),
+                        text.clone(),
+                    );
+                }
+            }
+        }
+        let path = std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/locales/zh-CN/course.ftl"
+        ));
+        let chinese = std::fs::read_to_string(path).expect("course.ftl reads");
+        let problems = course_i18n::stamp::check(path, &chinese, &english);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
 }

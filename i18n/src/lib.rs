@@ -29,13 +29,16 @@
 //! The language is chosen once per process ([`set_current`]); the checker passes it to the
 //! programs it starts (the judge of the graded tests) in the environment variable
 //! [`LANG_VAR`]. A message missing in Chinese falls back to English; the completeness test
-//! (`tests/complete.rs`) makes sure none is missing.
+//! (`tests/complete.rs`) makes sure none is missing, and [`stamp`] that none translates
+//! an English that has changed since.
 //!
 //! Arguments are strings or integers. Floats are formatted by the caller (`{:.4}`), so that
 //! a number reads the same in both languages and Fluent's number formatting never rounds
 //! it differently.
 //!
 //! [Project Fluent]: https://projectfluent.org
+
+pub mod stamp;
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};

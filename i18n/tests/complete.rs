@@ -4,7 +4,8 @@
 //! A catalog is a pair of files `…/locales/en/NAME.ftl` and `…/locales/zh-CN/NAME.ftl`.
 //! Messages are asked for in Rust as `tr!(CATALOG, "id", …)` or `.tr("id", …)`. (Chinese
 //! files without an English twin translate English kept elsewhere, course.toml's hints or
-//! the checker's doc comments, and are tested where that English is read.)
+//! the checker's doc comments, and are tested where that English is read.) Each Chinese
+//! message is stamped with the English it translates (`course_i18n::stamp`).
 
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 use std::collections::{BTreeMap, BTreeSet};
@@ -156,6 +157,17 @@ fn every_message_has_its_chinese_form_with_the_same_arguments() {
                 zh.display()
             ));
         }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_chinese_message_translates_the_english_as_it_is_now() {
+    let mut problems = Vec::new();
+    for (en, zh) in catalogs() {
+        let english = course_i18n::stamp::sources(&std::fs::read_to_string(&en).unwrap());
+        let chinese = std::fs::read_to_string(&zh).unwrap();
+        problems.extend(course_i18n::stamp::check(&zh, &chinese, &english));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

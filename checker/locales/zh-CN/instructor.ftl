@@ -5,135 +5,243 @@
 ## 查找课程、课和文件（course.rs、files.rs、cli.rs、hint.rs）
 
 # 名称列表（课、文件、学生）中各项之间的分隔符。
+# en: 472c0a0c5d9fe1a8
 list-comma = 、
 # 说明或失败列表中各项之间的分隔符。
+# en: 7f0206f1f2cf431d
 list-semicolon = ；
+# en: 80046e92082b27be
 course-no-manifest = { $dir } 中没有 { $file }：--course-dir 必须指向课程的根文件夹
+# en: b494a41196f36655
 course-could-not-resolve = 无法解析课程文件夹 { $dir }
+# en: 3d6785364efdb342
 course-no-current-dir = 无法读取当前目录
+# en: 4dfebacba0d08015
 course-not-found = 这里和上级各文件夹中都没有 { $file }：请在课程内部（你克隆下来的文件夹）运行 checker，或者加上 --course-dir
+# en: 786bf567d62d593d
 course-no-lesson = 没有 `{ $name }` 这一课；请用文件夹名、编号或 crate 名指明，例如 `02-attention`、`02` 或 `attention`。现有的课：{ $lessons }
+# en: 334b915d73f28ecc
 course-could-not-read-suite = 无法读取评分测试套件 { $path }
+# en: 16435b3b7ef068c2
 file-could-not-read = 无法读取 { $path }
+# en: 31803e937fb22f8a
 file-could-not-create = 无法创建 { $path }
+# en: 90a82b84c417f0e4
 file-could-not-copy = 无法复制 { $path }
+# en: bb4c71b05a086829
 lang-unknown = 课程支持 `en` 和 `zh-CN`（简体中文），不支持 `{ $lang }`
+# en: ef9095c1daf8af56
 hint-progress-not-saved = 无法把提示进度保存到 { $path }
 
 ## 构建和运行作业（compile.rs、judge.rs、process.rs、run.rs、sandbox.rs、scratch.rs）
 
+# en: d70dec26e3d71194
 file-could-not-write = 无法写入 { $path }
+# en: 9340b7033a3df431
 file-not-toml = { $path } 不是有效的 TOML
+# en: 8ccd32319b96ca6e
 compile-no-rustc = 无法运行 rustc 来查找工具链：Rust 安装了吗？
+# en: 871a20971fca9095
 compile-no-home = 找不到主目录（用来查找 cargo 的 registry）
+# en: 5a84e6d010062f4d
 compile-could-not-run-cargo = 无法运行 cargo
+# en: 5b25bc451bdafde0
 compile-fetch-failed =
     无法下载各课所依赖的 crate（在从未构建过本课程的机器上，评分需要下载一次）：
     { $errors }
     请联网一次，然后再运行这条命令，或者在 { $course } 中运行 `cargo fetch`；此后评分无需联网。
+# en: 14f402a240376c38
 compile-warm-failed =
     无法为评分构建课程的依赖：
     { $errors }
+# en: e168abe288fbe0d5
 compile-warm-timeout = 构建课程的依赖用时超过了 { $seconds } 秒
+# en: 483f3a567daec715
 compile-timeout = 构建用时超过了 { $seconds } 秒
+# en: efe329cb9515db02
 compile-could-not-lock =
     无法解析评分工作区 { $workspace } 的依赖：
     { $errors }
+# en: 3bc14dbd5d81904e
 compile-library-rebuilt = 测试可见时，这一课的库又被编译了一次（这是评分器的缺陷，不是你的代码的问题）：请报告这个问题
+# en: c96d504a081755ad
 compile-step-library = 库
+# en: a4bc186c23b78e21
 compile-step-tests = 测试
+# en: 2e1b1cb573d18666
 compile-step-timeout = 构建{ $what }用时超过 { $seconds } 秒，已被停止（--build-timeout）。可能的原因：某个常量的求值永远不会结束，或者 `include_bytes!` 引入了非常大的文件。
+# en: 7bb0c57e0e3654c3
 compile-out-of-memory = 编译器耗尽了内存（上限是 { $mib } MiB，--build-memory）。可能的原因：巨大的 `include_bytes!` 或常量。
 # 与编译器的错误一样以 `error` 开头：进度表会显示第一条这样的行。
+# en: d03ca5d2b0a1da30
 compile-heldout-does-not-compile = error: 留出测试无法针对你的这一课编译：请检查每个公开项是否保持着它的 /// 契约所给的名称和签名。
+# en: c26398fe7ffd647a
 judge-could-not-build = 无法构建裁判程序
+# en: 72efb5d9ad3c21b0
 process-could-not-look-up-user = 无法查找用户 `{ $user }`
+# en: 536872c513a3a6d3
 process-no-such-user = 没有用户 `{ $user }`：请创建它，或者去掉 --run-as
+# en: abfe0003d190f437
 process-run-as-needs-unix = --run-as { $user }：以另一个用户身份运行测试需要 Unix 系统
+# en: 39636246e7688d7d
 process-could-not-hand-folder = 无法把 { $path } 的所有权交给测试账户
+# en: 459f490fb4853ed4
 process-could-not-start = 无法启动 { $program }
+# en: 77c8aebc49756202
 process-could-not-create-pipe = 无法创建管道
+# en: 0181f033242c3218
 process-could-not-hand-pipe = 无法把结果管道的所有权交给测试账户
+# en: 9dd20fb5acd91957
 process-needs-unix = 评分需要 Unix 系统（Linux 或 macOS），在 Windows 上请使用 WSL
+# en: c41c02ad312a5b8f
 process-could-not-wait = 无法等待子进程
+# en: 7dd9b6f56e7199f8
 process-exit-code = 退出码 { $code }
+# en: b8aec5811b29bf44
 process-signal = 信号 { $signal }（{ $name }）
+# en: a2fd7378501dc351
 process-unknown-signal = 未知
+# en: 882d8387d778e6f4
 process-unknown-status = 未知的状态
+# en: 2db3812d76406702
 run-timeout = 测试没有在 { $seconds } 秒内结束，已被停止。可能的原因：死循环、非常慢的算法，或者代码在等待输入。
+# en: 660c96d7ac2305fb
 run-tape-too-large = 测试进程写出了超过 { $mib } MiB 的结果，远远多于任何测试的需要：它没有被评分。
+# en: 4526588a458b8943
 run-no-verdict = 评分器的裁判程序无法判定这个测试（这是课程的缺陷，不是你的代码的问题）：请报告这个问题。
+# en: 39b82bcbebd71ba1
 run-ended-badly = 检查都通过了，但测试进程随后以 { $how } 结束；只有进程正常结束，测试才算通过。
+# en: 1dc0d55a4530fbbb
 run-tape-mismatch = 你的代码所在进程记录的值与测试发出的调用对不上（{ $message }）。测试进程不得写入评分器的通道（文件描述符 { $fd }）。
+# en: a1c250257e8ae261
 sandbox-not-installed = 没有安装 bubblewrap（bwrap）：在 Debian 或 Ubuntu 上运行 `apt-get install bubblewrap`
+# en: 84285b91da1d0e76
 sandbox-cannot-start = bubblewrap 无法在这里启动沙箱（{ $error }）；用户命名空间可能被禁用了，默认的 Docker 容器就是这样
+# en: 4ac3a2ec4c90a5b0
 sandbox-did-not-start = bubblewrap 没有启动：{ $error }
+# en: 069fc7959e03e9ed
 sandbox-active = 在沙箱中（bubblewrap）
+# en: fbd4504412c7d222
 sandbox-inactive = 不在沙箱中：{ $why }
+# en: 817c088c1513eee8
 sandbox-missing-bind = 无法让沙箱看到 { $path }：它不存在
+# en: 18add294c6a2c0d5
 scratch-could-not-lock = 无法锁定 checker 的临时工作文件夹
+# en: 1a03fac6583af010
 scratch-symlink = { $path } 是符号链接。评分只使用你的作业自身的文件：请把这个链接换成存放你代码的文件夹（或文件）。
+# en: 36f7d86ff41cc7cf
 scratch-too-many-files = src/ 中有超过 { $count } 个文件；一课的源代码只是几个代码文件
+# en: 5d74f97700cfcfbb
 scratch-too-large = src/ 超过了 { $mib } MiB；一课的源代码只是几个代码文件
+# en: 8a587961871b8b69
 scratch-not-utf8 = src/{ $file } 不是 UTF-8 文本。
+# en: e0d3baea543ea78b
 scratch-not-rust = src/{ $file } 不是有效的 Rust 代码（{ $error }）；请修正后重新评分。
+# en: 44d6bf1033bab77c
 scratch-unsafe = src/{ $file } 使用了 `unsafe`。课程的各课不需要任何 unsafe 代码，评分也拒绝一切 unsafe 代码：请删掉它（以及所有 `#[unsafe(...)]` 属性）。
+# en: 906fb514735366fe
 compile-foreign-input = 编译器为构建你的库读取了 { $file }：评分只使用你这一课 src/ 文件夹中的文件（`include!`、`include_str!`、`include_bytes!` 或 `#[path]` 读到它之外的文件，都会被拒绝）。请把库所需的一切都放在 src/ 中。
 
 ## 为全班评分与成绩册（class.rs、gradebook.rs）
 
+# en: 7c7a6770df7c476a
 class-no-folder = 没有文件夹 { $folder }：`checker class` 需要一个每位学生占一项的文件夹（一个文件夹，或一个 .zip 或 .tar.gz 压缩包）
+# en: e48b9a495617834a
 class-same-student = 有 { $count } 项都属于学生 `{ $student }`（{ $entries }）：请只保留一项后重新评分；它们都没有被评分
+# en: 2cb34d2fa89a8d43
 class-no-lessons = 这份作业中找不到任何课：应当在它的顶层或往下一层有一个 lessons/ 文件夹，或者有 02-attention/src/lib.rs 这样的课程文件夹
+# en: c6a41eb963028e3e
 class-could-not-open-archive = 无法打开压缩包 { $path }
+# en: c617780b4cf1546a
 class-too-many-files = 压缩包中有超过 { $count } 个文件
+# en: abb84b9eb5004a90
 class-too-large = 压缩包解压后超过 { $mib } MiB
+# en: 8a301cc445d19965
 class-not-zip = 不是有效的 .zip 压缩包
+# en: 98d7c29f7fe817f4
 class-damaged-zip-entry = .zip 中有一个损坏的条目
+# en: aabe284463d842c7
 class-not-tar = 不是有效的 tar 压缩包
+# en: 42322ca845eed52e
 class-damaged-tar-entry = tar 压缩包中有一个损坏的条目
+# en: e3093c59b83a7a76
 class-not-an-archive = 既不是文件夹，也不是 .zip、.tar 或 .tar.gz 压缩包
+# en: dc5e5c675ffe9af4
 gradebook-not-graded = 未评分
 # CSV 成绩册 `notes` 列中的一条说明；$what 是一课的状态（checker.ftl 的 state-*）或下面的计数之一。
+# en: 0c9bf9bffd3fd28a
 gradebook-note = { $id }：{ $what }
+# en: bd56d8c5d7f44023
 gradebook-timed-out = { $count } 个测试超时
+# en: 73a55e02c26e7f5e
 gradebook-crashed = { $count } 个测试崩溃
 
 ## 学生版与 Gradescope 评分包（export.rs、gradescope.rs）
 
+# en: 7fe1291ee4bbe93f
 export-not-empty = { $out } 不是空的：export-student 只写入新的文件夹，不覆盖任何东西
+# en: 0235ad7bb7901da9
 gradescope-not-empty = { $out } 不是空的：评分包要写入一个新的文件夹
+# en: 2cc3b040fba20cc5
 gradescope-could-not-write-zip = 无法写入 autograder.zip
 # results.json 的摘要：每课一行。
+# en: d848497e6a62122b
 gradescope-summary = { $id } { $title }：{ $passed }/{ $total } 个测试
 
 ## checker verify（verify.rs）
 
+# en: 14deada6f6e23782
 verify-needs-solutions = verify 需要课程的 solutions/，而这个版本没有：请在教师版（完整的仓库）中运行它
+# en: 6b17f86ba44cbcb3
 verify-reading = 读取 { $path } 时出错
+# en: 564ecb7b481fccfb
 verify-parsing = 解析 { $path } 时出错
+# en: 2bfbf9a7d0aa6b67
 verify-solution-fails = { $id } 的参考答案得分 { $passed }/{ $total }：{ $failures }
+# en: f74dd5bec7e6776f
 verify-solution-fails-on-stubs = 裁判程序基于练习框架构建时，{ $id } 的参考答案得分 { $passed }/{ $total }：某个测试套件在 `observe` 之外调用了这一课（请把调用包起来）：{ $failures }
 # verify-solution-fails 中的一个失败测试：测试名及其消息的第一行。
+# en: 102e94d8f01cecfc
 verify-failure = { $test }（{ $message }）
+# en: 08fc89c9e9d4dbe1
 verify-stub-passes = { $id } 的练习框架通过了本应失败的评分测试：{ $tests }
+# en: e76f9f1c65716f15
 verify-stub-does-not-build = { $id } 的练习框架无法构建：{ $message }
+# en: 81e63fb1f539d008
 verify-wrong-package = { $file } 应当定义包 `{ $package }`，实际是 { $found }
+# en: 888418afeb488b63
 verify-dependencies = { $file } 依赖 { $declared }，但评分提供的是 { $expected }（来自 course.toml 的 depends_on 和 dependencies）
+# en: 2e646783778db1b7
 verify-missing-example = course.toml 列出了 { $lesson } 的示例 `{ $example }`，但那里没有 examples/{ $example }.rs
+# en: ff9de56b54d2f137
 verify-not-members = 工作区成员必须包含 { $lesson } 和 { $solution }
+# en: 1fb894d3bc84665e
 verify-stub-default-member = { $lesson } 不能是默认成员：它那些会失败的练习框架会让 `cargo test` 变红
+# en: ab3295dcc2cc157d
 verify-solution-not-default-member = { $solution } 必须是默认成员，这样 `cargo test` 才会运行它
+# en: f502f8d410360a45
 verify-stub-solved = { $lesson }/src/ 中没有 todo!()：练习框架已经是完整的解答了
+# en: b232403a96a4eba0
 verify-todo-without-hints = { $lesson }/src/ 中有 `todo!("{ $name }")`，但 course.toml 没有 `{ $name }` 的提示
+# en: 48399a91812df40c
 verify-hints-without-todo = course.toml 在 { $id } 中有 `{ $name }` 的提示，但它的练习框架中没有 `todo!("{ $name }")`
+# en: 73015fdef7f1737f
 verify-hint-order = course.toml 中 { $id } 的提示顺序与 { $lesson }/src/ 中各函数的顺序（先 lib.rs，再按它声明的顺序排列各模块）不同：请按这个顺序排列（{ $order }）
+# en: 1d24837224d610b7
 verify-stale-stub = course.toml 中 { $id } 的 `stub` 指纹与 lessons/{ $id }/src/ 的不符：请运行 `cargo xtask stubs` 记录新的指纹
+# en: 7f7ec6ef4e3d4462
 verify-no-visible-test = { $lesson }/tests/ 中没有可见的 #[test]
+# en: 75d2ea581e8adf40
 verify-suite-empty = { $file } 中没有测试
+# en: fd1fd1394640c672
 verify-test-attributes = { $file }：有 { $attributes } 个 #[test] 属性，但紧随其后的测试函数有 { $functions } 个
+# en: d39573dd7f025d86
 verify-unwrapped = { $file }：有 { $tests } 个测试，但只有 { $wrapped } 个函数体包在 graded(|| ...) 中；没有包起来的测试永远无法报告通过
+# en: 4ed6f2ebe3c84b79
 verify-test-twice = { $file }：测试名 `{ $name }` 在 { $id } 中用了两次
+# en: e4f5abcf8470c85c
 verify-chapter-missing = 缺少章节 book/src/{ $chapter }
+# en: aa4088c8e8cc557d
 verify-not-in-summary = book/src/SUMMARY.md 没有列出 { $chapter }
+# en: 56568ce5716d01eb
 verify-not-a-lesson = { $folder }/{ $name }/ 不是 course.toml 中的课
