@@ -229,10 +229,14 @@ pub fn fetch(
             .lines()
             .map_while(Result::ok)
         {
-            if line.trim_start().starts_with("Downloaded ") {
+            let line_start = line.trim_start();
+            if line_start.starts_with("Downloaded ") {
                 count += 1;
                 downloaded(count);
-            } else if !line.trim_start().starts_with("Downloading ") {
+            } else if !["Downloading ", "Updating ", "warning: spurious network error"]
+                .iter()
+                .any(|progress| line_start.starts_with(progress))
+            {
                 errors.push_str(&line);
                 errors.push('\n');
             }
