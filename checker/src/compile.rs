@@ -233,9 +233,13 @@ pub fn fetch(
             if line_start.starts_with("Downloaded ") {
                 count += 1;
                 downloaded(count);
-            } else if !["Downloading ", "Updating ", "warning: spurious network error"]
-                .iter()
-                .any(|progress| line_start.starts_with(progress))
+            } else if ![
+                "Downloading ",
+                "Updating ",
+                "warning: spurious network error",
+            ]
+            .iter()
+            .any(|progress| line_start.starts_with(progress))
             {
                 errors.push_str(&line);
                 errors.push('\n');
@@ -603,9 +607,10 @@ pub fn build_lessons(
                 .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))
         };
 
-        // First the library alone, with no suite visible. The scratch manifest has no
-        // dev-dependencies, so cargo resolves the same features here as for the tests,
-        // and the second step finds the library fresh.
+        // First the library alone, with no suite visible. The scratch manifest's only
+        // dev-dependency, the harness, enables no feature of the library's dependencies,
+        // so cargo resolves the same features here as for the tests, and the second step
+        // finds the library fresh.
         let library = step(&binds, "--lib")?;
         let mut lesson_build = Build::default();
         let Some(dep_info) =

@@ -592,12 +592,12 @@ fn lesson_manifest(
     targets: &[(String, String)],
 ) -> String {
     let course = place.course;
-    // The harness is an ordinary dependency, not a dev-dependency: then building the
-    // library alone resolves the same features as building its tests, and the suites'
-    // build finds the library fresh (see `compile::build`).
-    let mut dependencies = String::from(
-        "course-common = { workspace = true }\ncourse-harness = { workspace = true }\n",
-    );
+    // The harness is a dev-dependency: the suites link it, the learner's library cannot
+    // name it (it holds the wrong-answer builders, made from correct code). It enables no
+    // feature of a crate the library uses, so the library's build and the suites' resolve
+    // the same features, and the suites' build finds the library fresh (`compile`
+    // refuses to grade a library built again while the suites are visible).
+    let mut dependencies = String::from("course-common = { workspace = true }\n");
     for name in &lesson.dependencies {
         dependencies.push_str(&format!("{name} = {{ workspace = true }}\n"));
     }
@@ -642,6 +642,9 @@ doctest = false
 
 [dependencies]
 {dependencies}
+[dev-dependencies]
+course-harness = {{ workspace = true }}
+
 {tests}
 [lints.rust]
 unsafe_code = "deny"

@@ -375,6 +375,21 @@ fn the_solution_and_the_held_out_suite_are_out_of_reach_at_compile_time() {
 }
 
 #[test]
+fn the_harness_is_out_of_the_library_s_reach() {
+    let graded = refused_at_build(
+        "calls_the_harness",
+        &[],
+        "does_not_compile",
+        "course_harness",
+    );
+    let message = graded.lesson()["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("unresolved") || message.contains("unlinked"),
+        "{message}"
+    );
+}
+
+#[test]
 fn unsafe_code_in_a_file_of_any_name_is_refused() {
     // `include!("payload.txt")` compiles a file whose name does not end in `.rs`.
     let submission = Submission::solved();
