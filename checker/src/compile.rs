@@ -616,6 +616,17 @@ pub fn build_lessons(
         let Some(dep_info) =
             read_library_messages(&library.stdout, &dir, &mut lesson_build)
         else {
+            // rustc records what it read before it type-checks, so a library that did not
+            // compile has a record too: a compiler error must not show a file it had no
+            // business reading (`[(); BYTE as usize]` prints a byte of it).
+            let lib_name = lesson.crate_name.replace('-', "_");
+            if let Some(why) = failed_dep_infos(target_dir, &package, &lib_name)
+                .iter()
+                .find_map(|dep_info| foreign_inputs(dep_info, &dir))
+            {
+                build.failures.insert(dir.clone(), why);
+                continue;
+            }
             let what = tr!(INSTRUCTOR, "compile-step-library");
             note_failure(&mut build, &dir, lesson_build, &library, limits, &what);
             continue;
@@ -733,6 +744,31 @@ fn foreign_inputs(dep_info: &Path, dir: &Path) -> Option<String> {
         }
     }
     None
+}
+
+/// The dep-info files of package `package`'s library `lib_name` in `target_dir`, found
+/// without cargo's messages (a build that failed gives none): cargo keeps each unit's
+/// fingerprint in `.fingerprint/<package>-<hash>/` and its dep-info in
+/// `deps/<lib_name>-<hash>.d`, the same hash. Package names are per submission, so these
+/// are this submission's alone.
+fn failed_dep_infos(target_dir: &Path, package: &str, lib_name: &str) -> Vec<PathBuf> {
+    let debug = target_dir.join("debug");
+    let prefix = format!("{package}-");
+    let Ok(entries) = std::fs::read_dir(debug.join(".fingerprint")) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let hash = name.strip_prefix(&prefix)?;
+            // `<package>-<hash>` exactly: a hash has no `-`, so a longer package name
+            // that starts with this one is not taken for it.
+            (!hash.contains('-'))
+                .then(|| debug.join("deps").join(format!("{lib_name}-{hash}.d")))
+        })
+        .filter(|path| path.is_file())
+        .collect()
 }
 
 /// The input files of a Makefile-style dep-info file as rustc writes it (`target: a b`,

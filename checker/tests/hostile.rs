@@ -422,6 +422,18 @@ fn a_library_that_reads_outside_its_src_is_refused() {
 }
 
 #[test]
+fn a_compiler_error_never_shows_a_file_outside_src() {
+    let graded = refused_at_build(
+        "leaks_a_file_through_a_compile_error",
+        &[],
+        "build_failed",
+        "grading uses only the files of your lesson's src/",
+    );
+    let message = graded.lesson()["message"].as_str().unwrap_or_default();
+    assert!(!message.contains("size of"), "{message}");
+}
+
+#[test]
 fn unsafe_code_is_refused_even_where_it_is_allowed() {
     refused_at_build("allows_unsafe_code", &[], "missing", "uses `unsafe`");
 }
