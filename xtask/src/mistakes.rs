@@ -298,3 +298,40 @@ fn lists(root: &Path, only: Option<&str>) -> Result<Vec<(String, Vec<Mistake>)>>
     }
     Ok(lists)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every listed mistake still applies to its solution as written: its `find` occurs
+    /// exactly once, and the edit changes the source (a reformatted or renamed solution
+    /// line fails here, in `cargo test`, not only when someone runs the task).
+    #[test]
+    fn every_mistake_edits_its_solution_exactly_once() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut problems = Vec::new();
+        let lists = lists(&root, None).expect("the mistake lists read");
+        assert!(!lists.is_empty(), "no mistake list under mistakes/");
+        for (lesson, mistakes) in lists {
+            let src = root.join("solutions").join(&lesson).join("src");
+            let solution = read_sources(&src).expect("the solution reads");
+            for mistake in mistakes {
+                match apply(&solution, &mistake) {
+                    Ok(patched) if patched == solution => problems.push(format!(
+                        "{lesson}: `{}` changes nothing (find equals replace)",
+                        mistake.name
+                    )),
+                    Ok(_) => {}
+                    Err(error) => {
+                        problems.push(format!("{lesson}: `{}`: {error}", mistake.name))
+                    }
+                }
+                if mistake.named.is_empty() {
+                    problems
+                        .push(format!("{lesson}: `{}` names no phrase", mistake.name));
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+}
