@@ -106,6 +106,27 @@ pub fn languages(asked: &[Lang]) -> Vec<Lang> {
     langs
 }
 
+/// The `--lang` option of every figure program, one definition for all of them: add it to
+/// a program's arguments with `#[command(flatten)] lang: LangArgs`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LangArgs {
+    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
+    #[arg(
+        long = "lang",
+        value_name = "LANG",
+        value_delimiter = ',',
+        default_value = "en"
+    )]
+    pub langs: Vec<Lang>,
+}
+
+impl LangArgs {
+    /// The languages asked for, each once, English first ([`languages`]).
+    pub fn languages(&self) -> Vec<Lang> {
+        languages(&self.langs)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,7 +34,7 @@ pub mod heatmap;
 pub mod lang;
 pub mod svg;
 
-pub use lang::Lang;
+pub use lang::{Lang, LangArgs};
 use std::path::PathBuf;
 
 /// Writes the figure `svg` as `name` in the figures folder (`target/figures/`, or

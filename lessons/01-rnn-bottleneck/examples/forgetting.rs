@@ -20,7 +20,7 @@ use common::{hash_matrix, print_table, sci};
 use course_common::{Float, Vector};
 use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
 use course_figures::colour::{BLUE, GREEN, ORANGE, VERMILLION};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use rnn::{Rnn, orthogonal};
 
 const D_IN: usize = 16;
@@ -33,14 +33,8 @@ const SIGMAS: [Float; 4] = [0.5, 0.9, 1.0, 2.0];
 /// sentences grow?
 #[derive(clap::Parser)]
 struct Args {
-    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 fn main() {
@@ -116,7 +110,7 @@ fn main() {
         .collect();
     print_table(&["W_hh", "T"], &rows);
 
-    for lang in languages(&args.langs) {
+    for lang in languages(&args.lang.langs) {
         let colors = [BLUE, ORANGE, GREEN, VERMILLION];
         let mut series: Vec<Series> = SIGMAS
             .iter()

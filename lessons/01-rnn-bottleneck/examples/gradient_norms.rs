@@ -21,7 +21,7 @@ use common::{hash_matrix, print_table, sci};
 use course_common::{Float, Matrix, Vector};
 use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
 use course_figures::colour::{BLUE, GREEN, VERMILLION};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use rnn::{Rnn, orthogonal, spectral_norm};
 
 const D_IN: usize = 16;
@@ -79,14 +79,8 @@ fn measure(sigma: Float, w_xh: &Matrix, b: &Vector, xs: &Matrix) -> Run {
 /// largest singular value is 0.5, 1.0 or 2.0.
 #[derive(clap::Parser)]
 struct Args {
-    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 fn main() {
@@ -177,7 +171,7 @@ fn main() {
         &rows,
     );
 
-    for lang in languages(&args.langs) {
+    for lang in languages(&args.lang.langs) {
         let colors = [BLUE, GREEN, VERMILLION];
         let mut series: Vec<Series> = runs
             .iter()

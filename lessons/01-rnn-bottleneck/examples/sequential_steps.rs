@@ -18,7 +18,7 @@ use common::{hash_matrix, print_table};
 use course_common::{Float, Matrix, Vector};
 use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
 use course_figures::colour::{BLUE, VERMILLION};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use rnn::{Rnn, orthogonal};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -81,14 +81,8 @@ fn micros(d: Duration) -> String {
 /// and how long one forward pass of each takes on this machine.
 #[derive(clap::Parser)]
 struct Args {
-    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 fn main() {
@@ -192,7 +186,7 @@ fn main() {
         &rows,
     );
 
-    for lang in languages(&args.langs) {
+    for lang in languages(&args.lang.langs) {
         let points = |f: &dyn Fn(Float) -> Float| -> Vec<(Float, Float)> {
             LENGTHS
                 .iter()

@@ -40,7 +40,7 @@ use course_figures::chart::{
     Axis, ChartStyle, Corner, LegendStyle, Panel, Series, decade_ticks, line_chart,
 };
 use course_figures::colour::{BLUE, GREY, VERMILLION};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -211,14 +211,8 @@ fn print_table(header: &[&str], rows: &[Vec<String>]) {
 /// "The cost of attention" quotes the tables this prints.
 #[derive(clap::Parser)]
 struct Args {
-    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
     /// Measure nothing: redraw the figure from the two tables this program printed, read
     /// from FILE (such as the book's chapter, which quotes them).
     #[arg(long, value_name = "FILE")]
@@ -230,7 +224,7 @@ fn main() {
     if let Some(file) = &args.tables {
         let text = std::fs::read_to_string(file)
             .unwrap_or_else(|err| panic!("could not read {}: {err}", file.display()));
-        draw(&rows_from_tables(&text), &args.langs);
+        draw(&rows_from_tables(&text), &args.lang.langs);
         return;
     }
     println!(
@@ -294,7 +288,7 @@ fn main() {
     );
 
     println!();
-    draw(&rows, &args.langs);
+    draw(&rows, &args.lang.langs);
 }
 
 /// Writes the figure of `rows` in each language asked for.

@@ -14,7 +14,7 @@ use course_common::{Float, Matrix, Vector};
 use course_figures::colour::BLUES;
 use course_figures::heatmap::{CellNumbers, Heatmap, LabelOrder, Labels, colour_steps};
 use course_figures::svg::{Svg, fixed};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use multi_head_attention::{Linear, MultiHeadAttention};
 
 const WORDS: [&str; 6] = ["the", "cat", "sat", "on", "the", "mat"];
@@ -79,14 +79,8 @@ fn panel(svg: &mut Svg, x0: Float, y0: Float, title: &str, weights: &Matrix) {
 /// short sentence, drawn as heatmaps, computed with your lesson code.
 #[derive(clap::Parser)]
 struct Args {
-    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 fn main() {
@@ -121,7 +115,7 @@ fn main() {
         }
     }
 
-    for lang in languages(&args.langs) {
+    for lang in languages(&args.lang.langs) {
         let (width, height) = (880.0, 580.0);
         let mut svg = Svg::new(width, height, 14);
         let description = match lang {

@@ -17,7 +17,7 @@ use course_common::{Float, Matrix, Vector};
 use course_figures::colour::RED_BLUE;
 use course_figures::heatmap::Heatmap;
 use course_figures::svg::{Svg, fixed, polyline_points};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use positional_encoding::{
     Embedding, embed_with_positions, embedding_to_encoding_ratio, frequencies,
     sinusoidal_table,
@@ -27,19 +27,13 @@ use std::fmt::Display;
 /// The figures and tables of chapter 04, computed from your lesson code.
 #[derive(clap::Parser)]
 struct Args {
-    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 fn main() {
     let args = <Args as clap::Parser>::parse();
-    for lang in languages(&args.langs) {
+    for lang in languages(&args.lang.langs) {
         let heatmap = course_figures::write_in(
             lang,
             "04-positional-encoding-heatmap.svg",

@@ -31,7 +31,7 @@
 use course_common::ndarray::Axis;
 use course_common::{Float, Matrix, Vector};
 use course_figures::svg::{Svg, fixed, polyline_points};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use encoder_layer::{
     EncoderLayer, EncoderLayerForward, FeedForward, LayerNorm, Linear,
     MultiHeadAttention, NormPosition,
@@ -240,14 +240,8 @@ fn measure(stack: Stack) -> Profile {
 /// at initialisation, with residual connections (post-LN and pre-LN) and without them.
 #[derive(clap::Parser)]
 struct Args {
-    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 fn main() {
@@ -294,7 +288,7 @@ fn main() {
             plain.gradient_norm[l]
         );
     }
-    for lang in languages(&args.langs) {
+    for lang in languages(&args.lang.langs) {
         let path = course_figures::write_in(
             lang,
             "05-encoder-layer-gradient-highway.svg",

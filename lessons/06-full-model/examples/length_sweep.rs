@@ -70,7 +70,7 @@ use course_common::ndarray::{Axis, concatenate, s};
 use course_common::{Float, Matrix, Vector};
 use course_figures::chart::{self, ChartStyle, Corner, Panel, Series, line_chart};
 use course_figures::colour::{BLUE, GREY, VERMILLION};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use rand::RngExt;
 use rnn::{Rnn, orthogonal};
 use std::collections::HashSet;
@@ -161,14 +161,8 @@ struct Args {
     /// Train the RNN only.
     #[arg(long)]
     rnn_only: bool,
-    /// The figure's languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 struct Options {
@@ -210,7 +204,7 @@ impl Options {
                 recurrent: args.rnn_recurrent,
             },
             rnn_only: args.rnn_only,
-            langs: args.langs,
+            langs: args.lang.langs,
         }
     }
 

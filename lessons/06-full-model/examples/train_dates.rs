@@ -41,7 +41,7 @@ use course_common::{Float, Matrix};
 use course_figures::colour::BLUES;
 use course_figures::heatmap::{Heatmap, LabelOrder, colour_steps};
 use course_figures::svg::{Svg, fixed, polyline_points};
-use course_figures::{Lang, lang::languages};
+use course_figures::{Lang, LangArgs, lang::languages};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 use transformer::{
@@ -82,14 +82,8 @@ struct Options {
     /// The memorisation trap: years 1950–2049, ten of them held out.
     #[arg(long = "narrow-years")]
     narrow: bool,
-    /// The figures' languages: en, zh-CN, or both (en,zh-CN).
-    #[arg(
-        long = "lang",
-        value_name = "LANG",
-        value_delimiter = ',',
-        default_value = "en"
-    )]
-    langs: Vec<Lang>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 impl Options {
@@ -292,7 +286,7 @@ fn main() {
     std::fs::write(&json_path, json).expect("write the JSON summary");
     println!("\nwrote {}", json_path.display());
     if options.variant().is_none() {
-        for lang in languages(&options.langs) {
+        for lang in languages(&options.lang.langs) {
             let training = course_figures::write_in(
                 lang,
                 "06-full-model-training.svg",
