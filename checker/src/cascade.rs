@@ -11,11 +11,11 @@
 //! since (kept in `target/checker/own-lessons.json`); else from grading it now.
 
 use crate::course::Course;
-use crate::manifest::Lesson;
 use crate::messages::MESSAGES;
 use crate::report::{CourseReport, LessonReport, LessonStatus, TestStatus};
 use anyhow::Result;
 use course_i18n::tr;
+use course_manifest::Lesson;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};

@@ -20,13 +20,13 @@
 //! code, so that a learner's build compiles only the learner's crate and the suites.
 
 use crate::course::{Course, Tier};
-use crate::manifest::Lesson;
 use crate::messages::INSTRUCTOR;
 use crate::process::{self, Limits};
 use crate::sandbox::{Bind, Sandbox};
 use crate::scratch::Scratch;
 use anyhow::{Context, Result};
 use course_i18n::tr;
+use course_manifest::Lesson;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

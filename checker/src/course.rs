@@ -1,10 +1,9 @@
 //! The course on disk: where its root, lessons, solutions, suites and scratch space are.
 
-use crate::manifest::{Lesson, Manifest};
 use crate::messages::INSTRUCTOR;
-use crate::report::{CourseReport, LessonReport};
 use anyhow::{Context, Result, bail};
 use course_i18n::tr;
+use course_manifest::{Lesson, Manifest};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -248,7 +247,7 @@ impl Course {
     }
 
     /// The lesson a learner names (by id, number or crate; see
-    /// [`Manifest::lesson`](crate::manifest::Manifest::lesson)), or an error that lists
+    /// [`Manifest::lesson`](course_manifest::Manifest::lesson)), or an error that lists
     /// the lessons there are, in the checker's language.
     pub fn lesson(&self, name: &str) -> Result<&Lesson> {
         self.manifest.lesson(name).map_err(|_| {
@@ -281,41 +280,6 @@ impl Course {
             .filter(|lesson| ids.is_empty() || ids.contains(&lesson.id))
             .collect())
     }
-}
-
-/// The lesson the learner is working on: of the lessons not yet done, the one whose
-/// sources were edited last; the first not yet done when none has been edited since the
-/// course was written out (a fresh clone or export writes `Cargo.toml` and `src/` at the
-/// same moment); the last lesson when every one is done.
-pub fn working_on<'r>(
-    report: &'r CourseReport,
-    lessons_dir: &Path,
-) -> Option<&'r LessonReport> {
-    let unfinished: Vec<&LessonReport> =
-        report.lessons.iter().filter(|l| l.score < 1.0).collect();
-    let edited = |lesson: &LessonReport| edited_at(&lessons_dir.join(&lesson.id));
-    unfinished
-        .iter()
-        .filter_map(|lesson| Some((edited(lesson)?, *lesson)))
-        .max_by_key(|(time, _)| *time)
-        .map(|(_, lesson)| lesson)
-        .or_else(|| unfinished.first().copied())
-        .or(report.lessons.last())
-}
-
-/// When a lesson folder's sources were last edited, if they were edited at all after its
-/// `Cargo.toml` was written.
-fn edited_at(folder: &Path) -> Option<std::time::SystemTime> {
-    // Two seconds of slack: a clone writes a folder's files over a moment, not at once.
-    const SLACK: std::time::Duration = std::time::Duration::from_secs(2);
-    let written = std::fs::metadata(folder.join("Cargo.toml"))
-        .and_then(|m| m.modified())
-        .ok()?;
-    crate::files::regular_files(&folder.join("src"))
-        .filter_map(Result::ok)
-        .filter_map(|entry| entry.metadata().ok()?.modified().ok())
-        .max()
-        .filter(|&time| time > written + SLACK)
 }
 
 /// The names of the graded tests of a suite file: every `fn` that follows a `#[test]`.

@@ -13,7 +13,6 @@
 use crate::compile::{self, BuildLimits, Toolchain};
 use crate::course::{Course, ExpectedTest};
 use crate::judge::Judge;
-use crate::manifest::Lesson;
 use crate::messages::MESSAGES;
 use crate::process::Limits;
 use crate::report::{CourseReport, LessonReport, LessonStatus, TestResult, TestStatus};
@@ -22,6 +21,7 @@ use crate::sandbox::Sandbox;
 use crate::scratch::{Origin, Scratch, SourceState};
 use anyhow::{Context, Result, bail};
 use course_i18n::tr;
+use course_manifest::Lesson;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};

@@ -7,11 +7,11 @@
 //! have been shown is kept in `target/checker/hints.json`, never in the learner's files.
 
 use crate::course::Course;
-use crate::manifest::{FunctionHints, Lesson};
 use crate::messages::{self, INSTRUCTOR, MESSAGES};
 use crate::report::{LessonReport, LessonStatus};
 use anyhow::{Context, Result};
 use course_i18n::tr;
+use course_manifest::{FunctionHints, Lesson};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

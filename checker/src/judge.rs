@@ -19,7 +19,6 @@
 
 use crate::compile::{self, Toolchain};
 use crate::course::{Course, ExpectedTest};
-use crate::manifest::Lesson;
 use crate::messages::{INSTRUCTOR, MESSAGES};
 use crate::process::{self, Limits};
 use crate::sandbox::{Bind, Sandbox};
@@ -28,6 +27,7 @@ use anyhow::{Context, Result};
 use course_harness::report::{Verdict, parse_verdict};
 use course_harness::tape::REPLAY_ENV;
 use course_i18n::tr;
+use course_manifest::Lesson;
 use rand::RngExt;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

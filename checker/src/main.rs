@@ -23,9 +23,9 @@ mod hint;
 mod judge;
 mod messages;
 // The typed course.toml, shared with the xtask.
-use course_manifest as manifest;
 mod pool;
 mod process;
+mod progress;
 mod render;
 mod report;
 mod run;
@@ -183,7 +183,7 @@ fn show_progress(
 ) -> Result<ExitCode> {
     let report = ui::grade_with_progress(course, &[], grading, format.is_instructors())?;
     if !print_machine_format(format, &report) {
-        let current = course::working_on(&report, &lessons_dir(course, grading));
+        let current = progress::working_on(&report, &lessons_dir(course, grading));
         let label = grading.lessons_label();
         let paint = render::Paint::for_stdout();
         print!(
@@ -205,7 +205,7 @@ fn grade_and_print(
         ui::grade_with_progress(course, lessons, grading, format.is_instructors())?;
     if !print_machine_format(format, &report) {
         print!("{}", render::details(&report, render::Paint::for_stdout()));
-        let current = course::working_on(&report, &lessons_dir(course, grading));
+        let current = progress::working_on(&report, &lessons_dir(course, grading));
         if let Some(lesson) = current.filter(|l| l.score < 1.0) {
             let next = render::next_step(course, current, &grading.lessons_label());
             println!("\n{next}\n{}", render::commands(&lesson.id));
@@ -232,7 +232,7 @@ fn hint_for(
     let lesson = match (named, &report) {
         (Some(lesson), _) => lesson,
         (None, Some(report)) => {
-            let current = course::working_on(report, &lessons_dir(course, grading))
+            let current = progress::working_on(report, &lessons_dir(course, grading))
                 .with_context(|| tr!(MESSAGES, "no-lessons"))?;
             course.lesson(&current.id)?
         }

@@ -158,7 +158,7 @@ pub fn progress(
 }
 
 /// What the learner should do next in `current`, the lesson they are working on (see
-/// [`working_on`](crate::course::working_on)): its chapter, the file and the first thing
+/// [`working_on`](crate::progress::working_on)): its chapter, the file and the first thing
 /// that fails there. `lessons` is how to name the lessons folder (`lessons`, or the
 /// folder given with `--lessons-dir`).
 pub fn next_step(

@@ -33,10 +33,10 @@
 //! one lesson.
 
 use crate::course::{Course, Tier};
-use crate::manifest::Lesson;
 use crate::messages::INSTRUCTOR;
 use anyhow::{Context, Result, bail};
 use course_i18n::tr;
+use course_manifest::Lesson;
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::hash::{Hash, Hasher};

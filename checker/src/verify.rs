@@ -12,11 +12,11 @@
 
 use crate::course::{Course, expected_tests};
 use crate::grade::{self, Options};
-use crate::manifest::Lesson;
 use crate::messages::INSTRUCTOR;
 use crate::report::CourseReport;
 use anyhow::{Context, Result};
 use course_i18n::tr;
+use course_manifest::Lesson;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -425,7 +425,7 @@ mod tests {
             );
             std::fs::write(root.path().join("course.toml"), manifest).unwrap();
             let manifest =
-                crate::manifest::Manifest::load(&root.path().join("course.toml"))
+                course_manifest::Manifest::load(&root.path().join("course.toml"))
                     .unwrap();
             manifest.lessons[0].clone()
         };

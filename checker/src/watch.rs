@@ -6,7 +6,7 @@
 //! checker falls back to polling by itself if events cannot be set up.
 
 use crate::cli::GradingArgs;
-use crate::course::{self, Course};
+use crate::course::Course;
 use crate::grade;
 use crate::hint;
 use crate::messages::{self, MESSAGES};
@@ -150,7 +150,7 @@ fn position(course: &Course, name: &str) -> Result<usize> {
         .unwrap_or(0))
 }
 
-/// The position of the lesson the learner is working on (see [`course::working_on`]).
+/// The position of the lesson the learner is working on (see [`crate::progress::working_on`]).
 fn working_on(
     course: &Course,
     lessons_dir: &Path,
@@ -159,7 +159,7 @@ fn working_on(
     println!("{}", tr!(MESSAGES, "watch-finding-where"));
     let lessons = course.select(&[])?;
     let report = grade::grade(course, &lessons, lessons_dir, options, &|_| {})?;
-    let current = course::working_on(&report, lessons_dir);
+    let current = crate::progress::working_on(&report, lessons_dir);
     Ok(current
         .and_then(|lesson| report.lessons.iter().position(|l| l.id == lesson.id))
         .unwrap_or(0))
