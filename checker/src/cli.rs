@@ -351,6 +351,13 @@ impl Format {
 }
 
 impl GradingArgs {
+    /// The lessons folder being graded: `--lessons-dir`, or the course's `lessons/`.
+    pub fn lessons_dir(&self, course: &crate::course::Course) -> PathBuf {
+        self.lessons_dir
+            .clone()
+            .unwrap_or_else(|| course.lessons_dir())
+    }
+
     /// How messages name the lessons folder: as given with `--lessons-dir`, else `lessons`.
     pub fn lessons_label(&self) -> String {
         self.lessons_dir

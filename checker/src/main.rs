@@ -183,7 +183,7 @@ fn show_progress(
 ) -> Result<ExitCode> {
     let report = ui::grade_with_progress(course, &[], grading, format.is_instructors())?;
     if !print_machine_format(format, &report) {
-        let current = progress::working_on(&report, &lessons_dir(course, grading));
+        let current = progress::working_on(&report, &grading.lessons_dir(course));
         let label = grading.lessons_label();
         let paint = render::Paint::for_stdout();
         print!(
@@ -205,7 +205,7 @@ fn grade_and_print(
         ui::grade_with_progress(course, lessons, grading, format.is_instructors())?;
     if !print_machine_format(format, &report) {
         print!("{}", render::details(&report, render::Paint::for_stdout()));
-        let current = progress::working_on(&report, &lessons_dir(course, grading));
+        let current = progress::working_on(&report, &grading.lessons_dir(course));
         if let Some(lesson) = current.filter(|l| l.score < 1.0) {
             let next = render::next_step(course, current, &grading.lessons_label());
             println!("\n{next}\n{}", render::commands(&lesson.id));
@@ -232,7 +232,7 @@ fn hint_for(
     let lesson = match (named, &report) {
         (Some(lesson), _) => lesson,
         (None, Some(report)) => {
-            let current = progress::working_on(report, &lessons_dir(course, grading))
+            let current = progress::working_on(report, &grading.lessons_dir(course))
                 .with_context(|| tr!(MESSAGES, "no-lessons"))?;
             course.lesson(&current.id)?
         }
@@ -242,14 +242,6 @@ fn hint_for(
         .as_ref()
         .and_then(|r| r.lessons.iter().find(|l| l.id == lesson.id));
     hint::hint(course, lesson, graded, ask, hint::Again::Command)
-}
-
-/// The lessons folder being graded: `--lessons-dir`, or the course's `lessons/`.
-fn lessons_dir(course: &Course, grading: &GradingArgs) -> std::path::PathBuf {
-    grading
-        .lessons_dir
-        .clone()
-        .unwrap_or_else(|| course.lessons_dir())
 }
 
 /// Prints `report` in a format for programs; `false` for `--format text`.

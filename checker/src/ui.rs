@@ -23,10 +23,7 @@ pub fn grade_with_progress(
     instructor: bool,
 ) -> Result<CourseReport> {
     let lessons = course.select(ids)?;
-    let submission = grading
-        .lessons_dir
-        .clone()
-        .unwrap_or_else(|| course.lessons_dir());
+    let submission = grading.lessons_dir(course);
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
     } else {

@@ -56,10 +56,7 @@ pub fn watch(
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!(tr!(MESSAGES, "watch-needs-terminal"));
     }
-    let lessons_dir = grading
-        .lessons_dir
-        .clone()
-        .unwrap_or_else(|| course.lessons_dir());
+    let lessons_dir = grading.lessons_dir(course);
     let options = grade::Options {
         lessons_label: grading.lessons_label(),
         ..grading.limits.options()?
