@@ -445,6 +445,10 @@ fn grade_lessons(
     Ok(CourseReport::new(lessons_reports))
 }
 
+/// The most results one lesson's tier (one group of tests) may keep for the judge, in all:
+/// as much as one test may write, far more than a whole lesson's tests ask for.
+const MAX_GROUP_TAPE_BYTES: usize = 64 << 20;
+
 /// How long the judge may take to replay one lesson's tier: it runs no learner code.
 const JUDGE_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -498,6 +502,8 @@ impl Recorder<'_> {
     /// sandboxed process while they end normally, each test that did not on its own.
     fn group(&self, group: &[usize]) -> Result<()> {
         let mut pending: Vec<usize> = Vec::new();
+        // The results the group's tests have kept so far, in bytes (see `kept`).
+        let mut kept = 0;
         for &slot in group {
             match (&self.jobs[slot].binary, &self.jobs[slot].judge) {
                 (Some(_), Ok(_)) => pending.push(slot),
@@ -529,7 +535,7 @@ impl Recorder<'_> {
             let Some(mut tapes) = tapes else {
                 // The tape overflowed: every test on its own, so only the culprit pays.
                 for slot in pending.drain(..) {
-                    self.alone(slot)?;
+                    self.alone(slot, &mut kept)?;
                 }
                 break;
             };
@@ -559,7 +565,7 @@ impl Recorder<'_> {
                     stderr: String::new(),
                     tape: Some(tape.entries),
                 };
-                self.done(slot, Outcome::Recorded(run));
+                self.done(slot, self.kept(slot, run, &mut kept));
             }
             if pending.is_empty() {
                 break;
@@ -583,17 +589,45 @@ impl Recorder<'_> {
                     stderr: String::new(),
                     tape: Some(tape.entries),
                 };
-                self.done(stopped, Outcome::Recorded(run));
+                self.done(stopped, self.kept(stopped, run, &mut kept));
             } else {
                 // It crashed or exited: alone, its own process says how.
-                self.alone(stopped)?;
+                self.alone(stopped, &mut kept)?;
             }
         }
         Ok(())
     }
 
+    /// A recorded run of the test in `slot`, kept for the judge if the results its group
+    /// has kept so far (`kept`, in bytes) leave room for its tape; else a failure. The
+    /// checker holds every kept tape until the judge has replayed them: a test may write
+    /// up to [`MAX_GROUP_TAPE_BYTES`] of results, and its group no more in all, so a
+    /// submission that floods every test costs a bounded amount of memory. The tests of a
+    /// group are recorded one after the other, so which of them pass the bound is the
+    /// same on every run.
+    fn kept(&self, slot: usize, run: Run, kept: &mut usize) -> Outcome {
+        let bytes = run.tape.as_ref().map_or(0, Vec::len);
+        if *kept + bytes > MAX_GROUP_TAPE_BYTES {
+            let test = self.test(slot);
+            return Outcome::Done(TestResult {
+                name: test.name.clone(),
+                tier: test.tier,
+                passed: false,
+                status: TestStatus::Crash,
+                message: tr!(
+                    MESSAGES,
+                    "grade-tapes-too-large",
+                    mib = MAX_GROUP_TAPE_BYTES >> 20
+                ),
+                function: None,
+            });
+        }
+        *kept += bytes;
+        Outcome::Recorded(run)
+    }
+
     /// Records one test in a process of its own.
-    fn alone(&self, slot: usize) -> Result<()> {
+    fn alone(&self, slot: usize, kept: &mut usize) -> Result<()> {
         let lesson = self.jobs[slot].lesson;
         if self.over_budget(lesson) {
             self.done(slot, Outcome::Done(not_run(self.test(slot), self.options)));
@@ -607,7 +641,7 @@ impl Recorder<'_> {
         if run.status.is_none() {
             self.timed_out(lesson);
         }
-        self.done(slot, Outcome::Recorded(run));
+        self.done(slot, self.kept(slot, run, kept));
         Ok(())
     }
 }

@@ -113,6 +113,36 @@ fn a_long_sleep_times_out() {
 }
 
 #[test]
+fn flooding_every_test_s_channel_keeps_the_checker_s_memory_bounded() {
+    // Each test that calls softmax_rows writes 40 MiB of results; a lesson keeps at most
+    // 64 MiB in all for the judge, so the checker holds one flood, not one per test.
+    let submission = Submission::solved();
+    submission.inject(
+        "pub fn softmax_rows(",
+        &crate::util::fixture("floods_every_test"),
+    );
+    let (json, peak_mib) = submission.grade_measuring_memory();
+    let tests = json["lessons"][0]["tests"]
+        .as_array()
+        .expect("tests")
+        .clone();
+    let bounded: Vec<&serde_json::Value> = tests
+        .iter()
+        .filter(|t| {
+            t["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("64 MiB of results in all"))
+        })
+        .collect();
+    assert!(bounded.len() >= 10, "{json}");
+    assert!(
+        peak_mib < 700,
+        "the checker's memory peaked at {peak_mib} MiB grading {} flooding tests",
+        tests.len()
+    );
+}
+
+#[test]
 fn writing_on_the_channel_buys_no_time() {
     // A test that keeps its result channel busy for four times its limit, then returns
     // the right value, is out of time (the checker's clock decides, not the channel).

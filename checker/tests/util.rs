@@ -212,6 +212,53 @@ impl Submission {
     }
 }
 
+impl Submission {
+    /// Grades the submission as [`Submission::grade`] does, and measures the checker's
+    /// peak memory (its resident set's high-water mark, `VmHWM`, read while it runs), in
+    /// MiB.
+    pub fn grade_measuring_memory(&self) -> (Value, u64) {
+        use std::io::Read as _;
+        let mut child = checker()
+            .args(["grade", LESSON, "--format", "json", "--test-timeout", "3"])
+            .arg("--lessons-dir")
+            .arg(self.dir.path())
+            .args(without_sandbox())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the checker runs");
+        let mut stdout = child.stdout.take().expect("piped");
+        let reader = std::thread::spawn(move || {
+            let mut text = Vec::new();
+            stdout.read_to_end(&mut text).map(|_| text)
+        });
+        let status = format!("/proc/{}/status", child.id());
+        let mut peak_kib = 0;
+        while child
+            .try_wait()
+            .expect("the checker can be waited for")
+            .is_none()
+        {
+            if let Some(kib) = std::fs::read_to_string(&status).ok().and_then(|text| {
+                text.lines()
+                    .find_map(|line| line.strip_prefix("VmHWM:"))
+                    .and_then(|rest| {
+                        rest.trim().trim_end_matches("kB").trim().parse().ok()
+                    })
+            }) {
+                peak_kib = kib;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let stdout = reader
+            .join()
+            .expect("no reader panics")
+            .expect("stdout reads");
+        let json = serde_json::from_slice(&stdout).expect("the checker prints JSON");
+        (json, peak_kib >> 10)
+    }
+}
+
 impl Graded {
     /// The lesson's report.
     pub fn lesson(&self) -> &Value {

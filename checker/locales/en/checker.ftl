@@ -96,6 +96,7 @@ grade-cargo-silent = (cargo said nothing)
 grade-could-not-run-judge = could not run the judge
 grade-could-not-run-test = could not run a graded test
 grade-not-run = Not run: earlier tests timed out ({ $seconds } s each) { $lesson } times in this lesson or { $submission } in the whole submission (--lesson-timeouts, --submission-timeouts). Likely cause: code that loops or waits in a function many tests call; fix the first timeout.
+grade-tapes-too-large = This lesson's tests, this one included, wrote more than { $mib } MiB of results in all, far more than they ask for: this one was not graded.
 grade-no-sandbox-note = checker: note: your code runs without a sandbox ({ $why }). Grading still works; the code under test just runs with your own permissions.
 grade-judge-not-built =
     The grader's judge for the { $suite } suite did not build (a defect of the course, not of your code):

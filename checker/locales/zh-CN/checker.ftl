@@ -165,6 +165,8 @@ grade-could-not-run-judge = 无法运行裁判程序
 grade-could-not-run-test = 无法运行一个评分测试
 # en: f94accc0f9039ea4
 grade-not-run = 未运行：之前的测试已超时（每个 { $seconds } 秒）——这一课中 { $lesson } 次，或整份作业中 { $submission } 次（--lesson-timeouts、--submission-timeouts）。可能的原因：许多测试都会调用的某个函数陷入了循环或等待；先修好第一个超时。
+# en: 08e602dcc988b245
+grade-tapes-too-large = 这一课的测试（连同这一个）一共写出了超过 { $mib } MiB 的结果，远远多于它们的需要：这一个没有被评分。
 # en: 1fa5f2ec14cd9ae8
 grade-no-sandbox-note = checker：注意：你的代码在沙箱之外运行（{ $why }）。评分照常进行；只是被测代码以你自己的权限运行。
 # en: 5e7ae9fa3bbfe0ce
