@@ -273,7 +273,7 @@ pub fn warm(
     timeout: Duration,
     only: &[&str],
 ) -> Result<()> {
-    let fingerprint = fingerprint(course, toolchain, scratch);
+    let fingerprint = fingerprint_of(course, toolchain, scratch);
     for member in scratch
         .members
         .iter()
@@ -318,7 +318,7 @@ pub fn build_trusted(
     timeout: Duration,
     only: &[&str],
 ) -> Result<Build> {
-    let fingerprint = fingerprint(course, toolchain, scratch);
+    let fingerprint = fingerprint_of(course, toolchain, scratch);
     let mut build = Build::default();
     for member in scratch
         .members
@@ -360,20 +360,6 @@ pub fn build_trusted(
         build.failures.extend(member_build.failures);
     }
     Ok(build)
-}
-
-/// What the trusted workspace `scratch` is made from, computed once per checker process
-/// and workspace (its files are the course's, which do not change while it grades).
-fn fingerprint(course: &Course, toolchain: &Toolchain, scratch: &Scratch) -> String {
-    static KNOWN: std::sync::Mutex<Vec<(PathBuf, String)>> =
-        std::sync::Mutex::new(Vec::new());
-    let mut known = KNOWN.lock().expect("no fingerprint panics");
-    if let Some((_, fingerprint)) = known.iter().find(|(dir, _)| dir == &scratch.dir) {
-        return fingerprint.clone();
-    }
-    let fingerprint = fingerprint_of(course, toolchain, scratch);
-    known.push((scratch.dir.clone(), fingerprint.clone()));
-    fingerprint
 }
 
 /// What a trusted build (the judge, the warm-up) was last made from, kept in its build

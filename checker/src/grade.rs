@@ -447,7 +447,7 @@ fn grade_lessons(
 
 /// The most results one lesson's tier (one group of tests) may keep for the judge, in all:
 /// as much as one test may write, far more than a whole lesson's tests ask for.
-const MAX_GROUP_TAPE_BYTES: usize = 64 << 20;
+const MAX_GROUP_TAPE_BYTES: usize = crate::run::MAX_TAPE_BYTES;
 
 /// How long the judge may take to replay one lesson's tier: it runs no learner code.
 const JUDGE_TIMEOUT: Duration = Duration::from_secs(300);

@@ -29,7 +29,7 @@ use std::path::Path;
 use std::process::{Command, ExitStatus};
 
 /// The most a test's tape may hold: far more than any test of the course records.
-const MAX_TAPE_BYTES: usize = 64 << 20;
+pub const MAX_TAPE_BYTES: usize = 64 << 20;
 
 /// What running a test needs besides the test itself.
 pub struct Context<'a> {
