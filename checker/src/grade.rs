@@ -400,6 +400,7 @@ fn grade_lessons(
             &named,
             &judging,
             own_build.then_some(&sandbox),
+            !own_build && options.judge_on == Origin::Reference,
             options.jobs,
             JUDGE_TIMEOUT,
         )

@@ -12,6 +12,11 @@
 //! grades for themselves), the judge is the learner's own test executable replaying its
 //! own tape, in a sandbox like the record run's: there is no answer there to protect.
 //!
+//! Built on the reference solutions, the judge also runs each call the test makes on the
+//! reference, with the same inputs, and fails a test whose checks pass but whose values
+//! differ from the reference's (`course_harness::reference_run`): a test's checks look at
+//! chosen properties, the comparison at every value.
+//!
 //! `checker verify` builds a second judge on the stubs (`lessons/`, every body a
 //! `todo!()`): the solutions must still score 100% with it, which proves that every call
 //! a suite makes into a lesson goes through the tape (a call outside it would hit a
@@ -25,7 +30,7 @@ use crate::sandbox::{Bind, Sandbox};
 use crate::scratch::{Origin, Scratch};
 use anyhow::{Context, Result};
 use course_harness::report::{Verdict, parse_verdict};
-use course_harness::tape::REPLAY_ENV;
+use course_harness::tape::{REFERENCE_ENV, REPLAY_ENV};
 use course_i18n::tr;
 use course_manifest::Lesson;
 use rand::RngExt;
@@ -94,12 +99,15 @@ impl Judge {
 /// judge ended without one, a defect).
 ///
 /// The course's judge is trusted code and runs as it is; where the judge is the learner's
-/// own executable (an edition without reference solutions), `sandbox` contains it.
+/// own executable (an edition without reference solutions), `sandbox` contains it. Where
+/// the judge was built on the reference solutions, `on_reference` has it run every
+/// observed call there too and compare (see `course_harness::reference_run`).
 pub fn replay(
     judge: &Path,
     tapes: &[(&str, &[u8])],
     scratch: &Path,
     sandbox: Option<&Sandbox>,
+    on_reference: bool,
     threads: usize,
     timeout: Duration,
 ) -> Result<HashMap<String, Verdict>> {
@@ -118,6 +126,7 @@ pub fn replay(
         .arg(format!("--test-threads={}", threads.max(1)))
         .current_dir(&run_dir)
         .env(REPLAY_ENV, &run_dir)
+        .env(REFERENCE_ENV, if on_reference { "1" } else { "0" })
         // The teaching messages the judge writes are in the checker's language.
         .env(course_i18n::LANG_VAR, course_i18n::current().tag())
         .env("RUST_BACKTRACE", "0")

@@ -630,3 +630,71 @@ fn killing_the_checker_ends_every_process_it_started() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// What a test says when its checks passed but a value differed from the reference's.
+const DIFFERS_FROM_REFERENCE: &str = "runs every call on the reference solution";
+
+#[test]
+fn a_forward_pass_that_answers_the_gradient_probes_from_memory_earns_nothing() {
+    // The numerical gradient of a forward pass that remembers its answers is zero, and so
+    // is this backward pass: the gradient test's own check passes, and only the judge's
+    // comparison of every value with the reference's fails it.
+    let submission = Submission::solved();
+    submission.inject(
+        "pub fn softmax_rows(",
+        &crate::util::fixture("reference/answers_the_gradient_probes_from_memory"),
+    );
+    submission.inject(
+        "pub fn softmax_rows_backward(",
+        &crate::util::fixture("reference/zero_backward"),
+    );
+    let graded = submission.grade();
+    graded.assert_failed(
+        "softmax_backward_matches_numerical_gradient",
+        "fail",
+        DIFFERS_FROM_REFERENCE,
+    );
+    // The forward tests, which never probe, still pass on their merits.
+    for name in [
+        "softmax_matches_hand_computed_values",
+        "softmax_rows_sum_to_one",
+        "causal_mask_is_lower_triangular_with_the_diagonal",
+    ] {
+        assert_eq!(
+            graded.test(name)["passed"],
+            true,
+            "{name}: {}",
+            graded.lesson()
+        );
+    }
+}
+
+#[test]
+fn zeros_of_the_right_shape_forward_and_backward_earn_no_gradient_test() {
+    // A layer whose forward and backward passes both return zeros: the numerical gradient
+    // of the forward (zero) matches the backward (zero) exactly.
+    let submission = Submission::solved();
+    submission.inject(
+        "pub fn forward(&self, x: &Matrix) -> Matrix {",
+        &crate::util::fixture("reference/zero_forward"),
+    );
+    submission.inject(
+        "pub fn backward(&self, x: &Matrix, d_y: &Matrix) -> LinearGrads {",
+        &crate::util::fixture("reference/zero_linear_backward"),
+    );
+    let graded = submission.grade();
+    graded.assert_failed(
+        "linear_backward_matches_numerical_gradients",
+        "fail",
+        DIFFERS_FROM_REFERENCE,
+    );
+    let passed: Vec<&str> = graded.lesson()["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter(|t| t["passed"] == true)
+        .filter_map(|t| t["name"].as_str())
+        .filter(|name| name.contains("linear") || name.contains("head"))
+        .collect();
+    assert!(passed.is_empty(), "no test of the layer passes: {passed:?}");
+}

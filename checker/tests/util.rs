@@ -18,11 +18,16 @@ pub fn course_root() -> PathBuf {
         .expect("the course root exists")
 }
 
-/// A snippet of hostile code from `checker/tests/fixtures/padding_mask/`.
+/// A snippet of hostile code from `checker/tests/fixtures/`: `name` in `padding_mask/`, or
+/// `folder/name`.
 pub fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/padding_mask")
-        .join(format!("{name}.rs"));
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let folder = if name.contains('/') {
+        fixtures
+    } else {
+        fixtures.join("padding_mask")
+    };
+    let path = folder.join(format!("{name}.rs"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -2,7 +2,9 @@
 //!
 //! - [`graded`] wraps the body of every graded test, and [`observe`] every call into the
 //!   learner's code, so that the checker can run the learner's code in a sandbox and judge
-//!   the values it returned in a process of its own (see the module docs of [`tape`]).
+//!   the values it returned in a process of its own (see the module docs of [`tape`]);
+//!   where the judge is built on the reference solution, it also runs every call there
+//!   and compares ([`reference_run`]).
 //! - [`check`] holds assertions on floats and matrices whose failure messages say which
 //!   property failed, what was expected, what came back, and the likely misconception.
 //! - [`gradient`] computes numerical gradients by central differences, to check every
@@ -21,6 +23,7 @@ pub mod check;
 pub mod fixtures;
 pub mod gradient;
 pub mod mistakes;
+pub mod reference_run;
 pub mod report;
 pub mod tape;
 
@@ -44,4 +47,4 @@ pub use gradient::{
     relative_error,
 };
 pub use report::graded;
-pub use tape::{Held, Taped, object, observe};
+pub use tape::{Held, Taped, object, object_any, observe, observe_any};

@@ -11,6 +11,7 @@
 //!
 //! Outside the checker (a plain `cargo test`), [`graded`] simply runs the body.
 
+use crate::reference_run::first_difference;
 use crate::tape::{last_call, panic_message, record_end, replay_dir, test_name};
 use crate::{MESSAGES, tr};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -37,7 +38,9 @@ const CALL: &str = "in: ";
 /// ```
 ///
 /// A panic in the body fails the test as usual; in the judge its message (the teaching
-/// message of the failed check) is also written to the verdict file.
+/// message of the failed check) is also written to the verdict file. A body that passes
+/// in a judge that compares with the reference still fails where a value the learner
+/// returned differs from the reference's (see [`crate::reference_run`]).
 pub fn graded(body: impl FnOnce()) {
     let Some(dir) = replay_dir() else {
         // In a record run, the end of the body is marked on the tape, pass or fail.
@@ -50,12 +53,20 @@ pub fn graded(body: impl FnOnce()) {
     };
     let verdict_path = dir.join(format!("{}.verdict", test_name()));
     let outcome = catch_unwind(AssertUnwindSafe(body));
+    // The test's own checks passed: every value the learner returned must also be the
+    // reference's (where the judge compares with it; see `reference_run`).
+    let outcome = match outcome {
+        Ok(()) => match first_difference() {
+            None => Ok(()),
+            Some((label, message)) => Err((Some(label), message)),
+        },
+        Err(payload) => Err((last_call(), panic_message(payload.as_ref()))),
+    };
     let text = match &outcome {
         Ok(()) => format!("{PASS}\n"),
-        Err(payload) => format!(
-            "{FAIL}\n{CALL}{}\n{}",
-            last_call().unwrap_or_default(),
-            panic_message(payload.as_ref())
+        Err((call, message)) => format!(
+            "{FAIL}\n{CALL}{}\n{message}",
+            call.clone().unwrap_or_default()
         ),
     };
     if let Err(err) = std::fs::write(&verdict_path, text) {
@@ -64,8 +75,8 @@ pub fn graded(body: impl FnOnce()) {
             tr!(MESSAGES, "verdict-write-failed", error = err.to_string())
         );
     }
-    if let Err(payload) = outcome {
-        resume_unwind(payload);
+    if let Err((_, message)) = outcome {
+        resume_unwind(Box::new(message));
     }
 }
 

@@ -23,6 +23,17 @@
 //! judged value by value against what the judge computed, and a tape that ends early
 //! (a crash, a timeout, `std::process::exit`) fails at the first missing value.
 //!
+//! **Every value against the reference.** A test's own checks look at chosen properties
+//! and values; a gradient test, for one, differentiates the learner's own forward pass,
+//! which a forward that answers the test's probes from memory (or returns zeros
+//! everywhere) would satisfy. So where the judge is built on the reference solution
+//! (the instructor's edition; the checker sets [`REFERENCE_ENV`]), each [`observe`] also
+//! runs its call there, on the same inputs, and the value the learner returned must be
+//! the reference's up to rounding (see [`crate::reference_run`]). A test whose checks
+//! pass but whose values differ fails, naming the first call that differed. Calls whose
+//! right answer is not unique (a random draw, a training run) use [`observe_any`] and
+//! [`object_any`]: from there on, the test's own checks alone decide.
+//!
 //! Objects whose type the lesson defines (a model, a layer built by the learner's
 //! constructor) are held with [`object`]: the record run keeps the object, the judge keeps
 //! nothing, and the object may only be used inside a later [`observe`]. Whatever learner
@@ -55,6 +66,10 @@ pub const RECORD_ENV: &str = "COURSE_TAPE_RECORD";
 /// One judge process can so replay many tests, each on its own libtest thread (which
 /// libtest names after its test).
 pub const REPLAY_ENV: &str = "COURSE_TAPE_REPLAY";
+/// The environment variable with which the checker tells a replay that the lesson crate
+/// its judge was built on is the reference solution (`1`): each observed call then also
+/// runs there and its value is compared with the learner's (see [`crate::reference_run`]).
+pub const REFERENCE_ENV: &str = "COURSE_TAPE_REFERENCE";
 /// The start of the panic message with which a replay stops where the tape has no more
 /// values: the learner's process ended (or was stopped) before it got there.
 pub const TAPE_ENDED: &str = "[tape ended]";
@@ -94,6 +109,7 @@ pub fn last_call() -> Option<String> {
 
 fn enter(label: &str) {
     LAST_CALL.with(|call| *call.borrow_mut() = Some(label.to_owned()));
+    crate::reference_run::count_call();
 }
 
 /// The name of the running test: libtest names each test's thread after it.
@@ -179,6 +195,7 @@ pub fn observe<T: Taped>(label: &str, call: impl FnOnce() -> T) -> T {
                             tr!(MESSAGES, "tape-value-extra-tokens", label = label)
                         );
                     }
+                    crate::reference_run::compare(label, &value, call);
                     value
                 }
                 '!' => replay_panic(label, &mut tokens),
@@ -218,10 +235,32 @@ fn held_outside_observe() -> ! {
     )
 }
 
+/// As [`observe`], for a call whose right answer is not unique: a random draw, a
+/// training run, anything computed from an object built with [`object_any`].
+///
+/// The value is judged by the test's own checks only, and so is everything after it in
+/// the test: the judge stops comparing the learner's values with the reference's there,
+/// because the state they come from may rightly differ.
+#[track_caller]
+pub fn observe_any<T: Taped>(label: &str, call: impl FnOnce() -> T) -> T {
+    crate::reference_run::unpin();
+    observe(label, call)
+}
+
+/// As [`object`], for an object whose right value is not unique (a model whose weights
+/// the learner's code draws at random): from here on, the test's own checks alone decide
+/// (see [`observe_any`]).
+#[track_caller]
+pub fn object_any<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
+    crate::reference_run::unpin();
+    object(label, make)
+}
+
 /// Builds an object with the learner's code (`make` is a call into the lesson).
 ///
-/// The record run keeps the object; the judge gets an empty [`Held`] and the
-/// construction's panic, if it panicked. Use the object inside [`observe`] only.
+/// The record run keeps the object; the judge gets the construction's panic, if it
+/// panicked, and otherwise an empty [`Held`] (or, where it compares the learner's values
+/// with the reference's, the reference's object). Use the object inside [`observe`] only.
 #[track_caller]
 pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
     enter(label);
@@ -231,7 +270,9 @@ pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
         Mode::Replay(dir) => {
             let (kind, mut tokens) = next_entry(dir, label);
             match kind {
-                'o' => Held(None),
+                // The reference's own object, where the judge compares with it (the
+                // learner's stays in the learner's process).
+                'o' => Held(crate::reference_run::run(make)),
                 '!' => replay_panic(label, &mut tokens),
                 _ => panic!(
                     "{TAPE_MISMATCH} {}",
@@ -390,6 +431,40 @@ pub trait Taped: Sized {
     fn write(&self, line: &mut String);
     /// Reads a value from the next tokens.
     fn read(tokens: &mut dyn Iterator<Item = String>) -> Result<Self, String>;
+    /// Where this value (the learner's) differs from `reference` (the reference
+    /// solution's, for the same call) by more than rounding, said for the learner; `None`
+    /// where it does not. Numbers compare as [`same_number`] says, everything else exactly.
+    fn differs_from(&self, reference: &Self) -> Option<String>;
+}
+
+/// Whether the learner's `got` is the reference's `reference` up to rounding: both NaN,
+/// equal (infinities included), or within `1e-6 |reference| + 1e-9 scale + 1e-12`, where
+/// `scale` is the largest magnitude among the values it comes with (an entry near zero in
+/// a matrix of large entries carries their rounding). Two correct implementations that
+/// add in different orders agree far closer than this; a wrong one misses by far more.
+pub fn same_number(got: Float, reference: Float, scale: Float) -> bool {
+    if got.is_nan() || reference.is_nan() {
+        return got.is_nan() && reference.is_nan();
+    }
+    if got.is_infinite() || reference.is_infinite() {
+        return got == reference;
+    }
+    (got - reference).abs() <= 1e-6 * reference.abs() + 1e-9 * scale + 1e-12
+}
+
+/// A number as a message shows it: six decimals, or three significant digits in
+/// scientific notation where that would hide it.
+fn shown_number(value: Float) -> String {
+    if value == 0.0 || !value.is_finite() || (1e-3..1e6).contains(&value.abs()) {
+        format!("{value:.6}")
+    } else {
+        format!("{value:.3e}")
+    }
+}
+
+/// The message for two values that differ as a whole (numbers, flags, integers).
+fn differs(got: String, reference: String) -> String {
+    tr!(MESSAGES, "differs-value", got = got, reference = reference)
 }
 
 fn token(tokens: &mut dyn Iterator<Item = String>) -> Result<String, String> {
@@ -429,6 +504,10 @@ impl Taped for Float {
             .map(Float::from_bits)
             .map_err(|_| tr!(MESSAGES, "tape-not-float-bits", text = short(&hex)))
     }
+    fn differs_from(&self, reference: &Self) -> Option<String> {
+        (!same_number(*self, *reference, 0.0))
+            .then(|| differs(shown_number(*self), shown_number(*reference)))
+    }
 }
 
 impl Taped for bool {
@@ -442,6 +521,9 @@ impl Taped for bool {
             other => Err(tr!(MESSAGES, "tape-not-a-boolean", text = short(other))),
         }
     }
+    fn differs_from(&self, reference: &Self) -> Option<String> {
+        (self != reference).then(|| differs(self.to_string(), reference.to_string()))
+    }
 }
 
 macro_rules! taped_integer {
@@ -452,6 +534,10 @@ macro_rules! taped_integer {
             }
             fn read(tokens: &mut dyn Iterator<Item = String>) -> Result<Self, String> {
                 number(&tagged(tokens, 'i')?)
+            }
+            fn differs_from(&self, reference: &Self) -> Option<String> {
+                (self != reference)
+                    .then(|| differs(self.to_string(), reference.to_string()))
             }
         }
     )*};
@@ -464,6 +550,9 @@ impl Taped for () {
     }
     fn read(tokens: &mut dyn Iterator<Item = String>) -> Result<Self, String> {
         tagged(tokens, 'u').map(|_| ())
+    }
+    fn differs_from(&self, _: &Self) -> Option<String> {
+        None
     }
 }
 
@@ -478,6 +567,13 @@ impl Taped for String {
         let hex = tagged(tokens, 's')?;
         String::from_utf8(bytes_from_hex(&hex)?)
             .map_err(|_| tr!(MESSAGES, "tape-not-utf8"))
+    }
+    fn differs_from(&self, reference: &Self) -> Option<String> {
+        let quoted = |text: &str| -> String {
+            let text: String = text.chars().take(60).collect();
+            format!("{text:?}")
+        };
+        (self != reference).then(|| differs(quoted(self), quoted(reference)))
     }
 }
 
@@ -508,6 +604,16 @@ impl<T: Taped> Taped for Option<T> {
             other => Err(tr!(MESSAGES, "tape-not-an-option", text = short(other))),
         }
     }
+    fn differs_from(&self, reference: &Self) -> Option<String> {
+        match (self, reference) {
+            (None, None) => None,
+            (Some(got), Some(reference)) => got.differs_from(reference),
+            _ => {
+                let shown = |value: &Self| if value.is_some() { "Some" } else { "None" };
+                Some(differs(shown(self).into(), shown(reference).into()))
+            }
+        }
+    }
 }
 
 impl<T: Taped> Taped for Vec<T> {
@@ -527,11 +633,28 @@ impl<T: Taped> Taped for Vec<T> {
         }
         Ok(items)
     }
+    fn differs_from(&self, reference: &Self) -> Option<String> {
+        if self.len() != reference.len() {
+            return Some(tr!(
+                MESSAGES,
+                "differs-length",
+                got = self.len(),
+                reference = reference.len()
+            ));
+        }
+        self.iter()
+            .zip(reference)
+            .enumerate()
+            .find_map(|(index, (got, reference))| {
+                let what = got.differs_from(reference)?;
+                Some(tr!(MESSAGES, "differs-item", index = index, what = what))
+            })
+    }
 }
 
 macro_rules! taped_tuple {
     ($($name:ident),+) => {
-        impl<$($name: Taped),+> Taped for ($($name,)+) {
+        impl<$($name: Taped + 'static),+> Taped for ($($name,)+) {
             #[allow(non_snake_case)]
             fn write(&self, line: &mut String) {
                 let ($($name,)+) = self;
@@ -540,9 +663,44 @@ macro_rules! taped_tuple {
             fn read(tokens: &mut dyn Iterator<Item = String>) -> Result<Self, String> {
                 Ok(($($name::read(tokens)?,)+))
             }
+            #[allow(non_snake_case)]
+            fn differs_from(&self, reference: &Self) -> Option<String> {
+                let ($($name,)+) = self;
+                let got = [$($name as &dyn Differs,)+];
+                let ($($name,)+) = reference;
+                let reference = [$($name as &dyn Differs,)+];
+                let parts = got.len();
+                got.iter().zip(reference).enumerate().find_map(|(index, (got, reference))| {
+                    let what = got.differs_from_dyn(reference)?;
+                    Some(if parts == 1 {
+                        what
+                    } else {
+                        tr!(MESSAGES, "differs-part", part = index + 1, parts = parts, what = what)
+                    })
+                })
+            }
         }
     };
 }
+/// [`Taped::differs_from`] for the parts of a tuple, which have different types.
+trait Differs {
+    fn as_any(&self) -> &dyn std::any::Any;
+    fn differs_from_dyn(&self, reference: &dyn Differs) -> Option<String>;
+}
+
+impl<T: Taped + 'static> Differs for T {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn differs_from_dyn(&self, reference: &dyn Differs) -> Option<String> {
+        // The two parts come from the same tuple type, so the types always match.
+        reference
+            .as_any()
+            .downcast_ref::<T>()
+            .and_then(|reference| self.differs_from(reference))
+    }
+}
+
 taped_tuple!(A);
 taped_tuple!(A, B);
 taped_tuple!(A, B, C);
@@ -560,6 +718,16 @@ pub trait TapedElement: Sized + Clone {
     fn to_hex(&self) -> String;
     /// The element from its digits.
     fn from_hex(hex: &str) -> Result<Self, String>;
+    /// Whether the learner's element is the reference's up to rounding, `scale` being
+    /// the largest [`magnitude`](Self::magnitude) of the reference's elements.
+    fn same(&self, reference: &Self, scale: Float) -> bool;
+    /// What the element weighs in its array's rounding: its absolute value for a finite
+    /// number, nothing otherwise.
+    fn magnitude(&self) -> Float {
+        0.0
+    }
+    /// The element as a message shows it.
+    fn shown(&self) -> String;
 }
 
 impl TapedElement for Float {
@@ -571,6 +739,15 @@ impl TapedElement for Float {
         u64::from_str_radix(hex, 16)
             .map(Float::from_bits)
             .map_err(|_| tr!(MESSAGES, "tape-malformed-float"))
+    }
+    fn same(&self, reference: &Self, scale: Float) -> bool {
+        same_number(*self, *reference, scale)
+    }
+    fn magnitude(&self) -> Float {
+        if self.is_finite() { self.abs() } else { 0.0 }
+    }
+    fn shown(&self) -> String {
+        shown_number(*self)
     }
 }
 
@@ -586,6 +763,12 @@ impl TapedElement for bool {
             _ => Err(tr!(MESSAGES, "tape-malformed-boolean")),
         }
     }
+    fn same(&self, reference: &Self, _: Float) -> bool {
+        self == reference
+    }
+    fn shown(&self) -> String {
+        self.to_string()
+    }
 }
 
 impl TapedElement for usize {
@@ -598,6 +781,12 @@ impl TapedElement for usize {
             .ok()
             .and_then(|v| usize::try_from(v).ok())
             .ok_or_else(|| tr!(MESSAGES, "tape-malformed-integer"))
+    }
+    fn same(&self, reference: &Self, _: Float) -> bool {
+        self == reference
+    }
+    fn shown(&self) -> String {
+        self.to_string()
     }
 }
 
@@ -647,6 +836,41 @@ impl<E: TapedElement, D: Dimension> Taped for Array<E, D> {
             .into_dimensionality::<D>()
             .map_err(|error| error.to_string())
     }
+    fn differs_from(&self, reference: &Self) -> Option<String> {
+        let shape = |array: &Self| -> String {
+            let dims: Vec<String> = array.shape().iter().map(usize::to_string).collect();
+            format!("({})", dims.join(", "))
+        };
+        if self.shape() != reference.shape() {
+            return Some(tr!(
+                MESSAGES,
+                "differs-shape",
+                got = shape(self),
+                reference = shape(reference)
+            ));
+        }
+        let scale = reference.iter().map(E::magnitude).fold(0.0, Float::max);
+        let (flat, (got, expected)) = self
+            .iter()
+            .zip(reference.iter())
+            .enumerate()
+            .find(|(_, (got, expected))| !got.same(expected, scale))?;
+        // The entry's index, from its place in row-major order.
+        let mut index = Vec::with_capacity(self.ndim());
+        let mut rest = flat;
+        for &dim in self.shape().iter().rev() {
+            index.push((rest % dim.max(1)).to_string());
+            rest /= dim.max(1);
+        }
+        index.reverse();
+        Some(tr!(
+            MESSAGES,
+            "differs-entry",
+            index = format!("[{}]", index.join(", ")),
+            got = got.shown(),
+            reference = expected.shown()
+        ))
+    }
 }
 
 // The course's aliases are covered by the impl above; these assertions keep it so.
@@ -692,6 +916,40 @@ mod tests {
         Float::NAN.write(&mut line);
         let mut tokens = line.split(' ').skip(1).map(str::to_owned);
         assert!(Float::read(&mut tokens).unwrap().is_nan());
+    }
+
+    #[test]
+    fn values_differ_from_the_reference_beyond_rounding_only() {
+        // Adding in another order moves a result by a few units in the last place.
+        let sum = [0.1, 0.2, 0.3].iter().sum::<Float>();
+        let other = [0.3, 0.2, 0.1].iter().sum::<Float>();
+        assert!(sum != other && sum.differs_from(&other).is_none());
+        assert!(1.0.differs_from(&1.0001).is_some());
+        assert!(Float::NAN.differs_from(&Float::NAN).is_none());
+        assert!(Float::NAN.differs_from(&0.0).is_some());
+        assert!(
+            Float::NEG_INFINITY
+                .differs_from(&Float::NEG_INFINITY)
+                .is_none()
+        );
+        assert!((-1e9).differs_from(&Float::NEG_INFINITY).is_some());
+        // An entry near zero in a matrix of large entries carries their rounding.
+        let reference = array![[1e6, 0.0]];
+        assert!(array![[1e6, 1e-6]].differs_from(&reference).is_none());
+        assert!(array![[1e6, 1e-2]].differs_from(&reference).is_some());
+        // Zeros where the reference is not: the first such entry is named.
+        let zeros = Matrix::zeros((2, 2));
+        let message = zeros.differs_from(&array![[0.0, 0.0], [0.5, 0.0]]).unwrap();
+        assert!(message.contains("[1, 0]"), "{message}");
+        let message = zeros.differs_from(&Matrix::zeros((2, 3))).unwrap();
+        assert!(message.contains("(2, 3)"), "{message}");
+        // Parts of a tuple and items of a list are named.
+        let message = (1usize, vec![true, false])
+            .differs_from(&(1usize, vec![true, true]))
+            .unwrap();
+        assert!(message.contains("2") && message.contains("1"), "{message}");
+        assert!(Some(1.0).differs_from(&None).is_some());
+        assert!(String::from("a").differs_from(&String::from("a")).is_none());
     }
 
     #[test]

@@ -34,7 +34,8 @@ use course_harness::mistakes::full_model::{
 use course_harness::{
     Catalog, Misconception, Reference, Tol, assert_all_finite, assert_close,
     assert_gradient_close, assert_matrix_close, assert_same_shape, graded,
-    linspace_matrix, numerical_gradient, object, observe, relative_error, tr,
+    linspace_matrix, numerical_gradient, object, object_any, observe, observe_any,
+    relative_error, tr,
 };
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -410,7 +411,7 @@ fn exists(date: Date) -> bool {
 /// `DateTask::sample_date`, observed: the draws depend on the lesson's `days_in_month`,
 /// so `rng` is used only inside this call.
 fn sample_date(task: &DateTask, rng: &mut ChaCha8Rng, split: Split) -> Date {
-    let (year, month, day) = observe("DateTask::sample_date", || {
+    let (year, month, day) = observe_any("DateTask::sample_date", || {
         let date = task.sample_date(rng, split);
         (date.year, date.month, date.day)
     });
@@ -425,7 +426,7 @@ fn sample_example(
     split: Split,
 ) -> (Date, String, String, Fields) {
     let ((year, month, day), source, target, (y, m, d)) =
-        observe("DateTask::sample", || {
+        observe_any("DateTask::sample", || {
             let example = task.sample(rng, split);
             let span = |range: &Range<usize>| (range.start, range.end);
             let fields = &example.fields;
@@ -561,12 +562,19 @@ fn weekday_formats_name_the_right_day() {
 }
 
 /// A batch made by the lesson's code (`Batch::new`, `DateTask::batch`), observed: its
-/// three fields come back as token lists, held in a `Batch` of the test's own.
-fn observed_batch(label: &str, make: impl FnOnce() -> Batch) -> Batch {
-    let (src, tgt_in, tgt_out) = observe(label, || {
+/// three fields come back as token lists, held in a `Batch` of the test's own. A `drawn`
+/// batch is a random draw whose order of draws is the learner's to choose: the judge does
+/// not compare it with the reference's (`observe_any`).
+fn observed_batch(label: &str, drawn: bool, make: impl FnOnce() -> Batch) -> Batch {
+    let call = || {
         let batch = make();
         (batch.src, batch.tgt_in, batch.tgt_out)
-    });
+    };
+    let (src, tgt_in, tgt_out) = if drawn {
+        observe_any(label, call)
+    } else {
+        observe(label, call)
+    };
     Batch {
         src,
         tgt_in,
@@ -597,7 +605,7 @@ fn held_out_years_never_appear_in_training_batches() {
                 .unwrap_or(0)
         };
         for _ in 0..30 {
-            let batch = observed_batch("DateTask::batch", || {
+            let batch = observed_batch("DateTask::batch", true, || {
                 task.batch(&mut rng, 64, Split::Train)
             });
             for b in 0..batch.len() {
@@ -609,7 +617,7 @@ fn held_out_years_never_appear_in_training_batches() {
                 );
             }
         }
-        let batch = observed_batch("DateTask::batch", || {
+        let batch = observed_batch("DateTask::batch", true, || {
             task.batch(&mut rng, 64, Split::HeldOut)
         });
         for b in 0..batch.len() {
@@ -628,7 +636,7 @@ fn held_out_years_never_appear_in_training_batches() {
 #[test]
 fn batch_shifts_the_target_for_teacher_forcing_and_pads() {
     graded(|| {
-        let batch = observed_batch("Batch::new", || {
+        let batch = observed_batch("Batch::new", false, || {
             Batch::new(&[(vec![3, 4, 5], vec![6, 7]), (vec![8], vec![9, 10, 11])])
         });
         assert!(
@@ -762,7 +770,7 @@ fn mean_and_std(m: &Matrix) -> (Float, Float) {
 fn xavier_uniform_has_the_right_range_and_spread() {
     graded(|| {
         let mut rng = seeded_rng(3);
-        let w = observe("xavier_uniform", || xavier_uniform(200, 300, &mut rng));
+        let w = observe_any("xavier_uniform", || xavier_uniform(200, 300, &mut rng));
         assert_same_shape("xavier_uniform(200, 300)", &w, (200, 300));
         let a = (6.0 / 500.0 as Float).sqrt();
         let largest = w.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
@@ -804,7 +812,7 @@ fn xavier_uniform_has_the_right_range_and_spread() {
 fn embedding_init_has_standard_deviation_one_over_sqrt_d_model() {
     graded(|| {
         let mut rng = seeded_rng(4);
-        let e = observe("embedding_init", || embedding_init(500, 64, &mut rng));
+        let e = observe_any("embedding_init", || embedding_init(500, 64, &mut rng));
         assert_same_shape("embedding_init(500, 64)", &e, (500, 64));
         let (mean, std) = mean_and_std(&e);
         assert!(
@@ -1043,7 +1051,7 @@ fn the_loss_at_initialisation_is_close_to_ln_vocab() {
         let ln_v = (44.0 as Float).ln();
         for seed in 0..4 {
             // Transformer::new draws with the lesson's initialisers.
-            let model = object("Transformer::new", || Transformer::new(config, seed));
+            let model = object_any("Transformer::new", || Transformer::new(config, seed));
             let loss = observe("Transformer::forward (loss)", || {
                 loss_value(&model, &batch, 0.0)
             });
@@ -1757,7 +1765,7 @@ fn a_tiny_batch_is_learned_by_heart() {
                 vec![8, 3, 4, 7, EOS],
             ],
         };
-        let mut model = object("Transformer::new", || Transformer::new(config, 0));
+        let mut model = object_any("Transformer::new", || Transformer::new(config, 0));
         let settings = TrainConfig {
             steps: 60,
             batch_size: 4,
@@ -1771,7 +1779,7 @@ fn a_tiny_batch_is_learned_by_heart() {
         };
         // The loop changes the model and calls `on_step` in the lesson's code: each
         // report's step and loss, and the number of calls, come back.
-        let (steps, losses, seen) = observe("train", || {
+        let (steps, losses, seen) = observe_any("train", || {
             let mut seen: usize = 0;
             let reports = train(&mut model, &settings, |_| batch.clone(), |_| seen += 1);
             let steps: Vec<usize> = reports.iter().map(|r| r.step).collect();

@@ -239,3 +239,15 @@ noam-step-zero-zero = step 0 gives min(0^−0.5, 0 · warmup^−1.5) = min(∞, 
 noam-warm-up = the warm-up part is step · warmup^−1.5, a straight line that meets step^−0.5 at step = warmup
 noam-rule = factor · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)
 clipped-each-tensor = each tensor was clipped on its own; the paper's clipping (and PyTorch's clip_grad_norm_) uses one norm over every tensor, so the direction of the whole gradient is kept
+
+## Every value against the reference (reference_run.rs, tape.rs)
+
+differs-from-reference =
+    This test's checks passed, but the judge also runs every call on the reference solution, with the same inputs, and compares what comes back: `{ $label }` (call { $call } of this test) returned something else: { $what }.
+    The checks look at chosen properties and points; code that answers them without computing what the contract says (a value remembered from an earlier call, zeros where the checks compare zeros with zeros, an answer right only for the inputs a test uses) fails here. Make `{ $label }` compute its contract for every input.
+differs-value = yours is { $got } where the reference's is { $reference }
+differs-shape = yours has shape { $got } where the reference's has shape { $reference }
+differs-entry = entry { $index } is { $got } where the reference's is { $reference }
+differs-length = yours has { $got } items where the reference's has { $reference }
+differs-item = item { $index }: { $what }
+differs-part = part { $part } of { $parts }: { $what }

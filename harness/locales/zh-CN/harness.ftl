@@ -419,3 +419,22 @@ noam-warm-up = 预热部分是 step · warmup^−1.5，这是一条直线，在 
 noam-rule = factor · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)
 # en: 75cc48940db87003
 clipped-each-tensor = 每个张量是各自裁剪的；论文中的裁剪（以及 PyTorch 的 clip_grad_norm_）对所有张量使用同一个范数，从而保持整个梯度的方向
+
+## Every value against the reference (reference_run.rs, tape.rs)
+
+# en: 6d92e8fe9128eb13
+differs-from-reference =
+    本测试的检查都通过了，但评判程序还会用相同的输入在参考解上运行每一次调用，并比较返回的结果：`{ $label }`（本测试的第 { $call } 次调用）返回的结果不同：{ $what }。
+    检查只看选定的性质和若干取值点；不按契约计算、却能应付这些检查的代码（记住先前某次调用的值、在检查拿零与零比较之处返回零、只对测试所用的输入才正确的答案）会在这里失败。请让 `{ $label }` 对每个输入都按契约计算。
+# en: ba38dcfc29d69c69
+differs-value = 你的结果是 { $got }，参考解的是 { $reference }
+# en: 23f23a05e260e22d
+differs-shape = 你的结果形状为 { $got }，参考解的形状为 { $reference }
+# en: 08b01d7b1cf3f048
+differs-entry = 元素 { $index } 为 { $got }，参考解的为 { $reference }
+# en: 4032cbc50e84b898
+differs-length = 你的结果有 { $got } 项，参考解的有 { $reference } 项
+# en: e9ffd8ef28f8ee7a
+differs-item = 第 { $index } 项：{ $what }
+# en: 77bcdc9489c3d998
+differs-part = 第 { $part } 部分（共 { $parts } 部分）：{ $what }
