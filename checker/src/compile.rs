@@ -310,6 +310,11 @@ pub fn warm(
 /// Builds the lessons `only` names (their ids) of the trusted workspace `scratch` (the
 /// judge: reference solutions and suites) into `target_dir`, outside any sandbox. Each
 /// lesson is stamped on its own: grading lesson 01 builds lesson 01's judge, not six.
+///
+/// The judge is built with the suites' `judge` feature, which compiles in what only the
+/// judge may hold: the held-out tier's checks and the values they compare with. The
+/// learner's build of the same suites leaves them out, so the executable that runs the
+/// learner's code holds no held-out answer to read (`scratch::lesson_manifest`).
 pub fn build_trusted(
     course: &Course,
     toolchain: &Toolchain,
@@ -336,6 +341,8 @@ pub fn build_trusted(
         command.args([
             "build",
             "--tests",
+            "--features",
+            "judge",
             "--offline",
             "--locked",
             "--message-format=json",

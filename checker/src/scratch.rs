@@ -645,6 +645,12 @@ doctest = false
 [dev-dependencies]
 course-harness = {{ workspace = true }}
 
+# What only the judge's build compiles in: the held-out tier's checks and the values they
+# compare with (`#[cfg(feature = "judge")]` in a suite). The learner's build leaves them
+# out of the executable that runs the learner's code.
+[features]
+judge = []
+
 {tests}
 [lints.rust]
 unsafe_code = "deny"

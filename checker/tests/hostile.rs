@@ -698,3 +698,21 @@ fn zeros_of_the_right_shape_forward_and_backward_earn_no_gradient_test() {
         .collect();
     assert!(passed.is_empty(), "no test of the layer passes: {passed:?}");
 }
+
+#[test]
+fn the_held_out_answers_are_not_in_the_process_that_runs_the_learner_s_code() {
+    // The snippet computes nothing: it answers the held-out cross-attention with the
+    // expected values it finds in its own executable or memory, and zeros otherwise. The
+    // learner's build of the held-out suite leaves those values out (they are the judge's).
+    let submission = Submission::solved();
+    submission.inject(
+        "pub fn scaled_dot_product_attention(",
+        &crate::util::fixture("held_out/reads_its_own_executable"),
+    );
+    let graded = submission.grade();
+    graded.assert_failed(
+        "heldout_cross_attention_with_padding_matches_numpy",
+        "fail",
+        "weights",
+    );
+}
