@@ -317,10 +317,17 @@ fn grade_lessons(
     };
     let judging = scratch.dir.with_extension("judging");
     std::fs::create_dir_all(&judging)?;
+    let fallback = match options.run_as {
+        Some(account) if !sandbox.is_active() => {
+            Some(crate::fallback::Fallback::prepare(course, account)?)
+        }
+        _ => None,
+    };
     let context = crate::run::Context {
         sandbox: &sandbox,
         limits,
         scratch: &judging,
+        fallback: fallback.as_ref(),
     };
     // First the learner's runs: each lesson's tier in one sandboxed process, tests one
     // after the other; a test that did not end there runs again on its own. Then the

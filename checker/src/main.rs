@@ -14,6 +14,7 @@ mod compile;
 mod course;
 mod explain;
 mod export;
+mod fallback;
 mod files;
 mod grade;
 #[cfg(feature = "instructor")]

@@ -437,6 +437,79 @@ fn kill_group(child: &Child) {
     }
 }
 
+/// Ends every process `account` runs: `kill(-1, SIGKILL)`, sent by a process of that
+/// account, reaches every process of the same user but the sender (a process group or a
+/// session would miss one that left it). Sent twice, for a process forked while the first
+/// went out.
+#[cfg(unix)]
+pub fn end_every_process_of(account: Account) {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    for _ in 0..2 {
+        let _ = as_account(account, || {
+            let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+            0
+        });
+    }
+}
+
+/// Accounts exist only on Unix.
+#[cfg(not(unix))]
+pub fn end_every_process_of(_account: Account) {}
+
+/// The index of the first of `paths` that `account` may read, asked of the kernel by a
+/// process of that account.
+#[cfg(unix)]
+pub fn first_accessible_to(
+    account: Account,
+    paths: &[std::ffi::CString],
+) -> Result<Option<usize>> {
+    use nix::unistd::{AccessFlags, access};
+    let paths = paths.to_vec();
+    let code = as_account(account, move || {
+        paths
+            .iter()
+            .position(|path| access(path.as_c_str(), AccessFlags::R_OK).is_ok())
+            .map_or(0, |index| (index + 1).min(250) as i32)
+    })?;
+    Ok((1..=250).contains(&code).then(|| code as usize - 1))
+}
+
+/// Runs `probe` in a process forked as `account` (root's groups dropped, as for a test),
+/// which exits with what it returns, and returns that status. Nothing is executed: the
+/// child ends before its `exec`.
+#[cfg(unix)]
+fn as_account(
+    account: Account,
+    probe: impl Fn() -> i32 + Send + Sync + 'static,
+) -> Result<i32> {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new("/");
+    command
+        .uid(account.uid)
+        .gid(account.gid)
+        .env_clear()
+        .current_dir("/")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: the closure runs in the forked child and makes only async-signal-safe system
+    // calls (access, kill, _exit); it allocates nothing (its paths were made before the
+    // fork) and takes no locks.
+    #[allow(unsafe_code)]
+    unsafe {
+        command.pre_exec(move || nix::libc::_exit(probe()));
+    }
+    let status = command.status().with_context(|| {
+        tr!(
+            INSTRUCTOR,
+            "process-could-not-start",
+            program = "kill/access"
+        )
+    })?;
+    Ok(status.code().unwrap_or(-1))
+}
+
 #[cfg(not(unix))]
 fn kill_group(child: &Child) {
     let _ = child.kill();

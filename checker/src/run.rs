@@ -39,6 +39,20 @@ pub struct Context<'a> {
     pub limits: Limits,
     /// A folder the checker owns, for the judge's files.
     pub scratch: &'a Path,
+    /// Where there is no sandbox and the tests run as an account of their own
+    /// (`--run-as`), what stands in for the sandbox.
+    pub fallback: Option<&'a crate::fallback::Fallback>,
+}
+
+impl Context<'_> {
+    /// Runs `run`, which starts a process of the learner's code and waits for it: in the
+    /// `--run-as` fallback, in the account's turn, which ends every process it left.
+    fn in_turn<T>(&self, run: impl FnOnce() -> T) -> T {
+        match self.fallback {
+            Some(fallback) => fallback.in_turn(run),
+            None => run(),
+        }
+    }
 }
 
 /// One test's run, as the judge and [`decide`] need it.
@@ -66,7 +80,11 @@ fn record_command(
     names: &[&str],
     context: &Context<'_>,
 ) -> Result<Command> {
-    let mut command = Command::new(binary);
+    let program = match context.fallback {
+        Some(fallback) => fallback.executable(binary)?,
+        None => binary.to_path_buf(),
+    };
+    let mut command = Command::new(&program);
     command
         .arg("--exact")
         .args(names)
@@ -79,6 +97,8 @@ fn record_command(
         .env("PATH", "/usr/bin:/bin");
     if context.sandbox.is_active() {
         command.current_dir("/tmp");
+    } else if let Some(fallback) = context.fallback {
+        command.current_dir(fallback.cwd());
     } else {
         // Without a sandbox the test runs in a folder of its own under the checker's
         // scratch space (owned by the --run-as account, if any).
@@ -98,7 +118,8 @@ fn record_command(
 /// recording its tape.
 pub fn record(binary: &Path, test: &ExpectedTest, context: &Context<'_>) -> Result<Run> {
     let command = record_command(binary, &[test.name.as_str()], context)?;
-    let mut finished = process::run(command, b"", context.limits, Some(MAX_TAPE_BYTES))?;
+    let mut finished = context
+        .in_turn(|| process::run(command, b"", context.limits, Some(MAX_TAPE_BYTES)))?;
     if context.sandbox.is_active() {
         finished.status = finished.status.map(process::unwrap_sandbox_status);
     }
@@ -156,8 +177,9 @@ pub fn record_batch(
         total: per_test * names.len().max(1) as u32,
         marker: END_MARK,
     };
-    let mut finished =
-        process::run_watched(command, b"", limits, Some((MAX_TAPE_BYTES, Some(watch))))?;
+    let mut finished = context.in_turn(|| {
+        process::run_watched(command, b"", limits, Some((MAX_TAPE_BYTES, Some(watch))))
+    })?;
     if context.sandbox.is_active() {
         finished.status = finished.status.map(process::unwrap_sandbox_status);
     }

@@ -187,3 +187,49 @@ fn entries_that_name_one_student_are_refused_and_messages_are_escaped() {
     );
     assert!(!junit.contains('\u{1b}'), "{junit:?}");
 }
+
+#[test]
+fn a_process_left_running_cannot_spoil_a_classmate_s_grade() {
+    // amy leaves a process that floods the result channel of every process it can open;
+    // ben, graded beside and after her, keeps full marks: in the sandbox her process ends
+    // with her test; in the --run-as fallback, every process of the account ends after
+    // each run, the account's runs take turns, and a test's process is not open to others.
+    let class = tempfile::tempdir().unwrap();
+    let dir = class.path();
+    let haunted = Submission::solved();
+    haunted.inject("pub fn padding_mask(", &fixture("haunts_the_classmates"));
+    std::fs::create_dir_all(dir.join("amy")).unwrap();
+    std::fs::rename(haunted.path().join(LESSON), dir.join("amy").join(LESSON)).unwrap();
+    for student in ["ben", "cat"] {
+        let solved = Submission::solved();
+        std::fs::create_dir_all(dir.join(student)).unwrap();
+        std::fs::rename(solved.path().join(LESSON), dir.join(student).join(LESSON))
+            .unwrap();
+    }
+    let output = checker()
+        .args(["class", "--format", "csv", "--test-timeout", "3"])
+        .args(crate::util::without_sandbox())
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let csv = String::from_utf8(output.stdout).unwrap();
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let column = rows
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == LESSON)
+        .expect("a column per lesson");
+    for row in rows.records().map(Result::unwrap) {
+        if &row[0] != "amy" {
+            let score: f64 = row[column].parse().unwrap();
+            assert_eq!(score, 1.0, "{} keeps full marks: {csv}", &row[0]);
+        }
+    }
+}

@@ -716,3 +716,13 @@ fn the_held_out_answers_are_not_in_the_process_that_runs_the_learner_s_code() {
         "weights",
     );
 }
+
+#[test]
+fn the_judge_and_the_build_folder_are_out_of_reach_at_run_time() {
+    // Nothing there to reach (in the sandbox, nothing of the course is mounted; in the
+    // --run-as fallback, the checker's build folder is its own): the padding tests pass on
+    // their merits.
+    let graded = padding_trick("reaches_the_judge_at_run_time");
+    let (passed, total) = graded.counts();
+    assert_eq!(passed, total, "{}", graded.lesson());
+}

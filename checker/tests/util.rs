@@ -31,11 +31,18 @@ pub fn fixture(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// `--unsandboxed` when `CHECKER_FIXTURES_UNSANDBOXED` is set: a maintainer's experiment
-/// that shows which hostile fixtures the sandbox alone defeats (they then fail).
-pub fn without_sandbox() -> Vec<&'static str> {
-    if std::env::var_os("CHECKER_FIXTURES_UNSANDBOXED").is_some() {
-        vec!["--unsandboxed"]
+/// The fallback the hostile fixtures are graded in, where the environment asks for one:
+/// - `CHECKER_FIXTURES_RUN_AS=USER` (the checker running as root, USER an account that owns
+///   nothing and cannot read the solutions and suites): `--unsandboxed --run-as USER`, the
+///   second line of defence, which must hold every fixture about credit and leaks;
+/// - `CHECKER_FIXTURES_UNSANDBOXED` set: `--unsandboxed` alone, a maintainer's experiment
+///   that shows which fixtures only the sandbox defeats (they then fail).
+pub fn without_sandbox() -> Vec<String> {
+    if let Some(user) = std::env::var_os("CHECKER_FIXTURES_RUN_AS") {
+        let user = user.to_string_lossy().into_owned();
+        vec!["--unsandboxed".into(), "--run-as".into(), user]
+    } else if std::env::var_os("CHECKER_FIXTURES_UNSANDBOXED").is_some() {
+        vec!["--unsandboxed".into()]
     } else {
         Vec::new()
     }

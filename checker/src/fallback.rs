@@ -1,0 +1,206 @@
+//! What stands in for the sandbox where bubblewrap cannot run: `--unsandboxed --run-as
+//! USER`, the checker running as root (Gradescope's containers, Docker without user
+//! namespaces).
+//!
+//! The learner's tests then run as an unprivileged account, and this module makes that a
+//! second line of defence of its own rather than the sandbox's shadow:
+//!
+//! - **Nothing the account can read holds an answer.** Grading refuses to start while the
+//!   account can read a file of the reference solutions or of the suites (they must be
+//!   made unreadable to it, as the Gradescope bundle's setup does), and the checker's
+//!   build folder (the judge, every submission's build) is made its owner's alone. A test
+//!   executable runs from a copy in a private folder outside the course, which the account
+//!   may execute but not read: it cannot read its own file, and the kernel marks a process
+//!   started from a file it cannot read as not dumpable, so no other process of the account
+//!   can open its files or memory through `/proc` (a leftover process writing into a
+//!   classmate's result channel finds it closed).
+//! - **Every process the account starts ends with its test.** A process group is not
+//!   enough (a process can leave it): after each of the account's runs, every process of
+//!   the account is killed (`kill(-1)` sent by a process of that account, which reaches
+//!   every process of the same user). So the account's runs go one at a time, each starting
+//!   with the account emptied: no two students' code ever runs beside each other under it.
+//!
+//! What this cannot do that the sandbox does: hide the rest of the machine's readable
+//! files and the network, or limit memory per process tree rather than per process. The
+//! book's chapter for instructors lists it.
+
+use crate::course::Course;
+use crate::messages::INSTRUCTOR;
+use crate::process::Account;
+use anyhow::{Context, Result, bail};
+use course_i18n::tr;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The fallback's state for one grading: its private folder, the test executables copied
+/// there, and the lock that runs the account's processes one at a time.
+#[derive(Debug)]
+pub struct Fallback {
+    account: Account,
+    /// A folder of root's, outside the course: the account may pass through it, not list it.
+    stage: PathBuf,
+    /// Each test executable's copy in `stage`, by the original's path.
+    copies: Mutex<HashMap<PathBuf, PathBuf>>,
+    /// The file whose lock is the account's turn, in the checker's private build folder:
+    /// held while a process of the account runs and while the account is emptied, by every
+    /// grading of this course (a `class` grades several submissions at once; two checkers
+    /// may grade at once), so that no two runs of the account overlap.
+    turn: PathBuf,
+}
+
+impl Fallback {
+    /// Prepares grading `course` as `account` without a sandbox: refuses an account that is
+    /// root or that can read an answer, and makes the checker's build folder private.
+    #[cfg(unix)]
+    pub fn prepare(course: &Course, account: Account) -> Result<Self> {
+        use std::os::unix::fs::PermissionsExt;
+        if account.uid == 0 {
+            bail!(tr!(INSTRUCTOR, "fallback-account-is-root"));
+        }
+        let secret = answers(course);
+        if let Some(readable) = readable_by(account, &secret)? {
+            let path = readable.display().to_string();
+            let course = course.root.display().to_string();
+            bail!(tr!(
+                INSTRUCTOR,
+                "fallback-answers-readable",
+                path = path,
+                course = course
+            ));
+        }
+        let scratch = course.scratch_dir();
+        std::fs::create_dir_all(&scratch)?;
+        std::fs::set_permissions(&scratch, std::fs::Permissions::from_mode(0o700))
+            .with_context(|| {
+                let path = scratch.display().to_string();
+                tr!(INSTRUCTOR, "file-could-not-create", path = path)
+            })?;
+        let stage = std::env::temp_dir().join(format!(
+            "course-run-{:032x}",
+            rand::RngExt::random::<u128>(&mut rand::rng())
+        ));
+        std::fs::create_dir(&stage).with_context(|| {
+            let path = stage.display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-create", path = path)
+        })?;
+        std::fs::set_permissions(&stage, std::fs::Permissions::from_mode(0o711))?;
+        let cwd = stage.join("cwd");
+        std::fs::create_dir(&cwd)?;
+        std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o700))?;
+        account.own(&cwd)?;
+        Ok(Self {
+            account,
+            stage,
+            copies: Mutex::new(HashMap::new()),
+            turn: scratch.join(format!("run-as-{}.lock", account.uid)),
+        })
+    }
+
+    /// Accounts exist only on Unix.
+    #[cfg(not(unix))]
+    pub fn prepare(_course: &Course, _account: Account) -> Result<Self> {
+        bail!(tr!(INSTRUCTOR, "process-run-as-needs-unix", user = "?"))
+    }
+
+    /// The copy of the test executable `binary` the account runs: root's, executable by
+    /// all and readable by none but root.
+    #[cfg(unix)]
+    pub fn executable(&self, binary: &Path) -> Result<PathBuf> {
+        use std::os::unix::fs::PermissionsExt;
+        let mut copies = self.copies.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(copy) = copies.get(binary) {
+            return Ok(copy.clone());
+        }
+        let copy = self.stage.join(format!("test-{}", copies.len()));
+        std::fs::copy(binary, &copy).with_context(|| {
+            let path = copy.display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-create", path = path)
+        })?;
+        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o111))?;
+        copies.insert(binary.to_path_buf(), copy.clone());
+        Ok(copy)
+    }
+
+    /// Waits for the account's turn; it lasts as long as what this returns lives. Each call
+    /// locks its own opening of the file, so threads of one checker wait for each other too.
+    /// A lock that cannot be taken (the file cannot be opened) is not waited for.
+    #[cfg(unix)]
+    fn take_turn(&self) -> Option<std::fs::File> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&self.turn)
+            .ok()?;
+        file.lock().ok()?;
+        Some(file)
+    }
+
+    #[cfg(not(unix))]
+    fn take_turn(&self) -> Option<std::fs::File> {
+        None
+    }
+
+    /// Accounts exist only on Unix.
+    #[cfg(not(unix))]
+    pub fn executable(&self, binary: &Path) -> Result<PathBuf> {
+        Ok(binary.to_path_buf())
+    }
+
+    /// The folder the account's tests run in: its own, inside the private folder.
+    pub fn cwd(&self) -> PathBuf {
+        self.stage.join("cwd")
+    }
+
+    /// Runs `run` (which starts a process of the account and waits for it) when no other
+    /// process of the account runs, then ends every process the account has left.
+    pub fn in_turn<T>(&self, run: impl FnOnce() -> T) -> T {
+        let _turn = self.take_turn();
+        crate::process::end_every_process_of(self.account);
+        let outcome = run();
+        crate::process::end_every_process_of(self.account);
+        outcome
+    }
+}
+
+impl Drop for Fallback {
+    fn drop(&mut self) {
+        let _turn = self.take_turn();
+        crate::process::end_every_process_of(self.account);
+        let _ = std::fs::remove_dir_all(&self.stage);
+    }
+}
+
+/// Every file of `course` whose contents answer a lesson: the reference solutions and the
+/// suites (with their reference values and the held-out tier).
+fn answers(course: &Course) -> Vec<PathBuf> {
+    [
+        course.root.join("solutions"),
+        course.root.join("checker/suites"),
+    ]
+    .iter()
+    .filter(|dir| dir.is_dir())
+    .flat_map(|dir| walkdir::WalkDir::new(dir).into_iter().flatten())
+    .filter(|entry| entry.file_type().is_file())
+    .map(|entry| entry.into_path())
+    .collect()
+}
+
+/// The first of `paths` that `account` can read, if any, asked of the kernel by a process
+/// of that account (the permissions of every folder on the way count, as they do for it).
+#[cfg(unix)]
+fn readable_by(account: Account, paths: &[PathBuf]) -> Result<Option<PathBuf>> {
+    use std::os::unix::ffi::OsStrExt;
+    // Exit statuses 1 to 250 name a readable path of the chunk; 0 says none is.
+    for chunk in paths.chunks(250) {
+        let names: Vec<std::ffi::CString> = chunk
+            .iter()
+            .filter_map(|path| std::ffi::CString::new(path.as_os_str().as_bytes()).ok())
+            .collect();
+        if let Some(index) = crate::process::first_accessible_to(account, &names)? {
+            return Ok(chunk.get(index).cloned());
+        }
+    }
+    Ok(None)
+}
