@@ -28,6 +28,7 @@ cargo build --release -p checker
 cargo fetch --locked
 
 id -u student >/dev/null 2>&1 || adduser --disabled-password --gecos "" student
-# Code under test runs as `student`: it may read the course's build, but not the
-# solutions and held-out tests in source form, and it cannot write the results.
+# Code under test runs as `student`, where bubblewrap cannot: it cannot read the solutions
+# and the suites (the checker refuses to grade while it can), nor the checker's build
+# folder (the checker keeps it root's), and it cannot write the results.
 chmod -R o-rwx "$course/solutions" "$course/checker/suites" "$source_dir"
