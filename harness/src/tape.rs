@@ -434,7 +434,16 @@ pub trait Taped: Sized {
     /// Where this value (the learner's) differs from `reference` (the reference
     /// solution's, for the same call) by more than rounding, said for the learner; `None`
     /// where it does not. Numbers compare as [`same_number`] says, everything else exactly.
-    fn differs_from(&self, reference: &Self) -> Option<String>;
+    fn differs_from(&self, reference: &Self) -> Option<String> {
+        self.differs_within(reference, 0.0)
+    }
+    /// [`differs_from`](Self::differs_from), the numbers carrying the rounding of values as
+    /// large as `scale` (the largest magnitude of the list or array they are part of).
+    fn differs_within(&self, reference: &Self, scale: Float) -> Option<String>;
+    /// The largest magnitude of the finite numbers in this value (0 for one without).
+    fn magnitude(&self) -> Float {
+        0.0
+    }
 }
 
 /// Whether the learner's `got` is the reference's `reference` up to rounding: both NaN,
@@ -504,9 +513,12 @@ impl Taped for Float {
             .map(Float::from_bits)
             .map_err(|_| tr!(MESSAGES, "tape-not-float-bits", text = short(&hex)))
     }
-    fn differs_from(&self, reference: &Self) -> Option<String> {
-        (!same_number(*self, *reference, 0.0))
+    fn differs_within(&self, reference: &Self, scale: Float) -> Option<String> {
+        (!same_number(*self, *reference, scale))
             .then(|| differs(shown_number(*self), shown_number(*reference)))
+    }
+    fn magnitude(&self) -> Float {
+        if self.is_finite() { self.abs() } else { 0.0 }
     }
 }
 
@@ -521,7 +533,7 @@ impl Taped for bool {
             other => Err(tr!(MESSAGES, "tape-not-a-boolean", text = short(other))),
         }
     }
-    fn differs_from(&self, reference: &Self) -> Option<String> {
+    fn differs_within(&self, reference: &Self, _: Float) -> Option<String> {
         (self != reference).then(|| differs(self.to_string(), reference.to_string()))
     }
 }
@@ -535,7 +547,7 @@ macro_rules! taped_integer {
             fn read(tokens: &mut dyn Iterator<Item = String>) -> Result<Self, String> {
                 number(&tagged(tokens, 'i')?)
             }
-            fn differs_from(&self, reference: &Self) -> Option<String> {
+            fn differs_within(&self, reference: &Self, _: Float) -> Option<String> {
                 (self != reference)
                     .then(|| differs(self.to_string(), reference.to_string()))
             }
@@ -551,7 +563,7 @@ impl Taped for () {
     fn read(tokens: &mut dyn Iterator<Item = String>) -> Result<Self, String> {
         tagged(tokens, 'u').map(|_| ())
     }
-    fn differs_from(&self, _: &Self) -> Option<String> {
+    fn differs_within(&self, _: &Self, _: Float) -> Option<String> {
         None
     }
 }
@@ -568,7 +580,7 @@ impl Taped for String {
         String::from_utf8(bytes_from_hex(&hex)?)
             .map_err(|_| tr!(MESSAGES, "tape-not-utf8"))
     }
-    fn differs_from(&self, reference: &Self) -> Option<String> {
+    fn differs_within(&self, reference: &Self, _: Float) -> Option<String> {
         let quoted = |text: &str| -> String {
             let text: String = text.chars().take(60).collect();
             format!("{text:?}")
@@ -604,15 +616,18 @@ impl<T: Taped> Taped for Option<T> {
             other => Err(tr!(MESSAGES, "tape-not-an-option", text = short(other))),
         }
     }
-    fn differs_from(&self, reference: &Self) -> Option<String> {
+    fn differs_within(&self, reference: &Self, scale: Float) -> Option<String> {
         match (self, reference) {
             (None, None) => None,
-            (Some(got), Some(reference)) => got.differs_from(reference),
+            (Some(got), Some(reference)) => got.differs_within(reference, scale),
             _ => {
                 let shown = |value: &Self| if value.is_some() { "Some" } else { "None" };
                 Some(differs(shown(self).into(), shown(reference).into()))
             }
         }
+    }
+    fn magnitude(&self) -> Float {
+        self.as_ref().map_or(0.0, T::magnitude)
     }
 }
 
@@ -633,7 +648,7 @@ impl<T: Taped> Taped for Vec<T> {
         }
         Ok(items)
     }
-    fn differs_from(&self, reference: &Self) -> Option<String> {
+    fn differs_within(&self, reference: &Self, scale: Float) -> Option<String> {
         if self.len() != reference.len() {
             return Some(tr!(
                 MESSAGES,
@@ -642,13 +657,19 @@ impl<T: Taped> Taped for Vec<T> {
                 reference = reference.len()
             ));
         }
+        // The items of a list are values of one kind (a model's tensors, the losses of a
+        // run): each carries the rounding of the largest.
+        let scale = scale.max(Taped::magnitude(reference));
         self.iter()
             .zip(reference)
             .enumerate()
             .find_map(|(index, (got, reference))| {
-                let what = got.differs_from(reference)?;
+                let what = got.differs_within(reference, scale)?;
                 Some(tr!(MESSAGES, "differs-item", index = index, what = what))
             })
+    }
+    fn magnitude(&self) -> Float {
+        self.iter().map(T::magnitude).fold(0.0, Float::max)
     }
 }
 
@@ -664,14 +685,14 @@ macro_rules! taped_tuple {
                 Ok(($($name::read(tokens)?,)+))
             }
             #[allow(non_snake_case)]
-            fn differs_from(&self, reference: &Self) -> Option<String> {
+            fn differs_within(&self, reference: &Self, scale: Float) -> Option<String> {
                 let ($($name,)+) = self;
                 let got = [$($name as &dyn Differs,)+];
                 let ($($name,)+) = reference;
                 let reference = [$($name as &dyn Differs,)+];
                 let parts = got.len();
                 got.iter().zip(reference).enumerate().find_map(|(index, (got, reference))| {
-                    let what = got.differs_from_dyn(reference)?;
+                    let what = got.differs_within_dyn(reference, scale)?;
                     Some(if parts == 1 {
                         what
                     } else {
@@ -685,19 +706,24 @@ macro_rules! taped_tuple {
 /// [`Taped::differs_from`] for the parts of a tuple, which have different types.
 trait Differs {
     fn as_any(&self) -> &dyn std::any::Any;
-    fn differs_from_dyn(&self, reference: &dyn Differs) -> Option<String>;
+    fn differs_within_dyn(&self, reference: &dyn Differs, scale: Float)
+    -> Option<String>;
 }
 
 impl<T: Taped + 'static> Differs for T {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
-    fn differs_from_dyn(&self, reference: &dyn Differs) -> Option<String> {
+    fn differs_within_dyn(
+        &self,
+        reference: &dyn Differs,
+        scale: Float,
+    ) -> Option<String> {
         // The two parts come from the same tuple type, so the types always match.
         reference
             .as_any()
             .downcast_ref::<T>()
-            .and_then(|reference| self.differs_from(reference))
+            .and_then(|reference| self.differs_within(reference, scale))
     }
 }
 
@@ -836,7 +862,7 @@ impl<E: TapedElement, D: Dimension> Taped for Array<E, D> {
             .into_dimensionality::<D>()
             .map_err(|error| error.to_string())
     }
-    fn differs_from(&self, reference: &Self) -> Option<String> {
+    fn differs_within(&self, reference: &Self, scale: Float) -> Option<String> {
         let shape = |array: &Self| -> String {
             let dims: Vec<String> = array.shape().iter().map(usize::to_string).collect();
             format!("({})", dims.join(", "))
@@ -849,7 +875,7 @@ impl<E: TapedElement, D: Dimension> Taped for Array<E, D> {
                 reference = shape(reference)
             ));
         }
-        let scale = reference.iter().map(E::magnitude).fold(0.0, Float::max);
+        let scale = scale.max(Taped::magnitude(reference));
         let (flat, (got, expected)) = self
             .iter()
             .zip(reference.iter())
@@ -870,6 +896,9 @@ impl<E: TapedElement, D: Dimension> Taped for Array<E, D> {
             got = got.shown(),
             reference = expected.shown()
         ))
+    }
+    fn magnitude(&self) -> Float {
+        self.iter().map(E::magnitude).fold(0.0, Float::max)
     }
 }
 
@@ -937,6 +966,9 @@ mod tests {
         let reference = array![[1e6, 0.0]];
         assert!(array![[1e6, 1e-6]].differs_from(&reference).is_none());
         assert!(array![[1e6, 1e-2]].differs_from(&reference).is_some());
+        // The items of a list carry the rounding of its largest one.
+        assert!(vec![1e6, 1e-6].differs_from(&vec![1e6, 0.0]).is_none());
+        assert!(vec![1e6, 1e-2].differs_from(&vec![1e6, 0.0]).is_some());
         // Zeros where the reference is not: the first such entry is named.
         let zeros = Matrix::zeros((2, 2));
         let message = zeros.differs_from(&array![[0.0, 0.0], [0.5, 0.0]]).unwrap();
