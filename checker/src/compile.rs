@@ -527,6 +527,7 @@ fn unlimited(timeout: Duration) -> Limits {
         memory_bytes: None,
         output_bytes: 64 << 20,
         account: None,
+        end_account: false,
         file_bytes: None,
         cpu_seconds: None,
     }
@@ -593,6 +594,7 @@ pub fn build_lessons(
                 memory_bytes: Some(limits.memory_bytes),
                 output_bytes: 64 << 20,
                 account: None,
+                end_account: false,
                 file_bytes: Some(1 << 30),
                 cpu_seconds: None,
             };

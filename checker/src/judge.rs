@@ -145,6 +145,7 @@ pub fn replay(
         memory_bytes: Some(4 << 30),
         output_bytes: 64 << 10,
         account: None,
+        end_account: false,
         file_bytes: Some(64 << 20),
         cpu_seconds: None,
     };

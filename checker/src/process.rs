@@ -26,6 +26,10 @@ pub struct Limits {
     pub output_bytes: usize,
     /// The account to run the child as (dropping root's groups), or `None` for ours.
     pub account: Option<Account>,
+    /// Whether every process of `account` ends with the child, before its output is read
+    /// to its end: the `--run-as` fallback, whose runs take turns (a process that left the
+    /// child's group would otherwise hold its pipes open, and the checker with them).
+    pub end_account: bool,
     /// The largest file the child may write, in bytes (`RLIMIT_FSIZE`), or `None`.
     pub file_bytes: Option<u64>,
     /// The CPU seconds the child may use (`RLIMIT_CPU`), or `None`: a backstop under the
@@ -202,6 +206,11 @@ pub fn run_watched(
     // Whatever the child left running in its group (a spawned process, a grandchild
     // holding the output pipes open) goes now.
     kill_group(&child);
+    if limits.end_account
+        && let Some(account) = limits.account
+    {
+        end_every_process_of(account);
+    }
     if status.is_none() {
         let _ = child.wait();
     }
@@ -564,6 +573,7 @@ mod tests {
             memory_bytes: None,
             output_bytes: 16,
             account: None,
+            end_account: false,
             file_bytes: None,
             cpu_seconds: None,
         }

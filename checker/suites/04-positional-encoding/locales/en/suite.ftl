@@ -26,7 +26,7 @@ norm-not-half = ‖PE({ $p })‖² with d_model = { $d_model }: expected { $expe
 
 forward-no-tokens = Embedding::forward of no tokens
 vocab-not-rejected = Embedding::forward(&[0, 7]) with a vocabulary of 3 tokens should panic. Likely cause: a token id outside the vocabulary was turned into something (a zero row, a clamp) instead of being rejected.
-vocab-unclear = Embedding::forward(&[0, 7]) panicked with "{ $text }", which does not say that token 7 is outside the vocabulary of 3. Likely cause: the index went straight into the weight; check the token first, with assert!.
+vocab-unclear = Embedding::forward(&[0, 7]) panicked with "{ $text }", which does not name the token (7) and the vocabulary size (3). Likely cause: the index went straight into the weight; check the token first, with assert!, and say both numbers.
 backward-shape = Embedding::backward (the weight's gradient)
 backward-hint = d_weight[v] = √d_model · (sum of the rows of d_out whose token is v): add (+=), don't assign, and leave the rows of unused tokens at 0
 
