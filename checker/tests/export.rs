@@ -162,6 +162,8 @@ fn the_student_edition_builds_grades_and_leaks_nothing() {
         "COURSE_GRADER_REPOSITORY",
         "COURSE_GRADER_TOKEN",
         "--format classroom",
+        // GitHub's Ubuntu runners need the AppArmor restriction lifted for bubblewrap.
+        "apparmor_restrict_unprivileged_userns=0",
     ] {
         assert!(workflow.contains(needle), "the workflow lacks {needle}");
     }
