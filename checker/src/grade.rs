@@ -1,12 +1,18 @@
-//! Grading: from a folder of lesson sources to a [`CourseReport`].
+//! Grading: from a folder of lesson sources to a [`CourseReport`], in the steps
+//! `grade_lessons` runs, one function each:
 //!
-//! 1. Read each lesson's expected tests from the course's suite (not from the build).
-//! 2. Build the judge once (the suites on the reference solutions, [`crate::judge`]) and
-//!    the dependencies once (a trusted warm-up, [`crate::compile::warm`]).
-//! 3. Prepare the scratch workspace from the submission's `src/` folders ([`crate::scratch`]).
-//! 4. Build each lesson in its own sandbox ([`crate::compile`]).
-//! 5. Run every expected test in the sandbox and have the judge decide, a few at a time
-//!    ([`crate::run`](mod@crate::run)).
+//! 1. Read each lesson's expected tests from the course's suite (not from the build), and
+//!    choose the sandbox (`choose_sandbox`).
+//! 2. Prepare the scratch workspace from the submission's `src/` folders ([`crate::scratch`]).
+//! 3. `build`: the judge (the suites on the reference solutions, [`crate::judge`]) and the
+//!    dependencies (a trusted warm-up, [`crate::compile::warm`]) once, at the same time;
+//!    then each lesson in its own sandbox ([`crate::compile`]).
+//! 4. `Plan::new`: each lesson that cannot run gets its report; the tests of the others
+//!    become jobs, grouped by lesson and tier.
+//! 5. `record`: every job runs in the sandbox, a group in one process, a few groups at a
+//!    time ([`crate::run`](mod@crate::run)).
+//! 6. `judge_tapes`: the judge replays each group's tapes and decides.
+//! 7. `assemble`: each test's result, each lesson's report.
 //!
 //! Nothing is written outside `target/checker/`.
 
@@ -20,6 +26,7 @@ use crate::run::Run;
 use crate::sandbox::Sandbox;
 use crate::scratch::{Origin, Scratch, SourceState};
 use anyhow::{Context, Result, bail};
+use course_harness::report::Verdict;
 use course_i18n::tr;
 use course_manifest::Lesson;
 use std::path::{Path, PathBuf};
@@ -123,7 +130,7 @@ pub fn grade(
     Ok(report)
 }
 
-/// [`grade`], without the notes on earlier lessons.
+/// [`grade`], without the notes on earlier lessons: the module's steps, one function each.
 fn grade_lessons(
     course: &Course,
     lessons: &[&Lesson],
@@ -143,21 +150,9 @@ fn grade_lessons(
         .iter()
         .map(|lesson| course.expected(lesson))
         .collect::<Result<_>>()?;
-
-    let sandbox = if options.unsandboxed {
-        Sandbox::None(tr!(MESSAGES, "grade-unsandboxed-given"))
-    } else {
-        sandbox().clone()
-    };
-    if !sandbox.is_active() {
-        if options.instructor && !options.unsandboxed {
-            bail!(tr!(
-                MESSAGES,
-                "grade-cannot-sandbox",
-                why = sandbox.describe()
-            ));
-        }
-        warn_unsandboxed(&sandbox);
+    let sandbox = choose_sandbox(options)?;
+    if sandbox.is_active() && options.run_as.is_some() {
+        crate::fallback::let_the_sandbox_pass(course)?;
     }
     let (scratch, states) = Scratch::prepare(
         course,
@@ -166,147 +161,19 @@ fn grade_lessons(
         options.whole_stack,
         options.recognise_stubs,
     )?;
-    // Untouched stubs are not built, so a first run of an untouched course builds nothing
-    // (and needs no judge).
-    let mut judge_build = None;
-    let build = if scratch.members.is_empty() {
-        compile::Build::default()
-    } else {
-        let toolchain = Toolchain::locate()?;
-        fetch(course, &toolchain, progress)?;
-        progress(Event::Preparing);
-        let target_dir = course.scratch_dir().join("build");
-        // The judge of the lessons that will be built (an untouched stub is not).
-        let built: Vec<&Lesson> = lessons
-            .iter()
-            .filter(|lesson| scratch.members.contains(&lesson.id))
-            .copied()
-            .collect();
-        // The judge and the warm-up build into folders of their own, at the same time: on
-        // a first run each spends long stretches on one crate, and two cores fill better.
-        let (judged, warmed) = std::thread::scope(|scope| {
-            let judging = course.has_references().then(|| {
-                scope.spawn(|| {
-                    judge(
-                        course,
-                        &toolchain,
-                        options.judge_on,
-                        options.build_timeout,
-                        &built,
-                    )
-                })
-            });
-            let warmed = warm(course, &toolchain, &target_dir, &scratch.members);
-            let judged =
-                judging.map(|handle| handle.join().expect("no judge build panics"));
-            (judged, warmed)
-        });
-        judge_build = judged.transpose()?;
-        warmed?;
-        progress(Event::Building);
-        compile::build_lessons(
-            course,
-            &toolchain,
-            &sandbox,
-            &scratch,
-            lessons,
-            &target_dir,
-            BuildLimits {
-                timeout: options.build_timeout,
-                memory_bytes: options.build_memory_bytes,
-            },
-        )?
-    };
+    let (build, judge_build) =
+        build(course, lessons, &scratch, &sandbox, options, progress)?;
+    let plan = Plan::new(
+        lessons,
+        &states,
+        expected,
+        &scratch,
+        &build,
+        judge_build.as_deref(),
+        options,
+    );
 
-    // Decide each lesson's fate; collect the tests of those that built.
-    let mut reports: Vec<Option<LessonReport>> = Vec::new();
-    let mut jobs: Vec<Job> = Vec::new();
-    for (index, ((lesson, state), names)) in
-        lessons.iter().zip(&states).zip(&expected).enumerate()
-    {
-        let dir = scratch.lesson_dir(lesson);
-        let unbuilt = |status, message: String| {
-            Some(LessonReport::unbuilt(
-                &lesson.id,
-                &lesson.title,
-                status,
-                message,
-                names,
-            ))
-        };
-        let report = match state {
-            SourceState::MissingFolder => unbuilt(
-                LessonStatus::Missing,
-                tr!(MESSAGES, "grade-missing-folder", id = &lesson.id),
-            ),
-            SourceState::MissingLib => unbuilt(
-                LessonStatus::Missing,
-                tr!(MESSAGES, "grade-missing-lib", id = &lesson.id),
-            ),
-            SourceState::Unusable(why) => unbuilt(LessonStatus::Missing, why.clone()),
-            SourceState::Stub => Some(LessonReport::untouched(
-                &lesson.id,
-                &lesson.title,
-                lesson.first_function(),
-                names,
-            )),
-            SourceState::Copied if built(&build, &dir) => {
-                for (test, expected_test) in names.iter().enumerate() {
-                    let key = (dir.clone(), expected_test.tier.stem().to_owned());
-                    let binary = build.executables.get(&key).cloned();
-                    // The judge: the course's build of the suite, or (in an edition
-                    // without reference solutions) the learner's own.
-                    let judge = match &judge_build {
-                        Some(judge) => judge
-                            .executable(lesson, expected_test)
-                            .map(Path::to_path_buf)
-                            .ok_or_else(|| {
-                                judge.failures.get(&lesson.id).cloned().unwrap_or_else(
-                                    || tr!(MESSAGES, "grade-judge-missing"),
-                                )
-                            }),
-                        None => binary.clone().ok_or_else(String::new),
-                    };
-                    jobs.push(Job {
-                        lesson: index,
-                        test,
-                        binary,
-                        judge,
-                    });
-                }
-                None
-            }
-            SourceState::Copied => match build.errors.get(&dir) {
-                Some(errors) => unbuilt(
-                    LessonStatus::DoesNotCompile,
-                    tr!(
-                        MESSAGES,
-                        "grade-does-not-compile",
-                        errors = first_lines(&learner_paths(
-                            errors,
-                            &format!("{}/{}", options.lessons_label, lesson.id)
-                        ))
-                    ),
-                ),
-                None => unbuilt(
-                    LessonStatus::BuildFailed,
-                    tr!(
-                        MESSAGES,
-                        "grade-build-failed",
-                        errors =
-                            first_lines(
-                                &build.failures.get(&dir).cloned().unwrap_or_else(
-                                    || tr!(MESSAGES, "grade-cargo-silent")
-                                )
-                            )
-                    ),
-                ),
-            },
-        };
-        reports.push(report);
-    }
-
-    progress(Event::Testing(jobs.len()));
+    progress(Event::Testing(plan.jobs.len()));
     let limits = Limits {
         timeout: options.test_timeout,
         memory_bytes: Some(options.memory_bytes),
@@ -332,43 +199,266 @@ fn grade_lessons(
         scratch: &judging,
         fallback: fallback.as_ref(),
     };
-    // First the learner's runs: each lesson's tier in one sandboxed process, tests one
-    // after the other; a test that did not end there runs again on its own. Then the
-    // judge, one process per lesson and tier, replays the tapes; then each test's result.
-    //
-    // The groups: the slots of one lesson's tier, in libtest's order (by name).
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (slot, job) in jobs.iter().enumerate() {
-        let tier = expected[job.lesson][job.test].tier;
-        match groups.last_mut() {
-            Some(group)
-                if jobs[group[0]].lesson == job.lesson
-                    && expected[job.lesson][jobs[group[0]].test].tier == tier =>
-            {
-                group.push(slot)
-            }
-            _ => groups.push(vec![slot]),
+    let outcomes = record(&plan, &context, options, progress)?;
+    let verdicts = judge_tapes(&plan, &outcomes, &judging, &sandbox, options)?;
+    let report = assemble(lessons, plan, outcomes, verdicts, limits);
+    drop(scratch);
+    Ok(report)
+}
+
+/// The sandbox learner code runs in: this machine's, unless `--unsandboxed` says none. An
+/// instructor's grading refuses to go on without one unless told to.
+fn choose_sandbox(options: &Options) -> Result<Sandbox> {
+    let sandbox = if options.unsandboxed {
+        Sandbox::None(tr!(MESSAGES, "grade-unsandboxed-given"))
+    } else {
+        sandbox().clone()
+    };
+    if !sandbox.is_active() {
+        if options.instructor && !options.unsandboxed {
+            bail!(tr!(
+                MESSAGES,
+                "grade-cannot-sandbox",
+                why = sandbox.describe()
+            ));
         }
+        warn_unsandboxed(&sandbox);
     }
-    for group in &mut groups {
-        group.sort_by(|&a, &b| {
-            expected[jobs[a].lesson][jobs[a].test]
-                .name
-                .cmp(&expected[jobs[b].lesson][jobs[b].test].name)
+    Ok(sandbox)
+}
+
+/// Builds what grading needs: the judge and the dependencies (the trusted builds, at the
+/// same time), then each lesson of the submission in its sandbox. Untouched stubs are not
+/// built, so a first run of an untouched course builds nothing (and needs no judge).
+fn build(
+    course: &Course,
+    lessons: &[&Lesson],
+    scratch: &Scratch,
+    sandbox: &Sandbox,
+    options: &Options,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<(compile::Build, Option<Arc<Judge>>)> {
+    if scratch.members.is_empty() {
+        return Ok((compile::Build::default(), None));
+    }
+    let toolchain = Toolchain::locate()?;
+    fetch(course, &toolchain, progress)?;
+    progress(Event::Preparing);
+    let target_dir = course.scratch_dir().join("build");
+    // The judge of the lessons that will be built (an untouched stub is not).
+    let built: Vec<&Lesson> = lessons
+        .iter()
+        .filter(|lesson| scratch.members.contains(&lesson.id))
+        .copied()
+        .collect();
+    // The judge and the warm-up build into folders of their own, at the same time: on a
+    // first run each spends long stretches on one crate, and two cores fill better.
+    let (judged, warmed) = std::thread::scope(|scope| {
+        let judging = course.has_references().then(|| {
+            scope.spawn(|| {
+                judge(
+                    course,
+                    &toolchain,
+                    options.judge_on,
+                    options.build_timeout,
+                    &built,
+                )
+            })
         });
+        let warmed = warm(course, &toolchain, &target_dir, &scratch.members);
+        let judged = judging.map(|handle| handle.join().expect("no judge build panics"));
+        (judged, warmed)
+    });
+    let judge_build = judged.transpose()?;
+    warmed?;
+    progress(Event::Building);
+    let build = compile::build_lessons(
+        course,
+        &toolchain,
+        sandbox,
+        scratch,
+        lessons,
+        &target_dir,
+        BuildLimits {
+            timeout: options.build_timeout,
+            memory_bytes: options.build_memory_bytes,
+        },
+    )?;
+    Ok((build, judge_build))
+}
+
+/// What grading will do with each lesson and test: the report of each lesson that does
+/// not run (missing, an untouched stub, not compiling), and for the others one job per
+/// test, grouped by lesson and tier.
+struct Plan {
+    /// Each lesson's expected tests, from the course's suites.
+    expected: Vec<Vec<ExpectedTest>>,
+    /// Each lesson's report where it is decided without running a test.
+    reports: Vec<Option<LessonReport>>,
+    /// The tests to run, by slot.
+    jobs: Vec<Job>,
+    /// The slots of each lesson's tier, in libtest's order (by name): recorded in one
+    /// process, replayed by the judge in one.
+    groups: Vec<Vec<usize>>,
+}
+
+impl Plan {
+    /// Decides each lesson's fate and collects the tests of those that built.
+    fn new(
+        lessons: &[&Lesson],
+        states: &[SourceState],
+        expected: Vec<Vec<ExpectedTest>>,
+        scratch: &Scratch,
+        build: &compile::Build,
+        judge_build: Option<&Judge>,
+        options: &Options,
+    ) -> Self {
+        let mut reports: Vec<Option<LessonReport>> = Vec::new();
+        let mut jobs: Vec<Job> = Vec::new();
+        for (index, ((lesson, state), names)) in
+            lessons.iter().zip(states).zip(&expected).enumerate()
+        {
+            let dir = scratch.lesson_dir(lesson);
+            let unbuilt = |status, message: String| {
+                Some(LessonReport::unbuilt(
+                    &lesson.id,
+                    &lesson.title,
+                    status,
+                    message,
+                    names,
+                ))
+            };
+            let report = match state {
+                SourceState::MissingFolder => unbuilt(
+                    LessonStatus::Missing,
+                    tr!(MESSAGES, "grade-missing-folder", id = &lesson.id),
+                ),
+                SourceState::MissingLib => unbuilt(
+                    LessonStatus::Missing,
+                    tr!(MESSAGES, "grade-missing-lib", id = &lesson.id),
+                ),
+                SourceState::Unusable(why) => unbuilt(LessonStatus::Missing, why.clone()),
+                SourceState::Stub => Some(LessonReport::untouched(
+                    &lesson.id,
+                    &lesson.title,
+                    lesson.first_function(),
+                    names,
+                )),
+                SourceState::Copied if built(build, &dir) => {
+                    for (test, expected_test) in names.iter().enumerate() {
+                        let key = (dir.clone(), expected_test.tier.stem().to_owned());
+                        let binary = build.executables.get(&key).cloned();
+                        // The judge: the course's build of the suite, or (in an edition
+                        // without reference solutions) the learner's own.
+                        let judge = match judge_build {
+                            Some(judge) => judge
+                                .executable(lesson, expected_test)
+                                .map(Path::to_path_buf)
+                                .ok_or_else(|| {
+                                    judge
+                                        .failures
+                                        .get(&lesson.id)
+                                        .cloned()
+                                        .unwrap_or_else(|| {
+                                            tr!(MESSAGES, "grade-judge-missing")
+                                        })
+                                }),
+                            None => binary.clone().ok_or_else(String::new),
+                        };
+                        jobs.push(Job {
+                            lesson: index,
+                            test,
+                            binary,
+                            judge,
+                        });
+                    }
+                    None
+                }
+                SourceState::Copied => match build.errors.get(&dir) {
+                    Some(errors) => unbuilt(
+                        LessonStatus::DoesNotCompile,
+                        tr!(
+                            MESSAGES,
+                            "grade-does-not-compile",
+                            errors = first_lines(&learner_paths(
+                                errors,
+                                &format!("{}/{}", options.lessons_label, lesson.id)
+                            ))
+                        ),
+                    ),
+                    None => unbuilt(
+                        LessonStatus::BuildFailed,
+                        tr!(
+                            MESSAGES,
+                            "grade-build-failed",
+                            errors = first_lines(
+                                &build.failures.get(&dir).cloned().unwrap_or_else(
+                                    || tr!(MESSAGES, "grade-cargo-silent")
+                                )
+                            )
+                        ),
+                    ),
+                },
+            };
+            reports.push(report);
+        }
+        let mut plan = Self {
+            expected,
+            reports,
+            jobs,
+            groups: Vec::new(),
+        };
+        plan.groups = plan.group();
+        plan
     }
+
+    /// The expected test of `slot`.
+    fn test(&self, slot: usize) -> &ExpectedTest {
+        let job = &self.jobs[slot];
+        &self.expected[job.lesson][job.test]
+    }
+
+    /// The slots of each lesson's tier, each group in libtest's order (by name).
+    fn group(&self) -> Vec<Vec<usize>> {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (slot, job) in self.jobs.iter().enumerate() {
+            match groups.last_mut() {
+                Some(group)
+                    if self.jobs[group[0]].lesson == job.lesson
+                        && self.test(group[0]).tier == self.test(slot).tier =>
+                {
+                    group.push(slot)
+                }
+                _ => groups.push(vec![slot]),
+            }
+        }
+        for group in &mut groups {
+            group.sort_by(|&a, &b| self.test(a).name.cmp(&self.test(b).name));
+        }
+        groups
+    }
+}
+
+/// The learner's runs: each lesson's tier in one sandboxed process, tests one after the
+/// other; a test that did not end there runs again on its own. Each test's outcome, by
+/// slot (a recorded run for the judge, or already a result).
+fn record(
+    plan: &Plan,
+    context: &crate::run::Context<'_>,
+    options: &Options,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Vec<Option<Outcome>>> {
     let recorder = Recorder {
-        jobs: &jobs,
-        expected: &expected,
-        context: &context,
+        plan,
+        context,
         options,
-        lesson_timeouts: lessons.iter().map(|_| AtomicUsize::new(0)).collect(),
+        lesson_timeouts: plan.expected.iter().map(|_| AtomicUsize::new(0)).collect(),
         all_timeouts: AtomicUsize::new(0),
-        outcomes: Mutex::new((0..jobs.len()).map(|_| None).collect()),
+        outcomes: Mutex::new((0..plan.jobs.len()).map(|_| None).collect()),
         progress,
     };
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    crate::pool::for_each(&groups, options.jobs, |_, group| {
+    crate::pool::for_each(&plan.groups, options.jobs, |_, group| {
         if let Err(error) = recorder.group(group) {
             *failure.lock().expect("no worker panics") = Some(error);
         }
@@ -376,13 +466,20 @@ fn grade_lessons(
     if let Some(error) = failure.into_inner().expect("no worker panics") {
         return Err(error.context(tr!(MESSAGES, "grade-could-not-run-test")));
     }
-    let outcomes: Vec<Option<Outcome>> =
-        recorder.outcomes.into_inner().expect("no worker panics");
+    Ok(recorder.outcomes.into_inner().expect("no worker panics"))
+}
 
-    // The judge: one replay per group, of every test whose run left a tape.
-    let mut verdicts: Vec<Option<course_harness::report::Verdict>> =
-        (0..jobs.len()).map(|_| None).collect();
-    for group in &groups {
+/// The judge: one replay per group, of every test whose run left a tape. Each test's
+/// verdict, by slot (`None` where there was nothing to replay).
+fn judge_tapes(
+    plan: &Plan,
+    outcomes: &[Option<Outcome>],
+    judging: &Path,
+    sandbox: &Sandbox,
+    options: &Options,
+) -> Result<Vec<Option<Verdict>>> {
+    let mut verdicts: Vec<Option<Verdict>> = (0..plan.jobs.len()).map(|_| None).collect();
+    for group in &plan.groups {
         let tapes: Vec<(usize, &[u8])> = group
             .iter()
             .filter_map(|&slot| match &outcomes[slot] {
@@ -394,37 +491,48 @@ fn grade_lessons(
             .collect();
         let Some(judge_exe) = tapes
             .first()
-            .and_then(|&(slot, _)| jobs[slot].judge.clone().ok())
+            .and_then(|&(slot, _)| plan.jobs[slot].judge.clone().ok())
         else {
             continue;
         };
-        let name =
-            |slot: usize| expected[jobs[slot].lesson][jobs[slot].test].name.as_str();
         let named: Vec<(&str, &[u8])> = tapes
             .iter()
-            .map(|&(slot, tape)| (name(slot), tape))
+            .map(|&(slot, tape)| (plan.test(slot).name.as_str(), tape))
             .collect();
-        let own_build = jobs[tapes[0].0].binary.as_ref() == Some(&judge_exe);
+        // Where the judge is the learner's own executable (an edition without reference
+        // solutions), it runs in the sandbox, and there is no reference to compare with.
+        let own_build = plan.jobs[tapes[0].0].binary.as_ref() == Some(&judge_exe);
         let mut decided = crate::judge::replay(
             &judge_exe,
             &named,
-            &judging,
-            own_build.then_some(&sandbox),
+            judging,
+            own_build.then_some(sandbox),
             !own_build && options.judge_on == Origin::Reference,
             options.jobs,
             JUDGE_TIMEOUT,
         )
         .with_context(|| tr!(MESSAGES, "grade-could-not-run-judge"))?;
         for (slot, _) in tapes {
-            verdicts[slot] = decided.remove(name(slot));
+            verdicts[slot] = decided.remove(&plan.test(slot).name);
         }
     }
-    let results: Vec<Option<TestResult>> = outcomes
+    Ok(verdicts)
+}
+
+/// Each test's result from its outcome and verdict, and each lesson's report.
+fn assemble(
+    lessons: &[&Lesson],
+    plan: Plan,
+    outcomes: Vec<Option<Outcome>>,
+    verdicts: Vec<Option<Verdict>>,
+    limits: Limits,
+) -> CourseReport {
+    let mut results = outcomes
         .into_iter()
         .zip(&verdicts)
-        .zip(&jobs)
-        .map(|((outcome, verdict), job)| {
-            let test = &expected[job.lesson][job.test];
+        .enumerate()
+        .map(|(slot, (outcome, verdict))| {
+            let test = plan.test(slot);
             outcome.map(|outcome| match outcome {
                 Outcome::Done(result) => result,
                 Outcome::Recorded(run) => {
@@ -432,13 +540,12 @@ fn grade_lessons(
                 }
             })
         })
-        .collect();
-
-    let mut results = results.into_iter();
+        .collect::<Vec<Option<TestResult>>>()
+        .into_iter();
     let lessons_reports = lessons
         .iter()
-        .zip(reports)
-        .zip(&expected)
+        .zip(plan.reports)
+        .zip(&plan.expected)
         .map(|((lesson, report), names)| {
             report.unwrap_or_else(|| {
                 let tests = results.by_ref().take(names.len()).flatten().collect();
@@ -452,8 +559,7 @@ fn grade_lessons(
             })
         })
         .collect();
-    drop(scratch);
-    Ok(CourseReport::new(lessons_reports))
+    CourseReport::new(lessons_reports)
 }
 
 /// The most results one lesson's tier (one group of tests) may keep for the judge, in all:
@@ -472,8 +578,7 @@ enum Outcome {
 /// The first stage's state: what to record, the time budget spent so far, and the
 /// outcomes, shared by the workers.
 struct Recorder<'a> {
-    jobs: &'a [Job],
-    expected: &'a [Vec<ExpectedTest>],
+    plan: &'a Plan,
     context: &'a crate::run::Context<'a>,
     options: &'a Options,
     /// Timeouts per lesson and in all. A test that times out costs its whole timeout, so
@@ -488,8 +593,7 @@ struct Recorder<'a> {
 
 impl Recorder<'_> {
     fn test(&self, slot: usize) -> &ExpectedTest {
-        let job = &self.jobs[slot];
-        &self.expected[job.lesson][job.test]
+        self.plan.test(slot)
     }
 
     fn over_budget(&self, lesson: usize) -> bool {
@@ -516,7 +620,7 @@ impl Recorder<'_> {
         // The results the group's tests have kept so far, in bytes (see `kept`).
         let mut kept = 0;
         for &slot in group {
-            match (&self.jobs[slot].binary, &self.jobs[slot].judge) {
+            match (&self.plan.jobs[slot].binary, &self.plan.jobs[slot].judge) {
                 (Some(_), Ok(_)) => pending.push(slot),
                 (None, _) => self.done(slot, Outcome::Done(not_built(self.test(slot)))),
                 (Some(_), Err(why)) => {
@@ -525,7 +629,7 @@ impl Recorder<'_> {
             }
         }
         while let Some(&first) = pending.first() {
-            let lesson = self.jobs[first].lesson;
+            let lesson = self.plan.jobs[first].lesson;
             if self.over_budget(lesson) {
                 for slot in pending.drain(..) {
                     self.done(
@@ -535,7 +639,7 @@ impl Recorder<'_> {
                 }
                 break;
             }
-            let binary = self.jobs[first]
+            let binary = self.plan.jobs[first]
                 .binary
                 .as_deref()
                 .expect("pending tests were built");
@@ -639,12 +743,12 @@ impl Recorder<'_> {
 
     /// Records one test in a process of its own.
     fn alone(&self, slot: usize, kept: &mut usize) -> Result<()> {
-        let lesson = self.jobs[slot].lesson;
+        let lesson = self.plan.jobs[slot].lesson;
         if self.over_budget(lesson) {
             self.done(slot, Outcome::Done(not_run(self.test(slot), self.options)));
             return Ok(());
         }
-        let binary = self.jobs[slot]
+        let binary = self.plan.jobs[slot]
             .binary
             .as_deref()
             .expect("the test was built");
