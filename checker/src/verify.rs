@@ -365,7 +365,6 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
     Ok(problems)
 }
 
-/// The names the stub's `todo!("name")` calls give, in order, outside comments.
 /// What is wrong with course.toml's fingerprint of `lesson`'s stub, if anything: the
 /// checker recognises an untouched stub by it, so it must be the current one.
 fn stale_stub(root: &Path, lesson: &Lesson) -> Option<String> {
@@ -377,6 +376,7 @@ fn stale_stub(root: &Path, lesson: &Lesson) -> Option<String> {
     }
 }
 
+/// The names the stub's `todo!("name")` calls give, in order, outside comments.
 fn stub_todos(stub: &str) -> Vec<String> {
     stub.lines()
         .filter(|line| !line.trim_start().starts_with("//"))
