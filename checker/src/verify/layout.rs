@@ -1,10 +1,11 @@
 //! The layout checks of `checker verify`: the manifest, the folders, the workspace and
 //! the book agree. One function per concern; [`super::check_layout`] calls them in turn.
+//!
+//! Only maintainers read these problems, so they are plain English, not Fluent messages:
+//! each says what is wrong and ends with what to do about it.
 
 use crate::course::{Course, expected_tests};
-use crate::messages::INSTRUCTOR;
 use anyhow::{Context, Result};
-use course_i18n::tr;
 use course_manifest::Lesson;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -22,9 +23,9 @@ impl Workspace {
     /// Reads the root Cargo.toml of `course`; an unreadable or invalid one is an error.
     pub fn read(course: &Course) -> Result<Self> {
         let workspace = std::fs::read_to_string(course.root.join("Cargo.toml"))
-            .with_context(|| tr!(INSTRUCTOR, "verify-reading", path = "Cargo.toml"))?;
-        let workspace: toml::Table = toml::from_str(&workspace)
-            .with_context(|| tr!(INSTRUCTOR, "verify-parsing", path = "Cargo.toml"))?;
+            .context("reading Cargo.toml")?;
+        let workspace: toml::Table =
+            toml::from_str(&workspace).context("parsing Cargo.toml")?;
         let list = |key: &str| -> BTreeSet<String> {
             workspace
                 .get("workspace")
@@ -52,18 +53,24 @@ fn solution_dir(lesson: &Lesson) -> String {
     format!("solutions/{}", lesson.id)
 }
 
+/// The problem of a crate whose Cargo.toml (`file`) does not define `package`.
+fn wrong_package(file: &str, package: &str, found: Option<String>) -> Problem {
+    format!(
+        "{file} should define package `{package}`, found {found:?}: set `name = \"{package}\"` \
+         in its [package]"
+    )
+}
+
 /// Checks that the lesson's crate is the package course.toml names: grading builds and
 /// reports it under that name.
 pub fn check_stub_package(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     let lesson_dir = lesson_dir(lesson);
     match package_name(&course.root.join(&lesson_dir)) {
         Some(name) if name == lesson.crate_name => vec![],
-        other => vec![tr!(
-            INSTRUCTOR,
-            "verify-wrong-package",
-            file = format!("{lesson_dir}/Cargo.toml"),
-            package = &lesson.crate_name,
-            found = format!("{other:?}")
+        other => vec![wrong_package(
+            &format!("{lesson_dir}/Cargo.toml"),
+            &lesson.crate_name,
+            other,
         )],
     }
 }
@@ -85,12 +92,10 @@ pub fn check_dependencies(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     if declared == expected {
         return vec![];
     }
-    vec![tr!(
-        INSTRUCTOR,
-        "verify-dependencies",
-        file = format!("{lesson_dir}/Cargo.toml"),
-        declared = format!("{declared:?}"),
-        expected = format!("{expected:?}")
+    vec![format!(
+        "{lesson_dir}/Cargo.toml depends on {declared:?}, but grading provides \
+         {expected:?} (course.toml's depends_on and dependencies): make its \
+         [dependencies] exactly these, or change course.toml"
     )]
 }
 
@@ -106,11 +111,10 @@ pub fn check_examples(course: &Course, lesson: &Lesson) -> Vec<Problem> {
             .join("examples")
             .join(format!("{example}.rs"));
         if !file.is_file() {
-            problems.push(tr!(
-                INSTRUCTOR,
-                "verify-missing-example",
-                example = example,
-                lesson = &lesson_dir
+            problems.push(format!(
+                "course.toml names the example `{example}` of {lesson_dir}, which has no \
+                 examples/{example}.rs: add that file, or remove the name from the \
+                 lesson's `figures` or `experiments` in course.toml"
             ));
         }
     }
@@ -123,12 +127,10 @@ pub fn check_solution_package(course: &Course, lesson: &Lesson) -> Vec<Problem> 
     let solution_dir = solution_dir(lesson);
     match package_name(&course.root.join(&solution_dir)) {
         Some(name) if name == lesson.solution_crate() => vec![],
-        other => vec![tr!(
-            INSTRUCTOR,
-            "verify-wrong-package",
-            file = format!("{solution_dir}/Cargo.toml"),
-            package = lesson.solution_crate(),
-            found = format!("{other:?}")
+        other => vec![wrong_package(
+            &format!("{solution_dir}/Cargo.toml"),
+            &lesson.solution_crate(),
+            other,
         )],
     }
 }
@@ -142,11 +144,9 @@ pub fn check_members(workspace: &Workspace, lesson: &Lesson) -> Vec<Problem> {
     {
         return vec![];
     }
-    vec![tr!(
-        INSTRUCTOR,
-        "verify-not-members",
-        lesson = &lesson_dir,
-        solution = &solution_dir
+    vec![format!(
+        "the workspace members must include {lesson_dir} and {solution_dir}: add them to \
+         `members` in the root Cargo.toml"
     )]
 }
 
@@ -157,10 +157,9 @@ pub fn check_stub_not_default(workspace: &Workspace, lesson: &Lesson) -> Vec<Pro
     if !workspace.defaults.contains(&lesson_dir) {
         return vec![];
     }
-    vec![tr!(
-        INSTRUCTOR,
-        "verify-stub-default-member",
-        lesson = &lesson_dir
+    vec![format!(
+        "{lesson_dir} must not be a default member: its failing stubs would turn `cargo \
+         test` red; remove it from `default-members` in the root Cargo.toml"
     )]
 }
 
@@ -171,10 +170,9 @@ pub fn check_solution_default(workspace: &Workspace, lesson: &Lesson) -> Vec<Pro
     if workspace.defaults.contains(&solution_dir) {
         return vec![];
     }
-    vec![tr!(
-        INSTRUCTOR,
-        "verify-solution-not-default-member",
-        solution = &solution_dir
+    vec![format!(
+        "{solution_dir} must be a default member, so that `cargo test` runs it: add it to \
+         `default-members` in the root Cargo.toml"
     )]
 }
 
@@ -194,10 +192,10 @@ pub fn check_stub_unsolved(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     if stub_text(course, lesson).contains("todo!(") {
         return vec![];
     }
-    vec![tr!(
-        INSTRUCTOR,
-        "verify-stub-solved",
-        lesson = &lesson_dir(lesson)
+    vec![format!(
+        "{}/src/ has no todo!(): the stub is solved; put back a `todo!(\"name\")` body \
+         in each function the learner writes",
+        lesson_dir(lesson)
     )]
 }
 
@@ -215,11 +213,11 @@ pub fn check_todos_have_hints(course: &Course, lesson: &Lesson) -> Vec<Problem> 
         .iter()
         .filter(|name| !hinted.contains(name))
         .map(|name| {
-            tr!(
-                INSTRUCTOR,
-                "verify-todo-without-hints",
-                lesson = &lesson_dir(lesson),
-                name = name
+            format!(
+                "{}/src/ has `todo!(\"{name}\")`, but course.toml has no hints for \
+                 `{name}`: add them (a [[lessons.hints]] with function = \"{name}\"), or \
+                 fix the name in the todo!()",
+                lesson_dir(lesson)
             )
         })
         .collect()
@@ -233,11 +231,10 @@ pub fn check_hints_have_todos(course: &Course, lesson: &Lesson) -> Vec<Problem> 
         .iter()
         .filter(|name| !todos.contains(name))
         .map(|name| {
-            tr!(
-                INSTRUCTOR,
-                "verify-hints-without-todo",
-                name = name,
-                id = &lesson.id
+            format!(
+                "course.toml has hints for `{name}` in {}, but its stub has no \
+                 `todo!(\"{name}\")`: fix the hints' `function`, or remove them",
+                lesson.id
             )
         })
         .collect()
@@ -263,12 +260,13 @@ pub fn check_hint_order(course: &Course, lesson: &Lesson) -> Vec<Problem> {
         .iter()
         .map(|name| format!("`{name}`"))
         .collect();
-    vec![tr!(
-        INSTRUCTOR,
-        "verify-hint-order",
-        id = &lesson.id,
-        lesson = &lesson_dir(lesson),
-        order = order.join(&tr!(INSTRUCTOR, "list-comma"))
+    vec![format!(
+        "course.toml lists the hints of {} in another order than the functions of {}/src/ \
+         (lib.rs, then its modules in the order it declares them): list them in that \
+         order ({})",
+        lesson.id,
+        lesson_dir(lesson),
+        order.join(", ")
     )]
 }
 
@@ -284,7 +282,11 @@ fn stale_stub(root: &Path, lesson: &Lesson) -> Option<Problem> {
     let src = root.join("lessons").join(&lesson.id).join("src");
     match course_manifest::stub_fingerprint(&src) {
         Ok(current) if lesson.stub.as_deref() == Some(current.as_str()) => None,
-        Ok(_) => Some(tr!(INSTRUCTOR, "verify-stale-stub", id = &lesson.id)),
+        Ok(_) => Some(format!(
+            "course.toml's `stub` fingerprint of {id} is not that of lessons/{id}/src/: \
+             run `cargo xtask stubs` to record it",
+            id = lesson.id
+        )),
         Err(error) => Some(format!("lessons/{}/src/: {error:#}", lesson.id)),
     }
 }
@@ -296,10 +298,9 @@ pub fn check_visible_test(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     if has_test(&course.root.join(&lesson_dir).join("tests")) {
         return vec![];
     }
-    vec![tr!(
-        INSTRUCTOR,
-        "verify-no-visible-test",
-        lesson = &lesson_dir
+    vec![format!(
+        "{lesson_dir}/tests/ has no visible #[test]: add one the learner can run with \
+         `cargo test`"
     )]
 }
 
@@ -322,34 +323,30 @@ pub fn check_suites(course: &Course, lesson: &Lesson) -> Vec<Problem> {
         let attributes = suite.lines().filter(|l| l.trim() == "#[test]").count();
         let wrapped = suite.matches("graded(||").count();
         if names.is_empty() {
-            problems.push(tr!(INSTRUCTOR, "verify-suite-empty", file = &file));
+            problems.push(format!(
+                "{file} has no tests: add graded #[test]s, or remove the file"
+            ));
         }
         if names.len() != attributes {
-            problems.push(tr!(
-                INSTRUCTOR,
-                "verify-test-attributes",
-                file = &file,
-                attributes = attributes,
-                functions = names.len()
+            problems.push(format!(
+                "{file}: {attributes} #[test] attributes but {} test functions found right \
+                 after them: put each #[test] on the line just above its `fn`",
+                names.len()
             ));
         }
         if wrapped < names.len() {
-            problems.push(tr!(
-                INSTRUCTOR,
-                "verify-unwrapped",
-                file = &file,
-                tests = names.len(),
-                wrapped = wrapped
+            problems.push(format!(
+                "{file}: {} tests but only {wrapped} bodies wrapped in graded(|| ...); an \
+                 unwrapped test can never report a pass: wrap each test's body in \
+                 graded(|| ...)",
+                names.len()
             ));
         }
         for name in names {
             if !all_names.insert(name.clone()) {
-                problems.push(tr!(
-                    INSTRUCTOR,
-                    "verify-test-twice",
-                    file = &file,
-                    name = &name,
-                    id = id
+                problems.push(format!(
+                    "{file}: the test name `{name}` is used twice in lesson {id}: rename \
+                     one of them"
                 ));
             }
         }
@@ -363,16 +360,16 @@ pub fn check_chapter(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     let summary = std::fs::read_to_string(course.root.join("book/src/SUMMARY.md"))
         .unwrap_or_default();
     if !course.chapter_file(lesson).is_file() {
-        vec![tr!(
-            INSTRUCTOR,
-            "verify-chapter-missing",
-            chapter = &lesson.chapter
+        vec![format!(
+            "the chapter book/src/{} is missing: write it, or fix the lesson's `chapter` \
+             in course.toml",
+            lesson.chapter
         )]
     } else if !summary.contains(&format!("({})", lesson.chapter)) {
-        vec![tr!(
-            INSTRUCTOR,
-            "verify-not-in-summary",
-            chapter = &lesson.chapter
+        vec![format!(
+            "book/src/SUMMARY.md does not list {chapter}: add a link to it, \
+             `[Title]({chapter})`",
+            chapter = lesson.chapter
         )]
     } else {
         vec![]
@@ -385,17 +382,15 @@ pub fn check_chapter(course: &Course, lesson: &Lesson) -> Vec<Problem> {
 pub fn check_stray_folders(course: &Course) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
     for folder in ["lessons", "solutions", "checker/suites"] {
-        for entry in std::fs::read_dir(course.root.join(folder)).with_context(|| {
-            tr!(INSTRUCTOR, "verify-reading", path = format!("{folder}/"))
-        })? {
+        for entry in std::fs::read_dir(course.root.join(folder))
+            .with_context(|| format!("reading {folder}/"))?
+        {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
             if entry.file_type()?.is_dir() && course.manifest.lesson(&name).is_err() {
-                problems.push(tr!(
-                    INSTRUCTOR,
-                    "verify-not-a-lesson",
-                    folder = folder,
-                    name = &name
+                problems.push(format!(
+                    "{folder}/{name}/ is not a lesson of course.toml: remove the folder, or \
+                     add its lesson to course.toml"
                 ));
             }
         }
