@@ -114,30 +114,9 @@ gradescope-summary = { $id } { $title }: { $passed }/{ $total } tests
 ## checker verify (verify.rs)
 
 verify-needs-solutions = verify needs the course's solutions/, which this edition does not have: run it in the instructor's edition (the full repository)
-verify-reading = reading { $path }
-verify-parsing = parsing { $path }
 verify-solution-fails = solution of { $id } scores { $passed }/{ $total }: { $failures }
 verify-solution-fails-on-stubs = with the judge built on the stubs, the solution of { $id } scores { $passed }/{ $total }: a suite calls the lesson outside `observe` (wrap the call): { $failures }
 # A failing test of verify-solution-fails: its name and the first line of its message.
 verify-failure = { $test } ({ $message })
 verify-stub-passes = the stub of { $id } passes graded tests it should fail: { $tests }
 verify-stub-does-not-build = the stub of { $id } does not build: { $message }
-verify-wrong-package = { $file } should define package `{ $package }`, found { $found }
-verify-dependencies = { $file } depends on { $declared }, but grading provides { $expected } (course.toml's depends_on and dependencies)
-verify-missing-example = course.toml names the example `{ $example }` of { $lesson }, which has no examples/{ $example }.rs
-verify-not-members = the workspace members must include { $lesson } and { $solution }
-verify-stub-default-member = { $lesson } must not be a default member: its failing stubs would turn `cargo test` red
-verify-solution-not-default-member = { $solution } must be a default member, so that `cargo test` runs it
-verify-stub-solved = { $lesson }/src/ has no todo!(): the stub is solved
-verify-todo-without-hints = { $lesson }/src/ has `todo!("{ $name }")`, but course.toml has no hints for `{ $name }`
-verify-hints-without-todo = course.toml has hints for `{ $name }` in { $id }, but its stub has no `todo!("{ $name }")`
-verify-hint-order = course.toml lists the hints of { $id } in another order than the functions of { $lesson }/src/ (lib.rs, then its modules in the order it declares them): list them in that order ({ $order })
-verify-stale-stub = course.toml's `stub` fingerprint of { $id } is not that of lessons/{ $id }/src/: run `cargo xtask stubs` to record it
-verify-no-visible-test = { $lesson }/tests/ has no visible #[test]
-verify-suite-empty = { $file } has no tests
-verify-test-attributes = { $file }: { $attributes } #[test] attributes but { $functions } test functions found right after them
-verify-unwrapped = { $file }: { $tests } tests but only { $wrapped } bodies wrapped in graded(|| ...); an unwrapped test can never report a pass
-verify-test-twice = { $file }: the test name `{ $name }` is used twice in lesson { $id }
-verify-chapter-missing = the chapter book/src/{ $chapter } is missing
-verify-not-in-summary = book/src/SUMMARY.md does not list { $chapter }
-verify-not-a-lesson = { $folder }/{ $name }/ is not a lesson of course.toml

@@ -196,10 +196,6 @@ gradescope-summary = { $id } { $title }：{ $passed }/{ $total } 个测试
 
 # en: 14deada6f6e23782
 verify-needs-solutions = verify 需要课程的 solutions/，而这个版本没有：请在教师版（完整的仓库）中运行它
-# en: 6b17f86ba44cbcb3
-verify-reading = 读取 { $path } 时出错
-# en: 564ecb7b481fccfb
-verify-parsing = 解析 { $path } 时出错
 # en: 2bfbf9a7d0aa6b67
 verify-solution-fails = { $id } 的参考答案得分 { $passed }/{ $total }：{ $failures }
 # en: f74dd5bec7e6776f
@@ -211,41 +207,3 @@ verify-failure = { $test }（{ $message }）
 verify-stub-passes = { $id } 的练习框架通过了本应失败的评分测试：{ $tests }
 # en: e76f9f1c65716f15
 verify-stub-does-not-build = { $id } 的练习框架无法构建：{ $message }
-# en: 81e63fb1f539d008
-verify-wrong-package = { $file } 应当定义包 `{ $package }`，实际是 { $found }
-# en: 888418afeb488b63
-verify-dependencies = { $file } 依赖 { $declared }，但评分提供的是 { $expected }（来自 course.toml 的 depends_on 和 dependencies）
-# en: 2e646783778db1b7
-verify-missing-example = course.toml 列出了 { $lesson } 的示例 `{ $example }`，但那里没有 examples/{ $example }.rs
-# en: ff9de56b54d2f137
-verify-not-members = 工作区成员必须包含 { $lesson } 和 { $solution }
-# en: 1fb894d3bc84665e
-verify-stub-default-member = { $lesson } 不能是默认成员：它那些会失败的练习框架会让 `cargo test` 变红
-# en: ab3295dcc2cc157d
-verify-solution-not-default-member = { $solution } 必须是默认成员，这样 `cargo test` 才会运行它
-# en: f502f8d410360a45
-verify-stub-solved = { $lesson }/src/ 中没有 todo!()：练习框架已经是完整的解答了
-# en: b232403a96a4eba0
-verify-todo-without-hints = { $lesson }/src/ 中有 `todo!("{ $name }")`，但 course.toml 没有 `{ $name }` 的提示
-# en: 48399a91812df40c
-verify-hints-without-todo = course.toml 在 { $id } 中有 `{ $name }` 的提示，但它的练习框架中没有 `todo!("{ $name }")`
-# en: 73015fdef7f1737f
-verify-hint-order = course.toml 中 { $id } 的提示顺序与 { $lesson }/src/ 中各函数的顺序（先 lib.rs，再按它声明的顺序排列各模块）不同：请按这个顺序排列（{ $order }）
-# en: 1d24837224d610b7
-verify-stale-stub = course.toml 中 { $id } 的 `stub` 指纹与 lessons/{ $id }/src/ 的不符：请运行 `cargo xtask stubs` 记录新的指纹
-# en: 7f7ec6ef4e3d4462
-verify-no-visible-test = { $lesson }/tests/ 中没有可见的 #[test]
-# en: 75d2ea581e8adf40
-verify-suite-empty = { $file } 中没有测试
-# en: fd1fd1394640c672
-verify-test-attributes = { $file }：有 { $attributes } 个 #[test] 属性，但紧随其后的测试函数有 { $functions } 个
-# en: d39573dd7f025d86
-verify-unwrapped = { $file }：有 { $tests } 个测试，但只有 { $wrapped } 个函数体包在 graded(|| ...) 中；没有包起来的测试永远无法报告通过
-# en: 4ed6f2ebe3c84b79
-verify-test-twice = { $file }：测试名 `{ $name }` 在 { $id } 中用了两次
-# en: e4f5abcf8470c85c
-verify-chapter-missing = 缺少章节 book/src/{ $chapter }
-# en: aa4088c8e8cc557d
-verify-not-in-summary = book/src/SUMMARY.md 没有列出 { $chapter }
-# en: 56568ce5716d01eb
-verify-not-a-lesson = { $folder }/{ $name }/ 不是 course.toml 中的课

@@ -1,0 +1,476 @@
+//! The layout checks of `checker verify`: the manifest, the folders, the workspace and
+//! the book agree. One function per concern; [`super::check_layout`] calls them in turn.
+//!
+//! Only maintainers read these problems, so they are plain English, not Fluent messages:
+//! each says what is wrong and ends with what to do about it.
+
+use crate::course::{Course, expected_tests};
+use anyhow::{Context, Result};
+use course_manifest::Lesson;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// One problem found, as the maintainer reads it.
+pub type Problem = String;
+
+/// The workspace's `members` and `default-members`, from the root Cargo.toml.
+pub struct Workspace {
+    members: BTreeSet<String>,
+    defaults: BTreeSet<String>,
+}
+
+impl Workspace {
+    /// Reads the root Cargo.toml of `course`; an unreadable or invalid one is an error.
+    pub fn read(course: &Course) -> Result<Self> {
+        let workspace = std::fs::read_to_string(course.root.join("Cargo.toml"))
+            .context("reading Cargo.toml")?;
+        let workspace: toml::Table =
+            toml::from_str(&workspace).context("parsing Cargo.toml")?;
+        let list = |key: &str| -> BTreeSet<String> {
+            workspace
+                .get("workspace")
+                .and_then(|w| w.get(key))
+                .and_then(|v| v.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        Ok(Workspace {
+            members: list("members"),
+            defaults: list("default-members"),
+        })
+    }
+}
+
+fn lesson_dir(lesson: &Lesson) -> String {
+    format!("lessons/{}", lesson.id)
+}
+
+fn solution_dir(lesson: &Lesson) -> String {
+    format!("solutions/{}", lesson.id)
+}
+
+/// The problem of a crate whose Cargo.toml (`file`) does not define `package`.
+fn wrong_package(file: &str, package: &str, found: Option<String>) -> Problem {
+    format!(
+        "{file} should define package `{package}`, found {found:?}: set `name = \"{package}\"` \
+         in its [package]"
+    )
+}
+
+/// Checks that the lesson's crate is the package course.toml names: grading builds and
+/// reports it under that name.
+pub fn check_stub_package(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let lesson_dir = lesson_dir(lesson);
+    match package_name(&course.root.join(&lesson_dir)) {
+        Some(name) if name == lesson.crate_name => vec![],
+        other => vec![wrong_package(
+            &format!("{lesson_dir}/Cargo.toml"),
+            &lesson.crate_name,
+            other,
+        )],
+    }
+}
+
+/// Checks that the lesson's crate depends on exactly what grading provides: the course's
+/// common crate, course.toml's `dependencies` and the crates of the lessons it
+/// `depends_on`. With any other dependency it would work under `cargo test` and fail in
+/// grading.
+pub fn check_dependencies(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let lesson_dir = lesson_dir(lesson);
+    let mut expected: BTreeSet<String> = ["course-common".to_owned()].into();
+    expected.extend(lesson.dependencies.iter().cloned());
+    for earlier in &lesson.depends_on {
+        if let Ok(earlier) = course.manifest.lesson(earlier) {
+            expected.insert(earlier.crate_name.clone());
+        }
+    }
+    let declared = dependency_names(&course.root.join(&lesson_dir));
+    if declared == expected {
+        return vec![];
+    }
+    vec![format!(
+        "{lesson_dir}/Cargo.toml depends on {declared:?}, but grading provides \
+         {expected:?} (course.toml's depends_on and dependencies): make its \
+         [dependencies] exactly these, or change course.toml"
+    )]
+}
+
+/// Checks that every figure and experiment course.toml names has its example file, so
+/// that `cargo xtask figures` and `cargo xtask experiments` can run it.
+pub fn check_examples(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let lesson_dir = lesson_dir(lesson);
+    let mut problems = Vec::new();
+    for example in lesson.figures.iter().chain(&lesson.experiments) {
+        let file = course
+            .root
+            .join(&lesson_dir)
+            .join("examples")
+            .join(format!("{example}.rs"));
+        if !file.is_file() {
+            problems.push(format!(
+                "course.toml names the example `{example}` of {lesson_dir}, which has no \
+                 examples/{example}.rs: add that file, or remove the name from the \
+                 lesson's `figures` or `experiments` in course.toml"
+            ));
+        }
+    }
+    problems
+}
+
+/// Checks that the lesson's reference solution is the package grading expects for it
+/// ([`Lesson::solution_crate`]).
+pub fn check_solution_package(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let solution_dir = solution_dir(lesson);
+    match package_name(&course.root.join(&solution_dir)) {
+        Some(name) if name == lesson.solution_crate() => vec![],
+        other => vec![wrong_package(
+            &format!("{solution_dir}/Cargo.toml"),
+            &lesson.solution_crate(),
+            other,
+        )],
+    }
+}
+
+/// Checks that the lesson's stub and its solution are workspace members, so that cargo
+/// builds them (and the learner's editor sees the stub).
+pub fn check_members(workspace: &Workspace, lesson: &Lesson) -> Vec<Problem> {
+    let (lesson_dir, solution_dir) = (lesson_dir(lesson), solution_dir(lesson));
+    if workspace.members.contains(&lesson_dir)
+        && workspace.members.contains(&solution_dir)
+    {
+        return vec![];
+    }
+    vec![format!(
+        "the workspace members must include {lesson_dir} and {solution_dir}: add them to \
+         `members` in the root Cargo.toml"
+    )]
+}
+
+/// Checks that the lesson's stub is not a default member: its `todo!()`s fail, and would
+/// turn a plain `cargo test` red.
+pub fn check_stub_not_default(workspace: &Workspace, lesson: &Lesson) -> Vec<Problem> {
+    let lesson_dir = lesson_dir(lesson);
+    if !workspace.defaults.contains(&lesson_dir) {
+        return vec![];
+    }
+    vec![format!(
+        "{lesson_dir} must not be a default member: its failing stubs would turn `cargo \
+         test` red; remove it from `default-members` in the root Cargo.toml"
+    )]
+}
+
+/// Checks that the lesson's solution is a default member, so that a plain `cargo test`
+/// runs its tests.
+pub fn check_solution_default(workspace: &Workspace, lesson: &Lesson) -> Vec<Problem> {
+    let solution_dir = solution_dir(lesson);
+    if workspace.defaults.contains(&solution_dir) {
+        return vec![];
+    }
+    vec![format!(
+        "{solution_dir} must be a default member, so that `cargo test` runs it: add it to \
+         `default-members` in the root Cargo.toml"
+    )]
+}
+
+/// The stub's files in reading order: lib.rs, then its modules as it declares them.
+fn stub_text(course: &Course, lesson: &Lesson) -> String {
+    course
+        .stub_sources(lesson)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Checks that the stub still has `todo!()`s: a stub without any is a solution, and
+/// leaves the learner nothing to write.
+pub fn check_stub_unsolved(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    if stub_text(course, lesson).contains("todo!(") {
+        return vec![];
+    }
+    vec![format!(
+        "{}/src/ has no todo!(): the stub is solved; put back a `todo!(\"name\")` body \
+         in each function the learner writes",
+        lesson_dir(lesson)
+    )]
+}
+
+/// The names of the functions course.toml has hints for, in its order.
+fn hinted(lesson: &Lesson) -> Vec<String> {
+    lesson.hints.iter().map(|h| h.function.clone()).collect()
+}
+
+/// Checks that every function the learner writes has hints, under the name its
+/// `todo!("name")` gives: the name failing tests report.
+pub fn check_todos_have_hints(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let todos = stub_todos(&stub_text(course, lesson));
+    let hinted = hinted(lesson);
+    todos
+        .iter()
+        .filter(|name| !hinted.contains(name))
+        .map(|name| {
+            format!(
+                "{}/src/ has `todo!(\"{name}\")`, but course.toml has no hints for \
+                 `{name}`: add them (a [[lessons.hints]] with function = \"{name}\"), or \
+                 fix the name in the todo!()",
+                lesson_dir(lesson)
+            )
+        })
+        .collect()
+}
+
+/// Checks that course.toml's hints name only functions the stub has a `todo!("name")`
+/// for: hints for any other name could never be shown.
+pub fn check_hints_have_todos(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let todos = stub_todos(&stub_text(course, lesson));
+    hinted(lesson)
+        .iter()
+        .filter(|name| !todos.contains(name))
+        .map(|name| {
+            format!(
+                "course.toml has hints for `{name}` in {}, but its stub has no \
+                 `todo!(\"{name}\")`: fix the hints' `function`, or remove them",
+                lesson.id
+            )
+        })
+        .collect()
+}
+
+/// Checks that course.toml lists the hints in the order the learner meets the functions
+/// in the stub's files, so that the hints read in the same order as the code.
+pub fn check_hint_order(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let todos = stub_todos(&stub_text(course, lesson));
+    let hinted = hinted(lesson);
+    let mut in_file_order: Vec<&String> = Vec::new();
+    for name in &todos {
+        if hinted.contains(name) && !in_file_order.contains(&name) {
+            in_file_order.push(name);
+        }
+    }
+    let hinted_order: Vec<&String> =
+        hinted.iter().filter(|name| todos.contains(name)).collect();
+    if in_file_order == hinted_order {
+        return vec![];
+    }
+    let order: Vec<String> = in_file_order
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect();
+    vec![format!(
+        "course.toml lists the hints of {} in another order than the functions of {}/src/ \
+         (lib.rs, then its modules in the order it declares them): list them in that \
+         order ({})",
+        lesson.id,
+        lesson_dir(lesson),
+        order.join(", ")
+    )]
+}
+
+/// Checks that course.toml's `stub` fingerprint is the stub's current one: the checker
+/// recognises an untouched stub by it (and scores it 0 without building it).
+pub fn check_stub_fingerprint(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    stale_stub(&course.root, lesson).into_iter().collect()
+}
+
+/// What is wrong with course.toml's fingerprint of `lesson`'s stub, if anything: the
+/// checker recognises an untouched stub by it, so it must be the current one.
+fn stale_stub(root: &Path, lesson: &Lesson) -> Option<Problem> {
+    let src = root.join("lessons").join(&lesson.id).join("src");
+    match course_manifest::stub_fingerprint(&src) {
+        Ok(current) if lesson.stub.as_deref() == Some(current.as_str()) => None,
+        Ok(_) => Some(format!(
+            "course.toml's `stub` fingerprint of {id} is not that of lessons/{id}/src/: \
+             run `cargo xtask stubs` to record it",
+            id = lesson.id
+        )),
+        Err(error) => Some(format!("lessons/{}/src/: {error:#}", lesson.id)),
+    }
+}
+
+/// Checks that the lesson has a visible test under tests/: the learner's first way to
+/// run their code is `cargo test`.
+pub fn check_visible_test(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let lesson_dir = lesson_dir(lesson);
+    if has_test(&course.root.join(&lesson_dir).join("tests")) {
+        return vec![];
+    }
+    vec![format!(
+        "{lesson_dir}/tests/ has no visible #[test]: add one the learner can run with \
+         `cargo test`"
+    )]
+}
+
+/// Checks the lesson's graded suites (checker/suites/<id>/): each has tests, every
+/// `#[test]` is followed by the function the checker expects, every test's body is
+/// wrapped in `graded(...)` (or it could never report a pass), and no test name is used
+/// twice in the lesson (the report tells tests apart by name). A suite that cannot be
+/// read is a problem too.
+pub fn check_suites(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let suites = match course.suites(lesson) {
+        Ok(suites) => suites,
+        Err(error) => return vec![format!("{error:#}")],
+    };
+    let id = &lesson.id;
+    let mut problems = Vec::new();
+    let mut all_names = BTreeSet::new();
+    for (tier, suite) in suites {
+        let file = format!("checker/suites/{id}/{}.rs", tier.stem());
+        let names = expected_tests(&suite);
+        let attributes = suite.lines().filter(|l| l.trim() == "#[test]").count();
+        let wrapped = suite.matches("graded(||").count();
+        if names.is_empty() {
+            problems.push(format!(
+                "{file} has no tests: add graded #[test]s, or remove the file"
+            ));
+        }
+        if names.len() != attributes {
+            problems.push(format!(
+                "{file}: {attributes} #[test] attributes but {} test functions found right \
+                 after them: put each #[test] on the line just above its `fn`",
+                names.len()
+            ));
+        }
+        if wrapped < names.len() {
+            problems.push(format!(
+                "{file}: {} tests but only {wrapped} bodies wrapped in graded(|| ...); an \
+                 unwrapped test can never report a pass: wrap each test's body in \
+                 graded(|| ...)",
+                names.len()
+            ));
+        }
+        for name in names {
+            if !all_names.insert(name.clone()) {
+                problems.push(format!(
+                    "{file}: the test name `{name}` is used twice in lesson {id}: rename \
+                     one of them"
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// Checks that the lesson's chapter exists under book/src/ and that book/src/SUMMARY.md
+/// lists it, or the book would not show it.
+pub fn check_chapter(course: &Course, lesson: &Lesson) -> Vec<Problem> {
+    let summary = std::fs::read_to_string(course.root.join("book/src/SUMMARY.md"))
+        .unwrap_or_default();
+    if !course.chapter_file(lesson).is_file() {
+        vec![format!(
+            "the chapter book/src/{} is missing: write it, or fix the lesson's `chapter` \
+             in course.toml",
+            lesson.chapter
+        )]
+    } else if !summary.contains(&format!("({})", lesson.chapter)) {
+        vec![format!(
+            "book/src/SUMMARY.md does not list {chapter}: add a link to it, \
+             `[Title]({chapter})`",
+            chapter = lesson.chapter
+        )]
+    } else {
+        vec![]
+    }
+}
+
+/// Checks, course-wide, that every folder under lessons/, solutions/ and
+/// checker/suites/ is a lesson of course.toml: a stray one (a renamed or removed lesson)
+/// is built and shipped, but never graded. A folder that cannot be read is an error.
+pub fn check_stray_folders(course: &Course) -> Result<Vec<Problem>> {
+    let mut problems = Vec::new();
+    for folder in ["lessons", "solutions", "checker/suites"] {
+        for entry in std::fs::read_dir(course.root.join(folder))
+            .with_context(|| format!("reading {folder}/"))?
+        {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type()?.is_dir() && course.manifest.lesson(&name).is_err() {
+                problems.push(format!(
+                    "{folder}/{name}/ is not a lesson of course.toml: remove the folder, or \
+                     add its lesson to course.toml"
+                ));
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// The names the stub's `todo!("name")` calls give, in order, outside comments.
+fn stub_todos(stub: &str) -> Vec<String> {
+    stub.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .flat_map(|line| line.split("todo!(\"").skip(1))
+        .filter_map(|rest| rest.split_once('"').map(|(name, _)| name.to_owned()))
+        .collect()
+}
+
+/// The package name a crate's Cargo.toml declares, if it can be read.
+fn package_name(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    Some(table.get("package")?.get("name")?.as_str()?.to_owned())
+}
+
+/// The names of a crate's `[dependencies]` (none if its Cargo.toml cannot be read).
+fn dependency_names(dir: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+    let table: toml::Table = toml::from_str(&text).unwrap_or_default();
+    table
+        .get("dependencies")
+        .and_then(|d| d.as_table())
+        .map(|d| d.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Whether any file under `dir` has a `#[test]`.
+fn has_test(dir: &Path) -> bool {
+    crate::files::regular_files(dir).flatten().any(|e| {
+        std::fs::read_to_string(e.path()).is_ok_and(|text| text.contains("#[test]"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stub_fingerprint_that_is_not_the_stub_s_is_a_problem() {
+        let root = tempfile::tempdir().unwrap();
+        let src = root.path().join("lessons/02-attention/src");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(src.join("lib.rs"), "pub fn a() { todo!(\"a\") }\n").unwrap();
+        let lesson = |stub: &str| -> Lesson {
+            let manifest = format!(
+                "format_version = 1\n[[lessons]]\nid = \"02-attention\"\ntitle = \"A\"\n\
+                 crate = \"attention\"\nchapter = \"02-attention.md\"\n{stub}\n\
+                 [[lessons.hints]]\nfunction = \"a\"\ntext = [\"h\"]\n"
+            );
+            std::fs::write(root.path().join("course.toml"), manifest).unwrap();
+            let manifest =
+                course_manifest::Manifest::load(&root.path().join("course.toml"))
+                    .unwrap();
+            manifest.lessons[0].clone()
+        };
+        let current = course_manifest::stub_fingerprint(&src).unwrap();
+        assert_eq!(
+            stale_stub(root.path(), &lesson(&format!("stub = \"{current}\""))),
+            None
+        );
+        for stale in ["", "stub = \"sha256:00\""] {
+            let problem = stale_stub(root.path(), &lesson(stale)).unwrap();
+            assert!(problem.contains("cargo xtask stubs"), "{problem}");
+        }
+    }
+
+    #[test]
+    fn the_stub_s_todos_are_read_outside_comments() {
+        let stub = "//! each body is `todo!(\"name\")` until you write it\n\
+                    pub fn a() { todo!(\"softmax_rows\") }\n\
+                    /// see `todo!(\"doc\")`\n\
+                    fn b() {\n    todo!(\"Linear::forward\")\n}\n";
+        assert_eq!(stub_todos(stub), ["softmax_rows", "Linear::forward"]);
+    }
+}
