@@ -32,15 +32,17 @@ mod report;
 mod run;
 mod sandbox;
 mod scratch;
+mod session;
 mod ui;
 mod verify;
 mod watch;
 
 use anyhow::{Context, Result};
-use cli::{ClassFormat, Cli, Command, Format, GradingArgs};
+use cli::{ClassFormat, Cli, Command, Format};
 use course::Course;
 use course_i18n::tr;
 use messages::MESSAGES;
+use session::Session;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -60,18 +62,18 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     let course = Course::locate(cli.course_dir.as_deref())?;
     match cli.command {
-        None => show_progress(&course, &cli.grading, cli.format),
+        None => show_progress(&Session::new(&course, &cli.grading)?, cli.format),
         Some(Command::Grade {
             lessons,
             grading,
             format,
-        }) => grade_and_print(&course, &lessons, &grading, format),
+        }) => grade_and_print(&Session::new(&course, &grading)?, &lessons, format),
         Some(Command::Watch {
             lesson,
             grading,
             poll,
         }) => {
-            watch::watch(&course, lesson.as_deref(), &grading, poll)?;
+            watch::watch(&Session::new(&course, &grading)?, lesson.as_deref(), poll)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Hint {
@@ -85,7 +87,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (_, true) => hint::Ask::Reset,
                 _ => hint::Ask::Next,
             };
-            print!("{}", hint_for(&course, lesson.as_deref(), ask, &grading)?);
+            let session = Session::new(&course, &grading)?;
+            print!("{}", hint_for(&session, lesson.as_deref(), ask)?);
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Class {
@@ -177,19 +180,20 @@ fn write_gradescope_bundle(_: &Course, _: &std::path::Path) -> Result<ExitCode> 
 }
 
 /// No command: grade everything and show the progress table.
-fn show_progress(
-    course: &Course,
-    grading: &GradingArgs,
-    format: Format,
-) -> Result<ExitCode> {
-    let report = ui::grade_with_progress(course, &[], grading, format.is_instructors())?;
+fn show_progress(session: &Session<'_>, format: Format) -> Result<ExitCode> {
+    let report = ui::grade_with_progress(session, &[], format.is_instructors())?;
     if !print_machine_format(format, &report) {
-        let current = progress::working_on(&report, &grading.lessons_dir(course));
-        let label = grading.lessons_label();
+        let current = progress::working_on(&report, &session.lessons_dir);
         let paint = render::Paint::for_stdout();
         print!(
             "{}",
-            render::progress(course, &report, current, &label, paint)
+            render::progress(
+                session.course,
+                &report,
+                current,
+                &session.lessons_label,
+                paint
+            )
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -197,18 +201,16 @@ fn show_progress(
 
 /// `grade`: grade the named lessons (or all) and show every test.
 fn grade_and_print(
-    course: &Course,
+    session: &Session<'_>,
     lessons: &[String],
-    grading: &GradingArgs,
     format: Format,
 ) -> Result<ExitCode> {
-    let report =
-        ui::grade_with_progress(course, lessons, grading, format.is_instructors())?;
+    let report = ui::grade_with_progress(session, lessons, format.is_instructors())?;
     if !print_machine_format(format, &report) {
         print!("{}", render::details(&report, render::Paint::for_stdout()));
-        let current = progress::working_on(&report, &grading.lessons_dir(course));
+        let current = progress::working_on(&report, &session.lessons_dir);
         if let Some(lesson) = current.filter(|l| l.score < 1.0) {
-            let next = render::next_step(course, current, &grading.lessons_label());
+            let next = render::next_step(session.course, current, &session.lessons_label);
             println!("\n{next}\n{}", render::commands(&lesson.id));
         }
     }
@@ -218,22 +220,22 @@ fn grade_and_print(
 /// `hint`: grade the lesson (the one named, or the one the learner is working on) to see
 /// which function fails first, and show its next hint.
 fn hint_for(
-    course: &Course,
+    session: &Session<'_>,
     lesson: Option<&str>,
     ask: hint::Ask,
-    grading: &GradingArgs,
 ) -> Result<String> {
+    let course = session.course;
     let named = lesson.map(|name| course.lesson(name)).transpose()?;
     let report = if ask == hint::Ask::Next {
         let names: Vec<String> = named.iter().map(|l| l.id.clone()).collect();
-        Some(ui::grade_with_progress(course, &names, grading, false)?)
+        Some(ui::grade_with_progress(session, &names, false)?)
     } else {
         None
     };
     let lesson = match (named, &report) {
         (Some(lesson), _) => lesson,
         (None, Some(report)) => {
-            let current = progress::working_on(report, &grading.lessons_dir(course))
+            let current = progress::working_on(report, &session.lessons_dir)
                 .with_context(|| tr!(MESSAGES, "no-lessons"))?;
             course.lesson(&current.id)?
         }

@@ -1,11 +1,11 @@
 //! Grading with a progress display on the terminal (standard error, so that standard
 //! output stays clean for `--format json`).
 
-use crate::cli::GradingArgs;
 use crate::course::Course;
 use crate::grade::{self, Event};
 use crate::messages::MESSAGES;
 use crate::report::CourseReport;
+use crate::session::Session;
 use anyhow::Result;
 use course_i18n::tr;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -17,13 +17,12 @@ use std::time::Duration;
 /// `instructor` is an instructor's grading (the platforms' formats): no unsandboxed runs
 /// unless asked for.
 pub fn grade_with_progress(
-    course: &Course,
+    session: &Session<'_>,
     ids: &[String],
-    grading: &GradingArgs,
     instructor: bool,
 ) -> Result<CourseReport> {
+    let course = session.course;
     let lessons = course.select(ids)?;
-    let submission = grading.lessons_dir(course);
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
     } else {
@@ -65,10 +64,10 @@ pub fn grade_with_progress(
     };
     let options = grade::Options {
         instructor,
-        lessons_label: grading.lessons_label(),
-        ..grading.limits.options()?
+        ..session.options.clone()
     };
-    let report = grade::grade(course, &lessons, &submission, &options, &on_event);
+    let report =
+        grade::grade(course, &lessons, &session.lessons_dir, &options, &on_event);
     bar.finish_and_clear();
     report
 }

@@ -5,13 +5,13 @@
 //! (network drives, some virtual machines), `--poll` looks every second instead, and the
 //! checker falls back to polling by itself if events cannot be set up.
 
-use crate::cli::GradingArgs;
 use crate::course::Course;
 use crate::grade;
 use crate::hint;
 use crate::messages::{self, MESSAGES};
 use crate::render::{self, Paint};
 use crate::report::CourseReport;
+use crate::session::Session;
 use anyhow::{Context, Result, bail};
 use course_i18n::tr;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -47,21 +47,14 @@ impl Drop for RawMode {
 }
 
 /// Runs watch mode until the learner presses `q` (or Ctrl-C).
-pub fn watch(
-    course: &Course,
-    start: Option<&str>,
-    grading: &GradingArgs,
-    poll: bool,
-) -> Result<()> {
+pub fn watch(session: &Session<'_>, start: Option<&str>, poll: bool) -> Result<()> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!(tr!(MESSAGES, "watch-needs-terminal"));
     }
-    let lessons_dir = grading.lessons_dir(course);
-    let options = grade::Options {
-        lessons_label: grading.lessons_label(),
-        ..grading.limits.options()?
-    };
-    let lessons_label = grading.lessons_label();
+    let course = session.course;
+    let lessons_dir = session.lessons_dir.clone();
+    let options = session.options.clone();
+    let lessons_label = session.lessons_label.clone();
     let mut current = match start {
         Some(name) => position(course, name)?,
         None => working_on(course, &lessons_dir, &options)?,
