@@ -55,10 +55,11 @@ pub struct Lesson {
     /// Hints for each function the learner writes, in reading order: the order of the
     /// stub's `src/lib.rs`, then of the modules it declares, as it declares them.
     pub hints: Vec<FunctionHints>,
-    /// The [`stub_fingerprint`] of the lesson's `src/` as the course ships it, written by
-    /// `cargo xtask stubs`. A submission whose `src/` has this fingerprint is the untouched
-    /// stub: the checker reports it as not started without building it.
-    #[serde(default)]
+    /// The [`stub_fingerprint`] of the lesson's `src/` as the course ships it, read from
+    /// the generated [`FINGERPRINTS`] file (`cargo xtask stubs` writes it; nobody edits it).
+    /// A submission whose `src/` has this fingerprint is the untouched stub: the checker
+    /// reports it as not started without building it.
+    #[serde(skip)]
     pub stub: Option<String>,
 }
 
@@ -85,18 +86,34 @@ impl Lesson {
     }
 }
 
+/// Where the stubs' fingerprints are kept, relative to the manifest's folder: generated
+/// data, apart from the hand-written manifest, so that regenerating the stubs changes no
+/// file anybody edits.
+pub const FINGERPRINTS: &str = "lessons/fingerprints.toml";
+
 impl Manifest {
-    /// Reads and validates the manifest at `path`.
+    /// Reads and validates the manifest at `path`, with the stubs' fingerprints beside it
+    /// ([`FINGERPRINTS`]; a lesson it does not list has none).
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).with_context(|| {
             format!("could not read the course manifest {}", path.display())
         })?;
-        let manifest: Manifest = toml::from_str(&text).with_context(|| {
+        let mut manifest: Manifest = toml::from_str(&text).with_context(|| {
             format!("{} is not a valid course manifest", path.display())
         })?;
         manifest
             .validate()
             .with_context(|| format!("in {}", path.display()))?;
+        let fingerprints = path.parent().unwrap_or(Path::new(".")).join(FINGERPRINTS);
+        if let Ok(text) = std::fs::read_to_string(&fingerprints) {
+            let stubs: std::collections::BTreeMap<String, String> = toml::from_str(&text)
+                .with_context(|| {
+                    format!("{} is not a table of fingerprints", fingerprints.display())
+                })?;
+            for lesson in &mut manifest.lessons {
+                lesson.stub = stubs.get(&lesson.id).cloned();
+            }
+        }
         Ok(manifest)
     }
 

@@ -143,25 +143,26 @@ pub fn stub_of(solution: &str) -> Result<String> {
     }
 }
 
-/// Writes (or with `check`, checks) each lesson's stub fingerprint in course.toml.
+/// Writes (or with `check`, checks) the stubs' fingerprints, in their generated file
+/// ([`course_manifest::FINGERPRINTS`]), in the manifest's order of lessons.
 fn record_fingerprints(root: &Path, manifest: &Manifest, check: bool) -> Result<()> {
-    let path = root.join("course.toml");
-    let text = std::fs::read_to_string(&path)?;
-    let mut document: toml_edit::DocumentMut =
-        text.parse().context("course.toml is not valid TOML")?;
-    let lessons = document["lessons"]
-        .as_array_of_tables_mut()
-        .context("course.toml has no [[lessons]]")?;
+    let path = root.join(course_manifest::FINGERPRINTS);
+    let mut text = String::from(
+        "# Written by `cargo xtask stubs`: do not edit. The fingerprint of each lesson's\n\
+         # stub (lessons/<id>/src/ as the course ships it): a submission whose src/ has it\n\
+         # is untouched, and the checker reports it as not started without building it.\n",
+    );
     let mut stale = Vec::new();
-    for (lesson, table) in manifest.lessons.iter().zip(lessons.iter_mut()) {
+    for lesson in &manifest.lessons {
         let current =
             stub_fingerprint(&root.join("lessons").join(&lesson.id).join("src"))?;
         if lesson.stub.as_deref() != Some(current.as_str()) {
             stale.push(lesson.id.clone());
-            table.insert("stub", toml_edit::value(current));
         }
+        text.push_str(&format!("\"{}\" = \"{current}\"\n", lesson.id));
     }
-    if stale.is_empty() {
+    let written = std::fs::read_to_string(&path).unwrap_or_default();
+    if stale.is_empty() && written == text {
         println!(
             "Every stub is what its solution generates, and its fingerprint is current."
         );
@@ -169,12 +170,20 @@ fn record_fingerprints(root: &Path, manifest: &Manifest, check: bool) -> Result<
     }
     if check {
         bail!(
-            "course.toml's stub fingerprint is stale for {}: run `cargo xtask stubs`",
-            stale.join(", ")
+            "{} is stale{}: run `cargo xtask stubs`",
+            course_manifest::FINGERPRINTS,
+            if stale.is_empty() {
+                String::new()
+            } else {
+                format!(" for {}", stale.join(", "))
+            }
         );
     }
-    std::fs::write(&path, document.to_string())?;
-    println!("Recorded the stub fingerprint of {}.", stale.join(", "));
+    std::fs::write(&path, text)?;
+    println!(
+        "Recorded the stubs' fingerprints in {}.",
+        course_manifest::FINGERPRINTS
+    );
     Ok(())
 }
 

@@ -270,22 +270,23 @@ pub fn check_hint_order(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     )]
 }
 
-/// Checks that course.toml's `stub` fingerprint is the stub's current one: the checker
+/// Checks that the stub's recorded fingerprint (`lessons/fingerprints.toml`) is its current one: the checker
 /// recognises an untouched stub by it (and scores it 0 without building it).
 pub fn check_stub_fingerprint(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     stale_stub(&course.root, lesson).into_iter().collect()
 }
 
-/// What is wrong with course.toml's fingerprint of `lesson`'s stub, if anything: the
+/// What is wrong with the recorded fingerprint of `lesson`'s stub, if anything: the
 /// checker recognises an untouched stub by it, so it must be the current one.
 fn stale_stub(root: &Path, lesson: &Lesson) -> Option<Problem> {
     let src = root.join("lessons").join(&lesson.id).join("src");
     match course_manifest::stub_fingerprint(&src) {
         Ok(current) if lesson.stub.as_deref() == Some(current.as_str()) => None,
         Ok(_) => Some(format!(
-            "course.toml's `stub` fingerprint of {id} is not that of lessons/{id}/src/: \
+            "the fingerprint of {id} in {file} is not that of lessons/{id}/src/: \
              run `cargo xtask stubs` to record it",
-            id = lesson.id
+            id = lesson.id,
+            file = course_manifest::FINGERPRINTS
         )),
         Err(error) => Some(format!("lessons/{}/src/: {error:#}", lesson.id)),
     }
@@ -443,12 +444,12 @@ mod tests {
         std::fs::create_dir_all(&src).unwrap();
         std::fs::write(src.join("lib.rs"), "pub fn a() { todo!(\"a\") }\n").unwrap();
         let lesson = |stub: &str| -> Lesson {
-            let manifest = format!(
-                "format_version = 1\n[[lessons]]\nid = \"02-attention\"\ntitle = \"A\"\n\
-                 crate = \"attention\"\nchapter = \"02-attention.md\"\n{stub}\n\
-                 [[lessons.hints]]\nfunction = \"a\"\ntext = [\"h\"]\n"
-            );
+            let manifest = "format_version = 1\n[[lessons]]\nid = \"02-attention\"\n\
+                 title = \"A\"\ncrate = \"attention\"\nchapter = \"02-attention.md\"\n\
+                 [[lessons.hints]]\nfunction = \"a\"\ntext = [\"h\"]\n";
             std::fs::write(root.path().join("course.toml"), manifest).unwrap();
+            let fingerprints = root.path().join(course_manifest::FINGERPRINTS);
+            std::fs::write(fingerprints, stub).unwrap();
             let manifest =
                 course_manifest::Manifest::load(&root.path().join("course.toml"))
                     .unwrap();
@@ -456,10 +457,13 @@ mod tests {
         };
         let current = course_manifest::stub_fingerprint(&src).unwrap();
         assert_eq!(
-            stale_stub(root.path(), &lesson(&format!("stub = \"{current}\""))),
+            stale_stub(
+                root.path(),
+                &lesson(&format!("\"02-attention\" = \"{current}\""))
+            ),
             None
         );
-        for stale in ["", "stub = \"sha256:00\""] {
+        for stale in ["", "\"02-attention\" = \"sha256:00\""] {
             let problem = stale_stub(root.path(), &lesson(stale)).unwrap();
             assert!(problem.contains("cargo xtask stubs"), "{problem}");
         }
