@@ -22,7 +22,7 @@
 //!   because the state that follows may rightly differ from the reference's.
 //!
 //! In the learner's own edition there is no reference to run: the judge is the learner's
-//! test executable, the checker does not set [`REFERENCE_ENV`](crate::tape::REFERENCE_ENV),
+//! test executable, the checker does not set [`REFERENCE_ENV`],
 //! and the test's checks alone decide.
 
 use crate::tape::{REFERENCE_ENV, Taped};

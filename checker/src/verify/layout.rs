@@ -305,7 +305,7 @@ pub fn check_visible_test(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     )]
 }
 
-/// Checks the lesson's graded suites (checker/suites/<id>/): each has tests, every
+/// Checks the lesson's graded suites (`checker/suites/<id>/`): each has tests, every
 /// `#[test]` is followed by the function the checker expects, every test's body is
 /// wrapped in `graded(...)` (or it could never report a pass), and no test name is used
 /// twice in the lesson (the report tells tests apart by name). A suite that cannot be

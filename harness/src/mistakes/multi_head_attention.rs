@@ -1,0 +1,417 @@
+use super::attention::{attend, attend_backward, linear};
+use super::differing;
+use super::{Cause, kept};
+use crate::{MESSAGES, Misconception, tr};
+use course_common::ndarray::{Array2, Axis, concatenate, s};
+use course_common::{Float, Matrix, Vector};
+
+/// Heads cut from interleaved columns: named by split, merge, weights and outputs.
+pub const INTERLEAVED: Cause = Cause(|| tr!(MESSAGES, "heads-interleaved"));
+
+/// Heads cut from the row-major numbers, mixing tokens.
+pub const PLAIN_RESHAPE: Cause = Cause(|| tr!(MESSAGES, "heads-plain-reshape"));
+
+/// The mask left out of the heads' attention: named by weights and outputs.
+pub const MASK_NOT_PASSED: Cause = Cause(|| tr!(MESSAGES, "mask-not-passed-to-heads"));
+
+/// Keys and values projected from the query input: named by outputs and shapes.
+pub const KV_FROM_QUERY: Cause = Cause(|| tr!(MESSAGES, "kv-from-query"));
+
+/// What to do when the number of weight matrices is not the number of heads.
+pub const ONE_PER_HEAD: Cause = Cause(|| tr!(MESSAGES, "one-weight-matrix-per-head"));
+
+/// The heads handed `d_output` instead of `d_output W_o`: named by both input gradients.
+pub const NOT_THROUGH_W_O: Cause = Cause(|| tr!(MESSAGES, "not-through-w-o"));
+
+const SCALED_BY_D_MODEL: Cause = Cause(|| tr!(MESSAGES, "scaled-by-d-model"));
+
+/// One projection: weight `(d_out, d_in)` and bias, as lesson 02's `Linear`.
+#[derive(Clone, Copy)]
+pub struct LinearWeights<'a> {
+    /// The weight, `(d_out, d_in)`.
+    pub weight: &'a Matrix,
+    /// The bias, `(d_out,)`.
+    pub bias: &'a Vector,
+}
+
+/// A multi-head attention layer's number of heads and four projections.
+#[derive(Clone, Copy)]
+pub struct Layer<'a> {
+    /// The number of heads.
+    pub n_heads: usize,
+    /// The query projection.
+    pub w_q: LinearWeights<'a>,
+    /// The key projection.
+    pub w_k: LinearWeights<'a>,
+    /// The value projection.
+    pub w_v: LinearWeights<'a>,
+    /// The output projection.
+    pub w_o: LinearWeights<'a>,
+}
+
+/// Which columns of Q, K and V head `head` owns, given `d_k` and `n_heads`.
+type HeadColumns = fn(usize, usize, usize) -> Vec<usize>;
+
+fn contiguous(head: usize, d_k: usize, _n_heads: usize) -> Vec<usize> {
+    (head * d_k..(head + 1) * d_k).collect()
+}
+
+fn interleaved(head: usize, d_k: usize, n_heads: usize) -> Vec<usize> {
+    (0..d_k).map(|m| m * n_heads + head).collect()
+}
+
+/// Multi-head attention written out head by head, the heads owning `head_columns`,
+/// the queries multiplied by `score_scale`: `(output, concat, weights)`.
+fn by_definition(
+    layer: &Layer,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Array2<bool>>,
+    head_columns: HeadColumns,
+    score_scale: Float,
+) -> (Matrix, Matrix, Vec<Matrix>) {
+    let project = |p: &LinearWeights, x: &Matrix, rows: &[usize]| {
+        linear(
+            x,
+            &p.weight.select(Axis(0), rows),
+            &p.bias.select(Axis(0), rows),
+        )
+    };
+    let d_k = layer.w_q.weight.ncols() / layer.n_heads;
+    let mut concat = Matrix::zeros((query_input.nrows(), layer.w_v.weight.nrows()));
+    let mut weights = Vec::new();
+    for head in 0..layer.n_heads {
+        let columns = head_columns(head, d_k, layer.n_heads);
+        let q = project(&layer.w_q, query_input, &columns) * score_scale;
+        let k = project(&layer.w_k, key_value_input, &columns);
+        let v = project(&layer.w_v, key_value_input, &columns);
+        let (output, head_weights) = attend(&q, &k, &v, mask);
+        for (position, &column) in columns.iter().enumerate() {
+            concat.column_mut(column).assign(&output.column(position));
+        }
+        weights.push(head_weights);
+    }
+    let output = linear(&concat, layer.w_o.weight, layer.w_o.bias);
+    (output, concat, weights)
+}
+
+/// Multi-head attention's output, written out head by head: each head's own rows of
+/// W_q, W_k, W_v, lesson 02's attention, the heads side by side, then W_o.
+pub fn forward(
+    layer: &Layer,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Array2<bool>>,
+) -> Matrix {
+    by_definition(layer, query_input, key_value_input, mask, contiguous, 1.0).0
+}
+
+/// The gradients of [`forward`] for its two inputs, `(d_query_input,
+/// d_key_value_input)`, given the upstream gradient `d_output`.
+pub fn input_gradients(
+    layer: &Layer,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Array2<bool>>,
+    d_output: &Matrix,
+) -> (Matrix, Matrix) {
+    let (d_q, key_path, value_path) =
+        input_paths(layer, query_input, key_value_input, mask, d_output, true);
+    (d_q.dot(layer.w_q.weight), key_path + value_path)
+}
+
+/// What `split_heads(x, n_heads)` returns with interleaved columns or a plain reshape,
+/// one list per head.
+pub fn split_mistakes(x: &Matrix, n_heads: usize) -> Vec<Vec<Misconception<'static>>> {
+    let (n, d_k) = (x.nrows(), x.ncols() / n_heads);
+    let flat: Vec<Float> = x.iter().copied().collect();
+    (0..n_heads)
+        .map(|head| {
+            let right = x.slice(s![.., head * d_k..(head + 1) * d_k]).to_owned();
+            let reshaped = Matrix::from_shape_vec(
+                (n, d_k),
+                flat[head * n * d_k..(head + 1) * n * d_k].to_vec(),
+            )
+            .expect("n · d_k numbers");
+            let mistakes = vec![
+                Misconception {
+                    cause: &INTERLEAVED,
+                    result: x.select(Axis(1), &interleaved(head, d_k, n_heads)),
+                },
+                Misconception {
+                    cause: &PLAIN_RESHAPE,
+                    result: reshaped,
+                },
+            ];
+            differing(&right, mistakes)
+        })
+        .collect()
+}
+
+/// What `merge_heads(heads)` returns with the heads' columns interleaved or the heads
+/// in reverse order.
+pub fn merge_mistakes(heads: &[Matrix]) -> Vec<Misconception<'static>> {
+    let Some(first) = heads.first() else {
+        return Vec::new();
+    };
+    let (n_heads, d_k) = (heads.len(), first.ncols());
+    let side_by_side = |heads: Vec<&Matrix>| {
+        let views: Vec<_> = heads.iter().map(|h| h.view()).collect();
+        concatenate(Axis(1), &views).expect("heads of the same shape")
+    };
+    let right = side_by_side(heads.iter().collect());
+    let mut interleaved = Matrix::zeros(right.dim());
+    for (head, values) in heads.iter().enumerate() {
+        for m in 0..d_k {
+            interleaved
+                .column_mut(m * n_heads + head)
+                .assign(&values.column(m));
+        }
+    }
+    let mistakes = vec![
+        Misconception {
+            cause: &INTERLEAVED,
+            result: interleaved,
+        },
+        Misconception {
+            cause: kept(tr!(MESSAGES, "heads-merged-in-reverse")),
+            result: side_by_side(heads.iter().rev().collect()),
+        },
+    ];
+    differing(&right, mistakes)
+}
+
+/// What `forward(query_input, key_value_input, mask).output` is with interleaved heads,
+/// scores scaled by √d_model, no W_o or W_o untransposed, one wide head, keys and
+/// values from the query input (no mask, two inputs), or the mask not passed or
+/// inverted.
+pub fn output_mistakes(
+    layer: &Layer,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Array2<bool>>,
+) -> Vec<Misconception<'static>> {
+    let written_out = |layer: &Layer, kv: &Matrix, mask, columns, scale| {
+        by_definition(layer, query_input, kv, mask, columns, scale)
+    };
+    let d_model = layer.w_q.weight.ncols() as Float;
+    let d_k = d_model / layer.n_heads as Float;
+    let (right, concat, _) = written_out(layer, key_value_input, mask, contiguous, 1.0);
+    let one_head = Layer {
+        n_heads: 1,
+        ..*layer
+    };
+    let mut mistakes = vec![
+        Misconception {
+            cause: &INTERLEAVED,
+            result: written_out(layer, key_value_input, mask, interleaved, 1.0).0,
+        },
+        Misconception {
+            cause: &SCALED_BY_D_MODEL,
+            result: written_out(
+                layer,
+                key_value_input,
+                mask,
+                contiguous,
+                (d_k / d_model).sqrt(),
+            )
+            .0,
+        },
+        Misconception {
+            cause: kept(tr!(MESSAGES, "no-output-projection")),
+            result: concat.clone(),
+        },
+        Misconception {
+            cause: kept(tr!(MESSAGES, "output-projection-not-transposed")),
+            result: concat.dot(layer.w_o.weight) + layer.w_o.bias,
+        },
+        Misconception {
+            cause: kept(tr!(MESSAGES, "one-wide-head")),
+            result: written_out(&one_head, key_value_input, mask, contiguous, 1.0).0,
+        },
+    ];
+    if mask.is_none() && query_input != key_value_input {
+        mistakes.push(Misconception {
+            cause: &KV_FROM_QUERY,
+            result: written_out(layer, query_input, None, contiguous, 1.0).0,
+        });
+    }
+    if let Some(mask) = mask {
+        mistakes.push(Misconception {
+            cause: &MASK_NOT_PASSED,
+            result: written_out(layer, key_value_input, None, contiguous, 1.0).0,
+        });
+        mistakes.push(Misconception {
+            cause: kept(tr!(MESSAGES, "mask-inverted")),
+            result: written_out(
+                layer,
+                key_value_input,
+                Some(&mask.mapv(|allowed| !allowed)),
+                contiguous,
+                1.0,
+            )
+            .0,
+        });
+    }
+    differing(&right, mistakes)
+}
+
+/// What each head's weights of `forward(query_input, key_value_input, mask)` are with
+/// interleaved heads, scores scaled by √d_model, or the mask not passed; one list per
+/// head.
+pub fn weights_mistakes(
+    layer: &Layer,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Array2<bool>>,
+) -> Vec<Vec<Misconception<'static>>> {
+    let d_model = layer.w_q.weight.ncols() as Float;
+    let d_k = d_model / layer.n_heads as Float;
+    let weights = |mask, columns, scale| {
+        by_definition(layer, query_input, key_value_input, mask, columns, scale).2
+    };
+    let right = weights(mask, contiguous, 1.0);
+    let mut wrong = vec![
+        (INTERLEAVED, weights(mask, interleaved, 1.0)),
+        (
+            SCALED_BY_D_MODEL,
+            weights(mask, contiguous, (d_k / d_model).sqrt()),
+        ),
+    ];
+    if mask.is_some() {
+        wrong.push((MASK_NOT_PASSED, weights(None, contiguous, 1.0)));
+    }
+    right
+        .iter()
+        .enumerate()
+        .map(|(head, right)| {
+            let mistakes = wrong
+                .iter()
+                .map(|(cause, weights)| Misconception {
+                    cause: cause.text(),
+                    result: weights[head].clone(),
+                })
+                .collect();
+            differing(right, mistakes)
+        })
+        .collect()
+}
+
+/// The wrong gradients of `backward` for its two inputs.
+pub struct InputGradientMistakes {
+    /// For `d_query_input`: not through W_o, or dQ not through W_q.
+    pub d_query_input: Vec<Misconception<'static>>,
+    /// For `d_key_value_input`: the value path or the key path alone, or not through
+    /// W_o.
+    pub d_key_value_input: Vec<Misconception<'static>>,
+}
+
+/// `(dQ, the key path dK W_k, the value path dV W_v)`, with the heads' upstream
+/// gradient sent back through W_o or not.
+fn input_paths(
+    layer: &Layer,
+    x_q: &Matrix,
+    x_kv: &Matrix,
+    mask: Option<&Array2<bool>>,
+    d_output: &Matrix,
+    through_w_o: bool,
+) -> (Matrix, Matrix, Matrix) {
+    let d_k = layer.w_q.weight.ncols() / layer.n_heads;
+    let q = linear(x_q, layer.w_q.weight, layer.w_q.bias);
+    let k = linear(x_kv, layer.w_k.weight, layer.w_k.bias);
+    let v = linear(x_kv, layer.w_v.weight, layer.w_v.bias);
+    let d_concat = if through_w_o {
+        d_output.dot(layer.w_o.weight)
+    } else {
+        d_output.clone()
+    };
+    let (mut d_q, mut d_keys, mut d_values) = (
+        Matrix::zeros(q.dim()),
+        Matrix::zeros(k.dim()),
+        Matrix::zeros(v.dim()),
+    );
+    for head in 0..layer.n_heads {
+        let columns = s![.., head * d_k..(head + 1) * d_k];
+        let (q_h, k_h, v_h) = (
+            q.slice(columns).to_owned(),
+            k.slice(columns).to_owned(),
+            v.slice(columns).to_owned(),
+        );
+        let weights = attend(&q_h, &k_h, &v_h, mask).1;
+        let d_out = d_concat.slice(columns).to_owned();
+        let (dq, dk, dv) = attend_backward(&q_h, &k_h, &v_h, &weights, &d_out);
+        d_q.slice_mut(columns).assign(&dq);
+        d_keys.slice_mut(columns).assign(&dk);
+        d_values.slice_mut(columns).assign(&dv);
+    }
+    (
+        d_q,
+        d_keys.dot(layer.w_k.weight),
+        d_values.dot(layer.w_v.weight),
+    )
+}
+
+/// What `backward` returns for `d_query_input` and `d_key_value_input` when the heads'
+/// upstream gradient skips W_o, d_query_input is dQ itself, or d_key_value_input is
+/// one path alone.
+pub fn input_gradient_mistakes(
+    layer: &Layer,
+    x_q: &Matrix,
+    x_kv: &Matrix,
+    mask: Option<&Array2<bool>>,
+    d_output: &Matrix,
+) -> InputGradientMistakes {
+    let (d_q, key_path, value_path) = input_paths(layer, x_q, x_kv, mask, d_output, true);
+    let (skipped_d_q, skipped_key, skipped_value) =
+        input_paths(layer, x_q, x_kv, mask, d_output, false);
+    let right_q = d_q.dot(layer.w_q.weight);
+    let right_kv = &key_path + &value_path;
+    InputGradientMistakes {
+        d_query_input: differing(
+            &right_q,
+            vec![
+                Misconception {
+                    cause: &NOT_THROUGH_W_O,
+                    result: skipped_d_q.dot(layer.w_q.weight),
+                },
+                Misconception {
+                    cause: kept(tr!(MESSAGES, "d-query-input-not-through-w-q")),
+                    result: d_q,
+                },
+            ],
+        ),
+        d_key_value_input: differing(
+            &right_kv,
+            vec![
+                Misconception {
+                    cause: kept(tr!(MESSAGES, "value-path-alone")),
+                    result: value_path,
+                },
+                Misconception {
+                    cause: kept(tr!(MESSAGES, "key-path-alone")),
+                    result: key_path,
+                },
+                Misconception {
+                    cause: &NOT_THROUGH_W_O,
+                    result: skipped_key + skipped_value,
+                },
+            ],
+        ),
+    }
+}
+
+/// The likely cause of a wrong `parameter_count` of a layer of `n_heads` heads on
+/// `d_model` features that returned `got` (the general rule when no known mistake
+/// gives `got`).
+pub fn parameter_count_cause(got: usize, d_model: usize, n_heads: usize) -> &'static str {
+    let d = d_model;
+    if got == 4 * d * d {
+        kept(tr!(MESSAGES, "count-no-biases"))
+    } else if got == 3 * d * d + 3 * d {
+        kept(tr!(MESSAGES, "count-no-w-o"))
+    } else if got == 4 * d * d / n_heads + 4 * d {
+        kept(tr!(MESSAGES, "count-one-head"))
+    } else {
+        kept(tr!(MESSAGES, "count-every-parameter"))
+    }
+}
