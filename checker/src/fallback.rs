@@ -154,13 +154,13 @@ impl Fallback {
     }
 
     /// Runs `run` (which starts a process of the account and waits for it) when no other
-    /// process of the account runs, then ends every process the account has left.
+    /// process of the account runs, the account emptied first (of what a checker that was
+    /// killed may have left). The run itself ends every process of the account as its
+    /// process ends (`Limits::end_account`).
     pub fn in_turn<T>(&self, run: impl FnOnce() -> T) -> T {
         let _turn = self.take_turn();
         crate::process::end_every_process_of(self.account);
-        let outcome = run();
-        crate::process::end_every_process_of(self.account);
-        outcome
+        run()
     }
 }
 

@@ -174,17 +174,6 @@ fn grade_lessons(
     );
 
     progress(Event::Testing(plan.jobs.len()));
-    let limits = Limits {
-        timeout: options.test_timeout,
-        memory_bytes: Some(options.memory_bytes),
-        output_bytes: 64 << 10,
-        account: options.run_as,
-        // Without a sandbox, the account's runs take turns and each ends every process
-        // of the account (see `fallback`).
-        end_account: options.run_as.is_some() && !sandbox.is_active(),
-        file_bytes: Some(64 << 20),
-        cpu_seconds: Some(options.test_timeout.as_secs() + 5),
-    };
     let judging = scratch.dir.with_extension("judging");
     std::fs::create_dir_all(&judging)?;
     let fallback = match options.run_as {
@@ -192,6 +181,16 @@ fn grade_lessons(
             Some(crate::fallback::Fallback::prepare(course, account)?)
         }
         _ => None,
+    };
+    let limits = Limits {
+        timeout: options.test_timeout,
+        memory_bytes: Some(options.memory_bytes),
+        output_bytes: 64 << 10,
+        account: options.run_as,
+        // In the fallback, each run ends every process of the account (see `fallback`).
+        end_account: fallback.is_some(),
+        file_bytes: Some(64 << 20),
+        cpu_seconds: Some(options.test_timeout.as_secs() + 5),
     };
     let context = crate::run::Context {
         sandbox: &sandbox,

@@ -4,6 +4,24 @@ use crate::util::{LESSON, Submission, checker, fixture};
 use std::io::Write as _;
 use std::path::Path;
 
+/// Grades the class in `dir` with `checker class --format <format>` (in the fallback the
+/// environment asks for, if any) and returns the gradebook.
+fn grade_class(dir: &Path, format: &str) -> String {
+    let output = checker()
+        .args(["class", "--format", format, "--test-timeout", "3"])
+        .args(crate::util::without_sandbox())
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
 /// Packs the submission's files under `root/` into a `.tar.gz` at `path`.
 fn tar_gz(submission: &Submission, root: &str, path: &Path) {
     let file = std::fs::File::create(path).unwrap();
@@ -54,20 +72,7 @@ fn a_class_of_folders_and_archives_is_graded_the_same_twice() {
     std::fs::create_dir_all(dir.join("dee")).unwrap();
     std::fs::write(dir.join("eve.zip"), "not a zip").unwrap();
 
-    let grade = |format: &str| {
-        let output = checker()
-            .args(["class", "--format", format, "--test-timeout", "3"])
-            .arg(dir)
-            .output()
-            .unwrap();
-        assert_eq!(
-            output.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).unwrap()
-    };
+    let grade = |format: &str| grade_class(dir, format);
     let csv = grade("csv");
     assert_eq!(csv, grade("csv"), "two gradings of the same class differ");
     let scratch = crate::util::course_root().join("target/checker");
@@ -129,20 +134,7 @@ fn entries_that_name_one_student_are_refused_and_messages_are_escaped() {
     std::fs::create_dir_all(dir.join("dan")).unwrap();
     std::fs::rename(noisy.path().join(LESSON), dir.join("dan").join(LESSON)).unwrap();
 
-    let grade = |format: &str| {
-        let output = checker()
-            .args(["class", "--format", format, "--test-timeout", "3"])
-            .arg(dir)
-            .output()
-            .unwrap();
-        assert_eq!(
-            output.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).unwrap()
-    };
+    let grade = |format: &str| grade_class(dir, format);
     let csv = grade("csv");
     let carol: Vec<&str> = csv.lines().filter(|l| l.starts_with("carol")).collect();
     assert_eq!(carol.len(), 2, "{csv}");
@@ -206,19 +198,7 @@ fn a_process_left_running_cannot_spoil_a_classmate_s_grade() {
         std::fs::rename(solved.path().join(LESSON), dir.join(student).join(LESSON))
             .unwrap();
     }
-    let output = checker()
-        .args(["class", "--format", "csv", "--test-timeout", "3"])
-        .args(crate::util::without_sandbox())
-        .arg(dir)
-        .output()
-        .unwrap();
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let csv = String::from_utf8(output.stdout).unwrap();
+    let csv = grade_class(dir, "csv");
     let mut rows = csv::Reader::from_reader(csv.as_bytes());
     let column = rows
         .headers()
