@@ -177,10 +177,8 @@ fn sources_fingerprint(course: &Course, submission: &Path, lesson: &Lesson) -> S
         }
     }
     for tier in crate::course::Tier::ALL {
-        for file in [
-            course.suite_file(lesson, tier),
-            course.suite_fixture(lesson, tier),
-        ] {
+        let companions = course.suite_companions(lesson, tier);
+        for file in std::iter::once(course.suite_file(lesson, tier)).chain(companions) {
             std::fs::read(file).unwrap_or_default().hash(&mut hasher);
         }
     }

@@ -181,10 +181,16 @@ impl Course {
             .join("locales")
     }
 
-    /// The reference values a tier's suite of a lesson reads, if it reads any:
-    /// `checker/suites/<id>/<tier>.json`, beside the suite.
-    pub fn suite_fixture(&self, lesson: &Lesson, tier: Tier) -> PathBuf {
-        self.suite_file(lesson, tier).with_extension("json")
+    /// The files a tier's suite of a lesson reads beside it (`include_str!`), where it has
+    /// them: the reference values (`<tier>.json`, written by a script of
+    /// `tools/reference/`) and the named mistakes' recorded wrong answers
+    /// (`<tier>.named.json`, written by `cargo xtask named`).
+    pub fn suite_companions(&self, lesson: &Lesson, tier: Tier) -> [PathBuf; 2] {
+        let suite = self.suite_file(lesson, tier);
+        [
+            suite.with_extension("json"),
+            suite.with_extension("named.json"),
+        ]
     }
 
     /// The suites of a lesson that this edition of the course has, with their sources:

@@ -76,9 +76,11 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
                 std::fs::remove_file(&copy)?;
             }
         }
-        let values = suite.with_extension("json");
-        if root.join(&values).is_file() {
-            copy_file(&root.join(&values), &out.join(&values))?;
+        for companion in course.suite_companions(lesson, Tier::Graded) {
+            if companion.is_file() {
+                let relative = companion.strip_prefix(root)?;
+                copy_file(&companion, &out.join(relative))?;
+            }
         }
     }
     std::fs::write(out.join("README.md"), STUDENT_README)?;
@@ -102,7 +104,10 @@ fn student_workspace(course: &Course) -> Result<String> {
         .lines()
         .filter(|line| {
             let entry = line.trim();
-            !entry.starts_with("\"solutions/") && entry != "\"xtask\","
+            !entry.starts_with("\"solutions/")
+                && entry != "\"xtask\","
+                && entry != "\"mistakes\","
+                && !entry.starts_with("course-mistakes ")
         })
         .collect();
     Ok(format!(

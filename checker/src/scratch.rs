@@ -352,25 +352,31 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
     let mut targets: Vec<(String, String)> = Vec::new();
     for tier in Tier::ALL {
         let path = suites_dir.join(format!("{}.rs", tier.stem()));
-        // The reference values the suite reads go beside it, as in the course, where its
-        // `include_str!` finds them.
-        let values_path = path.with_extension("json");
+        // The files the suite reads (its reference values, its named mistakes' wrong
+        // answers) go beside it, as in the course, where its `include_str!` finds them.
+        let companions = course.suite_companions(lesson, tier).map(|companion| {
+            let name = companion.file_name().map(ToOwned::to_owned);
+            (suites_dir.join(name.unwrap_or_default()), companion)
+        });
         match suites.iter().find(|(t, _)| *t == tier) {
             Some((_, source)) => {
                 write_if_changed(&path, source)?;
                 targets.push((tier.stem().to_owned(), path.display().to_string()));
-                let values = course.suite_fixture(lesson, tier);
-                if values.is_file() {
-                    let bytes = std::fs::read(&values).with_context(|| {
-                        format!("could not read {}", values.display())
-                    })?;
-                    write_bytes_if_changed(&values_path, &bytes)?;
-                } else if values_path.exists() {
-                    std::fs::remove_file(&values_path)?;
+                for (copy, companion) in &companions {
+                    if companion.is_file() {
+                        let bytes = std::fs::read(companion).with_context(|| {
+                            format!("could not read {}", companion.display())
+                        })?;
+                        write_bytes_if_changed(copy, &bytes)?;
+                    } else if copy.exists() {
+                        std::fs::remove_file(copy)?;
+                    }
                 }
             }
             None => {
-                for stale in [&path, &values_path] {
+                let stale =
+                    std::iter::once(&path).chain(companions.iter().map(|(copy, _)| copy));
+                for stale in stale {
                     if stale.exists() {
                         std::fs::remove_file(stale)?;
                     }
@@ -593,7 +599,7 @@ fn lesson_manifest(
 ) -> String {
     let course = place.course;
     // The harness is a dev-dependency: the suites link it, the learner's library cannot
-    // name it (it holds the wrong-answer builders, made from correct code). It enables no
+    // name it (it holds the tape and the checks). It enables no
     // feature of a crate the library uses, so the library's build and the suites' resolve
     // the same features, and the suites' build finds the library fresh (`compile`
     // refuses to grade a library built again while the suites are visible).
@@ -654,6 +660,9 @@ judge = []
 {tests}
 [lints.rust]
 unsafe_code = "deny"
+# The suites' `builders` feature is the solutions' (the named mistakes' builders); here the
+# suites read the recorded wrong answers beside them.
+unexpected_cfgs = {{ level = "warn", check-cfg = ['cfg(feature, values("builders"))'] }}
 "#,
         name = lesson.crate_name,
         key = place.key,

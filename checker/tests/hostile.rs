@@ -417,6 +417,7 @@ fn the_harness_is_out_of_the_library_s_reach() {
         message.contains("unresolved") || message.contains("unlinked"),
         "{message}"
     );
+    assert!(message.contains("course_mistakes"), "{message}");
 }
 
 #[test]

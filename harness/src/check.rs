@@ -13,7 +13,7 @@
 //! Tolerances are stated per check as a [`Tol`]: `|got - expected| <= abs + rel * |expected|`.
 //! NaN is never close to anything, so a NaN always fails.
 
-use crate::{MESSAGES, tr};
+use crate::{Cause, MESSAGES, tr};
 use course_common::ndarray::Array2;
 use course_common::{Float, Matrix};
 use std::fmt::Write as _;
@@ -48,9 +48,10 @@ impl Tol {
 
 /// A wrong answer that a common mistake produces, used to name the mistake when a
 /// learner's result matches it.
-pub struct Misconception<'a> {
+#[derive(Clone, Debug)]
+pub struct Misconception {
     /// What the mistake is, phrased as the likely cause: "softmax over the wrong axis".
-    pub cause: &'a str,
+    pub cause: Cause,
     /// What the code returns when it makes that mistake.
     pub result: Matrix,
 }
@@ -179,7 +180,7 @@ pub fn assert_matrix_close(
     got: &Matrix,
     expected: &Matrix,
     tol: Tol,
-    misconceptions: &[Misconception<'_>],
+    misconceptions: &[Misconception],
 ) {
     assert_same_shape(what, got, expected.dim());
     let Some(((row, col), diff)) = first_difference(got, expected, tol) else {
@@ -311,6 +312,36 @@ pub fn show(label: &str, m: &Matrix) -> String {
     text
 }
 
+/// The cause of a wrong number `got` among `candidates` (wrong answers as 1 × 1 results):
+/// the first that `got` equals to 1e-6, or `None`.
+pub fn scalar_cause(got: Float, candidates: &[Misconception]) -> Option<Cause> {
+    candidates
+        .iter()
+        .find(|m| m.result.len() == 1 && (got - m.result[[0, 0]]).abs() < 1e-6)
+        .map(|m| m.cause)
+}
+
+/// The misconceptions ordered by how close each is to `got`, the closest first. On a
+/// row like [1, 0, 0, 0] some wrong formulas agree to 1e-9 (the unbiased variance with
+/// ε inside the root, and the unbiased std with ε added to it), closer than the 1e-6
+/// within which a misconception is recognised: the closest one is the mistake made.
+pub fn nearest_first(
+    got: &Matrix,
+    mut mistakes: Vec<Misconception>,
+) -> Vec<Misconception> {
+    let distance = |m: &Misconception| {
+        if m.result.dim() == got.dim() {
+            (&m.result - got)
+                .iter()
+                .fold(0.0 as Float, |worst, d| worst.max(d.abs()))
+        } else {
+            Float::INFINITY
+        }
+    };
+    mistakes.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+    mistakes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,7 +381,7 @@ mod tests {
         let expected = array![[1.0, 2.0]];
         let got = array![[2.0, 1.0]];
         let mistake = Misconception {
-            cause: "swapped columns",
+            cause: Cause::harness("wrong-axis"),
             result: got.clone(),
         };
         let text = message_of(|| {
@@ -360,7 +391,10 @@ mod tests {
             text.contains("entry [0, 0] should be 1.000000, got 2.000000"),
             "{text}"
         );
-        assert!(text.contains("Likely cause: swapped columns"), "{text}");
+        assert!(
+            text.contains(&format!("Likely cause: {}", Cause::harness("wrong-axis"))),
+            "{text}"
+        );
     }
 
     #[test]

@@ -83,7 +83,7 @@ pub fn assert_gradient_close_named(
     analytic: &Matrix,
     numerical: &Matrix,
     hint: &str,
-    mistakes: &[Misconception<'_>],
+    mistakes: &[Misconception],
 ) {
     crate::check::assert_same_shape_because(what, analytic, numerical.dim(), hint);
     let error = relative_error(analytic, numerical);

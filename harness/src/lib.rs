@@ -9,8 +9,10 @@
 //!   property failed, what was expected, what came back, and the likely misconception.
 //! - [`gradient`] computes numerical gradients by central differences, to check every
 //!   backward pass of the course.
-//! - [`mistakes`] builds the wrong answers common mistakes produce, so that visible and
-//!   graded tests name the same mistake the same way.
+//! - [`causes`] names the likely causes of wrong results, by message id, and [`named`]
+//!   gives a check the wrong answers common mistakes produce (recorded beside each test
+//!   file, computed by the maintainers' builders), so that visible and graded tests name
+//!   the same mistake the same way.
 //! - [`fixtures`] builds deterministic inputs (no random generator whose stream could
 //!   change between crate versions) and reads the reference values the scripts of
 //!   `tools/reference/` computed ([`Reference`]).
@@ -19,10 +21,11 @@
 //! (`locales/`, read through [`course_i18n`]); the checker chooses the language of the judge
 //! with `COURSE_LANG`. Suites keep their own messages the same way and use the same [`tr!`].
 
+pub mod causes;
 pub mod check;
 pub mod fixtures;
 pub mod gradient;
-pub mod mistakes;
+pub mod named;
 pub mod reference_run;
 pub mod report;
 pub mod tape;
@@ -37,14 +40,17 @@ pub(crate) static MESSAGES: Catalog = Catalog::new(
     include_str!("../locales/zh-CN/harness.ftl"),
 );
 
+pub use causes::{Cause, CauseArg};
 pub use check::{
     Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
-    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape,
+    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, nearest_first,
+    scalar_cause,
 };
 pub use fixtures::{Reference, linspace, linspace_matrix, scrambled};
 pub use gradient::{
     assert_gradient_close, assert_gradient_close_named, numerical_gradient,
     relative_error,
 };
+pub use named::{Groups, Named};
 pub use report::graded;
 pub use tape::{Held, Taped, object, object_any, observe, observe_any};

@@ -183,6 +183,11 @@ impl Catalog {
         }
     }
 
+    /// The catalog's name, as given to [`Catalog::new`].
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// The Fluent source of one language.
     pub fn source(&self, lang: Lang) -> &'static str {
         self.sources[lang.index()]

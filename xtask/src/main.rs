@@ -9,6 +9,7 @@ mod figure_font;
 mod figures;
 mod latency;
 mod mistakes;
+mod named;
 mod newcomer;
 mod stubs;
 mod walk;
@@ -53,9 +54,17 @@ enum Task {
     /// Measure ndarray's f32 and f64 matrix-product throughput at the course's shapes
     /// (an optimised build of common/examples/matmul_throughput.rs).
     Matmul,
-    /// Apply every plausible mistake listed in `mistakes/<lesson>.toml` to its lesson's
+    /// Apply every plausible mistake listed in `solutions/<lesson>/mistakes.toml` to its lesson's
     /// solution, and report whether the visible tests and the checker name it.
     Mistakes {
+        /// Only the lessons whose id starts with this (e.g. 02).
+        lesson: Option<String>,
+    },
+    /// Record the named mistakes' wrong answers beside the tests (`*.named.json`), which
+    /// every build without the builders reads: run after changing a builder
+    /// (`solutions/NN-name/mistakes.rs`) or a test's inputs, when the solutions' tests
+    /// say the record is stale.
+    Named {
         /// Only the lessons whose id starts with this (e.g. 02).
         lesson: Option<String>,
     },
@@ -113,6 +122,7 @@ fn main() -> ExitCode {
             newcomer::run(&workspace_root(), cargo_home.as_deref())
         }
         Task::Stubs { check } => stubs::run(&workspace_root(), check),
+        Task::Named { lesson } => named::run(&workspace_root(), lesson.as_deref()),
         Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
         Task::Latency { rounds, lesson } => {
             latency::run(&workspace_root(), rounds, &lesson)

@@ -1,6 +1,6 @@
 //! `cargo xtask mistakes`: does a plausible mistake get named?
 //!
-//! `mistakes/<lesson>.toml` lists plausible mistakes for a lesson, each as an edit of its
+//! `solutions/<lesson>/mistakes.toml` lists plausible mistakes for a lesson, each as an edit of its
 //! reference solution (`find` replaced by `replace`, once) and the phrases (`named`) a
 //! message that names the mistake contains. For every mistake, in a copy of the course
 //! (`target/xtask/mistakes/`), the task applies the edit and runs what a learner runs:
@@ -245,23 +245,18 @@ fn apply(solution: &Sources, mistake: &Mistake) -> Result<Sources> {
     Ok(patched)
 }
 
-/// The lists of mistakes under `mistakes/`, by lesson id (the file's stem), in order.
+/// The lists of mistakes, `solutions/<lesson>/mistakes.toml`, by lesson id, in the
+/// course's order.
 fn lists(root: &Path, only: Option<&str>) -> Result<Vec<(String, Vec<Mistake>)>> {
-    let mut files: Vec<_> = std::fs::read_dir(root.join("mistakes"))
-        .context("reading mistakes/")?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
+    let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
     let mut lists = Vec::new();
-    for file in files {
-        let lesson = file
-            .file_stem()
-            .context("a file name")?
-            .to_string_lossy()
-            .into_owned();
+    for lesson in manifest.lessons {
+        let lesson = lesson.id;
         if only.is_some_and(|only| !lesson.starts_with(only)) {
+            continue;
+        }
+        let file = root.join("solutions").join(&lesson).join("mistakes.toml");
+        if !file.is_file() {
             continue;
         }
         let table: toml::Table = toml::from_str(&std::fs::read_to_string(&file)?)
@@ -311,7 +306,7 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let mut problems = Vec::new();
         let lists = lists(&root, None).expect("the mistake lists read");
-        assert!(!lists.is_empty(), "no mistake list under mistakes/");
+        assert!(!lists.is_empty(), "no lesson has a mistakes.toml");
         for (lesson, mistakes) in lists {
             let src = root.join("solutions").join(&lesson).join("src");
             let solution = read_sources(&src).expect("the solution reads");

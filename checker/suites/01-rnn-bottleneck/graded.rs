@@ -16,18 +16,25 @@
 
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
+use course_harness::causes::rnn::W_HH_NOT_TRANSPOSED;
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
-use course_harness::mistakes::rnn::{
-    Cell, W_HH_NOT_TRANSPOSED, bptt_mistakes, context_mistakes, forward_mistakes,
-    origin_jacobian_mistakes, step_backward_mistakes, step_mistakes,
-};
 use course_harness::{
-    Catalog, Misconception, Reference, Tol, assert_all_finite, assert_gradient_close,
-    assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient, observe, relative_error, tr,
+    Catalog, Cause, Groups, Misconception, Named, Reference, Tol, assert_all_finite,
+    assert_gradient_close, assert_matrix_close, assert_same_shape, graded, linspace,
+    linspace_matrix, named, numerical_gradient, observe, relative_error, tr,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::rnn::{
+    Cell, bptt_mistakes, context_mistakes, forward_mistakes, origin_jacobian_mistakes,
+    step_backward_mistakes, step_mistakes,
 };
 use rnn::{Rnn, RnnGrads, StepGrads, as_row, row};
 use std::sync::LazyLock;
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named =
+    Named::new(file!(), &[&MESSAGES], include_str!("graded.named.json"));
 
 /// The values NumPy computed for these tests (see the module docs), by name.
 static NUMPY: LazyLock<Reference> = LazyLock::new(|| {
@@ -41,8 +48,9 @@ static MESSAGES: Catalog = Catalog::new(
     include_str!("locales/zh-CN/suite.ftl"),
 );
 
-/// The cell's parameters as the builders of wrong answers (`course_harness::mistakes::rnn`)
+/// The cell's parameters as the builders of wrong answers (`course_mistakes::rnn`)
 /// take them.
+#[cfg(feature = "builders")]
 fn params(cell: &Rnn) -> Cell<'_> {
     Cell {
         w_xh: &cell.w_xh,
@@ -136,7 +144,7 @@ fn assert_gradient(
     analytic: &Matrix,
     numerical: &Matrix,
     hint: &str,
-    mistakes: &[Misconception<'_>],
+    mistakes: &[Misconception],
 ) {
     let named = mistakes.iter().find(|m| {
         m.result.dim() == analytic.dim()
@@ -256,7 +264,7 @@ fn step_matches_the_cs231n_fixture() {
                 abs: 1e-9,
                 rel: 0.0,
             },
-            &step_mistakes(&params(&cell), &x, &h),
+            &named!(NAMED, step_mistakes(&params(&cell), &x, &h)),
         );
     });
 }
@@ -277,15 +285,15 @@ fn step_transposes_both_weights_on_a_hand_computed_example() {
         let expected = array![[t(0.5), t(0.5)]];
         let mistakes = [
             Misconception {
-                cause: &tr!(MESSAGES, "neither-weight-transposed"),
+                cause: Cause::new(&MESSAGES, "neither-weight-transposed"),
                 result: array![[t(2.5), t(0.5)]],
             },
             Misconception {
-                cause: &tr!(MESSAGES, "w-xh-not-transposed"),
+                cause: Cause::new(&MESSAGES, "w-xh-not-transposed"),
                 result: array![[t(2.5), t(2.5)]],
             },
             Misconception {
-                cause: &W_HH_NOT_TRANSPOSED,
+                cause: W_HH_NOT_TRANSPOSED,
                 result: array![[t(0.5), t(-1.5)]],
             },
         ];
@@ -318,7 +326,7 @@ fn step_backward_matches_numerical_gradients() {
         } = step_backward(&cell, &x, &h, &h_next, &upstream);
 
         // What the usual slips give, to name them.
-        let mistakes = step_backward_mistakes(&params(&cell), &x, &h, &h_next, &upstream);
+        let mistakes = named!(NAMED, Groups::from(step_backward_mistakes(&params(&cell), &x, &h, &h_next, &upstream)) => Groups);
 
         let loss = |cell: &Rnn, x: &Matrix, h: &Matrix| {
             weighted_sum(&step(cell, x, h), &upstream)
@@ -365,29 +373,35 @@ fn step_backward_matches_numerical_gradients() {
             &d_x,
             &num_x,
             &tr!(MESSAGES, "hint-step-d-x"),
-            &mistakes.d_x,
+            &mistakes["d_x"],
         );
-        assert_gradient(&label("d_h"), &d_h, &num_h, "dh = dz W_hh", &mistakes.d_h);
+        assert_gradient(
+            &label("d_h"),
+            &d_h,
+            &num_h,
+            "dh = dz W_hh",
+            &mistakes["d_h"],
+        );
         assert_gradient(
             &label("d_w_xh"),
             &d_w_xh,
             &num_w_xh,
             &tr!(MESSAGES, "hint-step-d-w-xh"),
-            &mistakes.d_w_xh,
+            &mistakes["d_w_xh"],
         );
         assert_gradient(
             &label("d_w_hh"),
             &d_w_hh,
             &num_w_hh,
             &tr!(MESSAGES, "hint-step-d-w-hh"),
-            &mistakes.d_w_hh,
+            &mistakes["d_w_hh"],
         );
         assert_gradient(
             &label("d_b"),
             &as_matrix(&d_b),
             &num_b,
             &tr!(MESSAGES, "hint-step-d-b"),
-            &mistakes.d_b,
+            &mistakes["d_b"],
         );
     });
 }
@@ -403,7 +417,7 @@ fn forward_matches_the_reference_states() {
         let cell = small_cell();
         let (xs, h0) = small_sequence();
         let expected = NUMPY.matrix("forward_states");
-        let mistakes = forward_mistakes(&params(&cell), &xs, &h0);
+        let mistakes = named!(NAMED, forward_mistakes(&params(&cell), &xs, &h0));
         let states = forward(&cell, &xs, &h0);
         assert_same_shape(
             &tr!(MESSAGES, "label-forward-states-shape", len = 5, hidden = 4),
@@ -523,8 +537,8 @@ fn a_one_token_sequence_is_one_step() {
         let step = step_backward(&cell, &x0, &as_row(&h0), &h_1, &upstream);
         let bptt = backward(&cell, &x0, &h0, &states, &upstream);
         // dW_hh with the step's own output in place of the state before it (h0 here).
-        let own_output = bptt_mistakes(&params(&cell), &x0, &h0, &upstream).d_w_hh;
-        let pairs: [(&str, &Matrix, &Matrix, &[Misconception<'_>]); 5] = [
+        let own_output = named!(NAMED, Groups::from(bptt_mistakes(&params(&cell), &x0, &h0, &upstream)) => Groups)["d_w_hh"].to_vec();
+        let pairs: [(&str, &Matrix, &Matrix, &[Misconception]); 5] = [
             ("d_xs", &bptt.d_xs, &step.d_x, &[]),
             ("d_h0", &as_matrix(&bptt.d_h0), &step.d_h, &[]),
             ("d_w_xh", &bptt.d_w_xh, &step.d_w_xh, &[]),
@@ -559,7 +573,7 @@ fn the_context_vector_is_the_last_state() {
                 &as_matrix(&encode(&cell, &prefix, &h0)),
                 &row(&states, len - 1),
                 Tol::TIGHT,
-                &context_mistakes(&states),
+                &named!(NAMED, context_mistakes(&states)),
             );
         }
     });
@@ -590,20 +604,20 @@ fn bptt_gradients_of_the_inputs_and_h0_match_numerical_gradients() {
             &as_matrix(&h0),
             STEP,
         );
-        let mistakes = bptt_mistakes(&params(&cell), &xs, &h0, &upstream);
+        let mistakes = named!(NAMED, Groups::from(bptt_mistakes(&params(&cell), &xs, &h0, &upstream)) => Groups);
         assert_gradient(
             "BPTT d_xs",
             &grads.d_xs,
             &num_xs,
             &tr!(MESSAGES, "hint-bptt-d-xs"),
-            &mistakes.d_xs,
+            &mistakes["d_xs"],
         );
         assert_gradient(
             "BPTT d_h0",
             &as_matrix(&grads.d_h0),
             &num_h0,
             &tr!(MESSAGES, "hint-bptt-d-h0"),
-            &mistakes.d_h0,
+            &mistakes["d_h0"],
         );
     });
 }
@@ -640,27 +654,27 @@ fn bptt_gradients_of_the_weights_are_summed_over_the_steps() {
             &as_matrix(&cell.b),
             STEP,
         );
-        let mistakes = bptt_mistakes(&params(&cell), &xs, &h0, &upstream);
+        let mistakes = named!(NAMED, Groups::from(bptt_mistakes(&params(&cell), &xs, &h0, &upstream)) => Groups);
         assert_gradient(
             "BPTT d_w_xh",
             &grads.d_w_xh,
             &num_w_xh,
             &tr!(MESSAGES, "hint-bptt-d-w-xh"),
-            &mistakes.d_w_xh,
+            &mistakes["d_w_xh"],
         );
         assert_gradient(
             "BPTT d_w_hh",
             &grads.d_w_hh,
             &num_w_hh,
             &tr!(MESSAGES, "hint-bptt-d-w-hh"),
-            &mistakes.d_w_hh,
+            &mistakes["d_w_hh"],
         );
         assert_gradient(
             "BPTT d_b",
             &as_matrix(&grads.d_b),
             &num_b,
             &tr!(MESSAGES, "hint-bptt-d-b"),
-            &mistakes.d_b,
+            &mistakes["d_b"],
         );
     });
 }
@@ -709,7 +723,7 @@ fn at_the_origin_the_jacobian_is_the_power_of_w_hh() {
             &jacobian,
             &power,
             Tol::TIGHT,
-            &origin_jacobian_mistakes(&cell.w_hh, len),
+            &named!(NAMED, origin_jacobian_mistakes(&cell.w_hh, len)),
         );
         let norm = largest_singular_value(&jacobian);
         let bound = sigma.powi(len as i32);

@@ -19,18 +19,24 @@ use attention::{
 };
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
+use course_harness::causes::attention::{MASK_AFTER_SOFTMAX, WRONG_AXIS};
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
-use course_harness::mistakes::attention::{
-    MASK_AFTER_SOFTMAX, WRONG_AXIS, attention_mistakes, linear_mistakes,
-    softmax_backward_mistakes, softmax_mistakes,
-};
 use course_harness::{
-    Catalog, Misconception, Reference, Tol, assert_all_finite, assert_gradient_close,
-    assert_gradient_close_named, assert_mask_eq, assert_matrix_close,
-    assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix,
-    numerical_gradient, observe, relative_error, tr,
+    Catalog, Cause, Misconception, Named, Reference, Tol, assert_all_finite,
+    assert_gradient_close, assert_gradient_close_named, assert_mask_eq,
+    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, graded, linspace,
+    linspace_matrix, named, numerical_gradient, observe, relative_error, tr,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::attention::{
+    attention_mistakes, linear_mistakes, softmax_backward_mistakes, softmax_mistakes,
 };
 use std::sync::LazyLock;
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named =
+    Named::new(file!(), &[&MESSAGES], include_str!("graded.named.json"));
 
 /// The values NumPy computed for these tests (see the module docs), by name.
 static NUMPY: LazyLock<Reference> = LazyLock::new(|| {
@@ -195,7 +201,7 @@ fn softmax_matches_hand_computed_values() {
                 abs: 1e-10,
                 rel: 0.0,
             },
-            &softmax_mistakes(&scores),
+            &named!(NAMED, softmax_mistakes(&scores)),
         );
     });
 }
@@ -282,7 +288,7 @@ fn softmax_backward_matches_numerical_gradient() {
             &analytic,
             &numerical,
             &tr!(MESSAGES, "softmax-backward-hint"),
-            &softmax_backward_mistakes(&weights, &upstream),
+            &named!(NAMED, softmax_backward_mistakes(&weights, &upstream)),
         );
     });
 }
@@ -387,7 +393,7 @@ fn attention_matches_the_three_word_walkthrough() {
             abs: 1e-9,
             rel: 0.0,
         };
-        let mistakes = attention_mistakes(&q, &k, &v);
+        let mistakes = named!(NAMED, attention_mistakes(&q, &k, &v));
         assert_matrix_close(
             &tr!(MESSAGES, "attention-label-output-three-words"),
             &output,
@@ -435,7 +441,7 @@ fn attention_reproduces_the_published_journey_fixture() {
             &output,
             &expected_output,
             Tol::FOUR_DECIMALS,
-            &attention_mistakes(&q, &x, &x),
+            &named!(NAMED, attention_mistakes(&q, &x, &x)),
         );
     });
 }
@@ -458,7 +464,7 @@ fn attention_divides_the_scores_by_the_square_root_of_d_k() {
                 abs: 1e-9,
                 rel: 0.0,
             },
-            &attention_mistakes(&q, &k, &v),
+            &named!(NAMED, attention_mistakes(&q, &k, &v)),
         );
     });
 }
@@ -570,7 +576,7 @@ fn masking_before_softmax_equals_masking_after_and_renormalising() {
             row /= sum;
         }
         let masked_after = Misconception {
-            cause: &MASK_AFTER_SOFTMAX,
+            cause: MASK_AFTER_SOFTMAX,
             result: zeroed,
         };
         assert_matrix_close(
@@ -621,7 +627,7 @@ fn a_fully_masked_query_gives_a_zero_output_not_nan() {
         );
         assert_all_finite(&tr!(MESSAGES, "fully-masked-label-output"), &output, &hint);
         let finite_mask = Misconception {
-            cause: &tr!(MESSAGES, "fully-masked-finite-cause"),
+            cause: Cause::new(&MESSAGES, "fully-masked-finite-cause"),
             result: v
                 .mean_axis(Axis(0))
                 .expect("v has rows")
@@ -799,7 +805,7 @@ fn linear_forward_computes_x_w_transposed_plus_b() {
             &linear_forward(&layer, &x),
             &expected,
             Tol::TIGHT,
-            &linear_mistakes(&x, &layer.weight, &layer.bias),
+            &named!(NAMED, linear_mistakes(&x, &layer.weight, &layer.bias)),
         );
     });
 }
@@ -819,7 +825,7 @@ fn linear_forward_transposes_a_square_weight_too() {
             &linear_forward(&layer, &x),
             &expected,
             Tol::TIGHT,
-            &linear_mistakes(&x, &layer.weight, &layer.bias),
+            &named!(NAMED, linear_mistakes(&x, &layer.weight, &layer.bias)),
         );
     });
 }
@@ -905,7 +911,7 @@ fn self_attention_head_matches_the_reference_values() {
             rel: 0.0,
         };
         let swapped = Misconception {
-            cause: &tr!(MESSAGES, "head-swapped-cause"),
+            cause: Cause::new(&MESSAGES, "head-swapped-cause"),
             result: attend(&forward.k, &forward.q, &forward.v, Some(&causal(4))).weights,
         };
         assert_matrix_close(

@@ -14,18 +14,20 @@
 use attention::{causal_mask, padding_mask, scaled_dot_product_attention};
 use course_common::ndarray::{Array2, Axis, array, concatenate, s};
 use course_common::{Float, Matrix, Vector};
+use course_harness::causes::multi_head_attention::parameter_count_cause;
+use course_harness::causes::multi_head_attention::{KV_FROM_QUERY, ONE_PER_HEAD};
 use course_harness::gradient::{MAX_RELATIVE_ERROR, STEP, weighted_sum};
-use course_harness::mistakes::multi_head_attention::{
-    KV_FROM_QUERY, Layer, LinearWeights, ONE_PER_HEAD, input_gradient_mistakes,
-    merge_mistakes, output_mistakes, parameter_count_cause, split_mistakes,
-    weights_mistakes,
-};
 use course_harness::tape::{TAPE_ENDED, TAPE_MISMATCH, panic_message};
 use course_harness::{
-    Catalog, Held, Misconception, Reference, Tol, assert_gradient_close,
-    assert_gradient_close_named, assert_matrix_close, assert_rows_sum_to_one,
-    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, object,
-    observe, relative_error, scrambled, tr,
+    Catalog, Cause, Groups, Held, Misconception, Named, Reference, Tol,
+    assert_gradient_close, assert_gradient_close_named, assert_matrix_close,
+    assert_rows_sum_to_one, assert_same_shape, graded, linspace, linspace_matrix, named,
+    numerical_gradient, object, observe, relative_error, scrambled, tr,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::multi_head_attention::{
+    Layer, LinearWeights, input_gradient_mistakes, merge_mistakes, output_mistakes,
+    parameter_count_mistakes, split_mistakes, weights_mistakes,
 };
 use multi_head_attention::{
     Linear, LinearGrads, Mask, MultiHeadAttention, MultiHeadForward, merge_heads,
@@ -33,6 +35,11 @@ use multi_head_attention::{
 };
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::LazyLock;
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named =
+    Named::new(file!(), &[&MESSAGES], include_str!("graded.named.json"));
 
 /// The values PyTorch computed for these tests (see the module docs), by name.
 static PYTORCH: LazyLock<Reference> = LazyLock::new(|| {
@@ -110,7 +117,8 @@ fn reference(
 }
 
 /// The layer's weights as the builders of wrong answers
-/// (`course_harness::mistakes::multi_head_attention`) take them.
+/// (`course_mistakes::multi_head_attention`) take them.
+#[cfg(feature = "builders")]
 fn params(mha: &MultiHeadAttention) -> Layer<'_> {
     fn projection(layer: &Linear) -> LinearWeights<'_> {
         LinearWeights {
@@ -295,7 +303,7 @@ fn split_heads_gives_each_head_a_contiguous_block_of_columns() {
             array![[2.0, 3.0], [12.0, 13.0], [22.0, 23.0]],
             array![[4.0, 5.0], [14.0, 15.0], [24.0, 25.0]],
         ];
-        let wrong = split_mistakes(&x, 3);
+        let wrong = named!(NAMED, split_mistakes(&x, 3) => Vec<Vec<Misconception>>);
         for (head, (got, expected)) in heads.iter().zip(&expected).enumerate() {
             assert_matrix_close(
                 &tr!(MESSAGES, "split-label-head", head = head),
@@ -332,7 +340,7 @@ fn merge_heads_puts_the_heads_side_by_side() {
             &merge(&heads),
             &expected,
             tight(),
-            &merge_mistakes(&heads),
+            &named!(NAMED, merge_mistakes(&heads)),
         );
     });
 }
@@ -403,14 +411,18 @@ fn one_head_with_identity_projections_is_lesson_02_attention() {
             &forward.weights[0],
             &lesson02.weights,
             tight(),
-            &weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask))[0],
+            &named!(NAMED, weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)) => Vec<Vec<Misconception>>)
+                [0],
         );
         assert_matrix_close(
             &tr!(MESSAGES, "one-head-label-output"),
             &forward.output,
             &lesson02.output,
             tight(),
-            &output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)),
+            &named!(
+                NAMED,
+                output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask))
+            ),
         );
     });
 }
@@ -438,7 +450,10 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
                 &forward.output,
                 &expected.output,
                 tight(),
-                &output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)),
+                &named!(
+                    NAMED,
+                    output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask))
+                ),
             );
             assert!(
                 forward.weights.len() == n_heads,
@@ -451,7 +466,7 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
                     cause = ONE_PER_HEAD,
                 )
             );
-            let wrong = weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask));
+            let wrong = named!(NAMED, weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)) => Vec<Vec<Misconception>>);
             for (head, (got, want)) in
                 forward.weights.iter().zip(&expected.weights).enumerate()
             {
@@ -501,8 +516,8 @@ fn assert_matches_pytorch(
     forward: &Forward,
     expected_output: &Matrix,
     expected_weights: &[Matrix],
-    mistakes: Vec<Misconception<'_>>,
-    weight_mistakes: &[Vec<Misconception<'static>>],
+    mistakes: Vec<Misconception>,
+    weight_mistakes: &[Vec<Misconception>],
 ) {
     assert_matrix_close(
         &tr!(MESSAGES, "pytorch-label-output", what = what),
@@ -542,13 +557,12 @@ fn self_attention_matches_pytorch() {
         let mha = pytorch_fixture();
         let x = linspace_matrix(4, 6, -1.5, 1.2);
         let (output, weights) = pytorch("self_attention");
-        let mut mistakes = output_mistakes(&params(&mha), &x, &x, None);
-        let seed_code_cause = tr!(MESSAGES, "seed-code-cause");
+        let mut mistakes = named!(NAMED, output_mistakes(&params(&mha), &x, &x, None));
         mistakes.push(Misconception {
-            cause: &seed_code_cause,
+            cause: Cause::new(&MESSAGES, "seed-code-cause"),
             result: PYTORCH.matrix("seed_code_self_attention"),
         });
-        let weight_mistakes = weights_mistakes(&params(&mha), &x, &x, None);
+        let weight_mistakes = named!(NAMED, weights_mistakes(&params(&mha), &x, &x, None) => Vec<Vec<Misconception>>);
         assert_matches_pytorch(
             &tr!(MESSAGES, "pytorch-case-self-attention"),
             &forward_pass(&mha, &x, &x, None),
@@ -574,13 +588,13 @@ fn cross_attention_matches_pytorch() {
             &forward.output,
             (2, 6),
         );
-        let weight_mistakes = weights_mistakes(&params(&mha), &x_q, &x_kv, None);
+        let weight_mistakes = named!(NAMED, weights_mistakes(&params(&mha), &x_q, &x_kv, None) => Vec<Vec<Misconception>>);
         assert_matches_pytorch(
             &tr!(MESSAGES, "pytorch-case-cross-attention"),
             &forward,
             &output,
             &weights,
-            output_mistakes(&params(&mha), &x_q, &x_kv, None),
+            named!(NAMED, output_mistakes(&params(&mha), &x_q, &x_kv, None)),
             &weight_mistakes,
         );
     });
@@ -597,8 +611,8 @@ fn padded_self_attention_matches_pytorch_key_padding_mask() {
         let mask = padding_mask(5, &[true, true, true, false, false]);
         let (output, weights) = pytorch("padded_self_attention");
         // The mask left out or inverted is among the output's mistakes.
-        let mistakes = output_mistakes(&params(&mha), &x, &x, Some(&mask));
-        let weight_mistakes = weights_mistakes(&params(&mha), &x, &x, Some(&mask));
+        let mistakes = named!(NAMED, output_mistakes(&params(&mha), &x, &x, Some(&mask)));
+        let weight_mistakes = named!(NAMED, weights_mistakes(&params(&mha), &x, &x, Some(&mask)) => Vec<Vec<Misconception>>);
         assert_matches_pytorch(
             &tr!(MESSAGES, "pytorch-case-padded-self-attention"),
             &forward_pass(&mha, &x, &x, Some(&mask)),
@@ -805,7 +819,8 @@ fn parameter_count_is_four_d_model_squared_plus_four_d_model() {
             });
             let d = d_model;
             let expected = 4 * d * d + 4 * d;
-            let cause = parameter_count_cause(got, d_model, n_heads);
+            let candidates = named!(NAMED, parameter_count_mistakes(d_model, n_heads));
+            let cause = parameter_count_cause(got, &candidates);
             assert!(
                 got == expected,
                 "{}",
@@ -877,14 +892,13 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
             numerical_gradient(|x| loss(&mha, x, &x_kv, &mask, &upstream), &x_q, STEP);
         let d_x_kv =
             numerical_gradient(|x| loss(&mha, &x_q, x, &mask, &upstream), &x_kv, STEP);
-        let mistakes =
-            input_gradient_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask), &upstream);
+        let mistakes = named!(NAMED, Groups::from(input_gradient_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask), &upstream)) => Groups);
         assert_gradient_close_named(
             "d_query_input",
             &grads.d_query_input,
             &d_x_q,
             &tr!(MESSAGES, "d-query-input-hint"),
-            &mistakes.d_query_input,
+            &mistakes["d_query_input"],
         );
         let value_only = &grads.w_v.d_x;
         let hint = if relative_error(value_only, &d_x_kv) < 1e-3 {
@@ -899,7 +913,7 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
             &grads.d_key_value_input,
             &d_x_kv,
             &hint,
-            &mistakes.d_key_value_input,
+            &mistakes["d_key_value_input"],
         );
     });
 }

@@ -13,21 +13,28 @@
 use attention::{Linear, SelfAttentionHead};
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
+use course_harness::causes::positional_encoding::{CONCATENATED, SWAPPED};
 use course_harness::check::show;
 use course_harness::gradient::{STEP, weighted_sum};
-use course_harness::mistakes::positional_encoding::{
-    CONCATENATED, SWAPPED, add_mistakes, embed_with_positions_mistakes,
-    embedding_backward_mistakes, embedding_mistakes, frequency_mistakes, ratio_cause,
-    reference_table, table_mistakes, table_mistakes_at_rows,
-};
 use course_harness::{
-    Catalog, Reference, Tol, assert_close, assert_gradient_close, assert_matrix_close,
-    assert_same_shape, graded, linspace, linspace_matrix, numerical_gradient, observe,
-    tr,
+    Catalog, Named, Reference, Tol, assert_close, assert_gradient_close,
+    assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix, named,
+    numerical_gradient, observe, scalar_cause, tr,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::positional_encoding::{
+    add_mistakes, embed_with_positions_mistakes, embedding_backward_mistakes,
+    embedding_mistakes, frequency_mistakes, ratio_mistakes, reference_table,
+    table_mistakes, table_mistakes_at_rows,
 };
 use positional_encoding::{self as lesson, Embedding};
 use std::panic::{UnwindSafe, catch_unwind, resume_unwind};
 use std::sync::LazyLock;
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named =
+    Named::new(file!(), &[&MESSAGES], include_str!("graded.named.json"));
 
 /// The values NumPy computed for these tests (see the module docs), by name.
 static NUMPY: LazyLock<Reference> = LazyLock::new(|| {
@@ -46,14 +53,16 @@ static MESSAGES: Catalog = Catalog::new(
 
 // ---------------------------------------------------------------------------------------
 // Helpers (the wrong answers that common mistakes give are built by
-// `course_harness::mistakes::positional_encoding`)
+// `course_mistakes::positional_encoding`)
 // ---------------------------------------------------------------------------------------
 
 /// A sinusoidal table built by the test itself (the harness's), as the input of the ratio
 /// tests, so that they check `embedding_to_encoding_ratio` alone, whatever the state of
-/// the learner's `sinusoidal_table`.
+/// the learner's `sinusoidal_table`. It is recorded beside this file (see
+/// `course_harness::named`), so that no code of this file computes the table.
+#[cfg_attr(not(feature = "builders"), allow(unused_variables))]
 fn independent_table(max_len: usize, d_model: usize) -> Matrix {
-    reference_table(max_len, d_model)
+    named!(NAMED, reference_table(max_len, d_model) => Matrix)
 }
 
 /// Runs `f`, expecting it to panic, and returns the panic's message; `None` if it did not
@@ -139,7 +148,7 @@ fn frequencies_fall_geometrically_from_one() {
             &got,
             &array![[1.0, 0.1, 0.01, 0.001]],
             Tol::TIGHT,
-            &frequency_mistakes(8),
+            &named!(NAMED, frequency_mistakes(8)),
         );
         // 10000^(−2i/16), i = 0..8.
         assert_matrix_close(
@@ -178,7 +187,7 @@ fn table_matches_the_pytorch_derived_fixture_for_d_model_6() {
                 abs: 6e-6,
                 rel: 0.0,
             },
-            &table_mistakes_at_rows(&rows, 6),
+            &named!(NAMED, table_mistakes_at_rows(&rows, 6)),
         );
     });
 }
@@ -201,7 +210,7 @@ fn table_matches_numpy_for_d_model_8_and_16() {
             &table8.select(Axis(0), &rows8),
             &expected8,
             tol,
-            &table_mistakes_at_rows(&rows8, 8),
+            &named!(NAMED, table_mistakes_at_rows(&rows8, 8)),
         );
 
         let rows16 = [1, 7, 50, 99, 1000];
@@ -213,7 +222,7 @@ fn table_matches_numpy_for_d_model_8_and_16() {
             &table16.select(Axis(0), &rows16),
             &expected16,
             tol,
-            &table_mistakes_at_rows(&rows16, 16),
+            &named!(NAMED, table_mistakes_at_rows(&rows16, 16)),
         );
     });
 }
@@ -261,7 +270,7 @@ fn table_interleaves_sine_at_even_columns_and_cosine_at_odd_columns() {
             &two,
             &expected,
             Tol::TIGHT,
-            &table_mistakes(4, 2),
+            &named!(NAMED, table_mistakes(4, 2)),
         );
     });
 }
@@ -430,7 +439,7 @@ fn embedding_forward_looks_up_rows_and_scales_by_sqrt_d_model() {
             &got,
             &expected,
             Tol::TIGHT,
-            &embedding_mistakes(&embedding.weight, &tokens),
+            &named!(NAMED, embedding_mistakes(&embedding.weight, &tokens)),
         );
         assert_same_shape(
             &tr!(MESSAGES, "forward-no-tokens"),
@@ -493,7 +502,7 @@ fn embedding_backward_accumulates_repeated_tokens() {
             &got,
             &expected,
             Tol::TIGHT,
-            &embedding_backward_mistakes(3, &tokens, &d_out),
+            &named!(NAMED, embedding_backward_mistakes(3, &tokens, &d_out)),
         );
     });
 }
@@ -546,7 +555,7 @@ fn add_positional_encoding_adds_the_row_of_each_position() {
                 &got,
                 &expected,
                 Tol::TIGHT,
-                &add_mistakes(&x, &table, start),
+                &named!(NAMED, add_mistakes(&x, &table, start)),
             );
         }
     });
@@ -601,7 +610,10 @@ fn embed_with_positions_adds_the_encoding_to_the_scaled_embeddings() {
             &got,
             &expected,
             Tol::TIGHT,
-            &embed_with_positions_mistakes(&embedding.weight, &tokens, &table),
+            &named!(
+                NAMED,
+                embed_with_positions_mistakes(&embedding.weight, &tokens, &table)
+            ),
         );
     });
 }
@@ -629,9 +641,10 @@ fn the_course_initialisation_gives_a_ratio_of_sqrt_two() {
             let got =
                 embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
             let expected = (2.0 as Float).sqrt();
-            let cause = ratio_cause(got, &weight, &table)
-                .map(String::from)
-                .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula"));
+            let cause =
+                scalar_cause(got, &named!(NAMED, ratio_mistakes(&weight, &table)))
+                    .map(|cause| cause.text().to_owned())
+                    .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula"));
             assert!(
                 (got - expected).abs() <= 1e-10,
                 "{}",
@@ -678,8 +691,8 @@ fn embedding_to_encoding_ratio_matches_numpy() {
         // The values common mistakes give (the rows unscaled 0.8512565308, the mean of the
         // norms 1.89963148, total norms 1.318760947) are the harness's to name.
         let expected = NUMPY.scalar("ratio");
-        let cause = ratio_cause(got, &weight, &table)
-            .map(String::from)
+        let cause = scalar_cause(got, &named!(NAMED, ratio_mistakes(&weight, &table)))
+            .map(|cause| cause.text().to_owned())
             .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula-short"));
         assert!(
             (got - expected).abs() <= 1e-8,

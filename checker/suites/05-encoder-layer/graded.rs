@@ -11,7 +11,7 @@
 //! which tools/reference/lesson05_layers.py writes into `graded.json` beside this file.
 //! The wrong answers used to name mistakes come from the same script, which writes each
 //! layer out by hand with switches for the mistakes (the values named `mistake_*`), or
-//! from `course_harness::mistakes::encoder_layer`, which writes the layers out with a
+//! from `course_mistakes::encoder_layer`, which writes the layers out with a
 //! switch per mistake too (the lesson's visible tests use it as well).
 //!
 //! Every call into the lesson goes through `observe` (its result structs taken apart into
@@ -19,19 +19,25 @@
 
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
+use course_harness::causes::encoder_layer::{
+    CROSS_OVER_SELF, NO_CAUSAL_MASK, NO_MEMORY_MASK, NO_RELU, NO_RESIDUAL, POST_NOT_PRE,
+    PRE_NOT_POST, RESIDUAL_FROM_NORM,
+};
 use course_harness::gradient::{STEP, weighted_sum};
-use course_harness::mistakes::encoder_layer::{
-    self as mistakes, CROSS_OVER_SELF, Decoder, Encoder, Ffn, NO_CAUSAL_MASK,
-    NO_MEMORY_MASK, NO_RELU, NO_RESIDUAL, Norm, POST_NOT_PRE, PRE_NOT_POST, Position,
-    RESIDUAL_FROM_NORM, encoder_d_x_mistakes, ffn_backward_mistakes, ffn_mistakes,
-    layer_norm_backward_mistakes, layer_norm_mistakes, nearest_first, normalise,
-};
-use course_harness::mistakes::multi_head_attention::{Layer, LinearWeights};
 use course_harness::{
-    Catalog, Misconception, Reference, Taped, Tol, assert_all_finite,
-    assert_gradient_close, assert_matrix_close, assert_same_shape, graded, linspace,
-    linspace_matrix, numerical_gradient, observe, relative_error, scrambled, tr,
+    Catalog, Cause, Groups, Misconception, Named, Reference, Taped, Tol,
+    assert_all_finite, assert_gradient_close, assert_matrix_close, assert_same_shape,
+    graded, linspace, linspace_matrix, named, nearest_first, numerical_gradient, observe,
+    relative_error, scrambled, tr,
 };
+#[cfg(feature = "builders")]
+use course_mistakes::encoder_layer::{
+    self as mistakes, Decoder, Encoder, Ffn, Norm, Position, encoder_d_x_mistakes,
+    ffn_backward_mistakes, ffn_mistakes, layer_norm_backward_mistakes,
+    layer_norm_mistakes, normalise,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::multi_head_attention::{Layer, LinearWeights};
 use encoder_layer::{
     DecoderLayer, DecoderLayerForward, DecoderLayerGrads, EncoderLayer,
     EncoderLayerForward, EncoderLayerGrads, FeedForward, FeedForwardForward,
@@ -40,6 +46,11 @@ use encoder_layer::{
     causal_mask, normalise_rows, padding_mask,
 };
 use std::sync::LazyLock;
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named =
+    Named::new(file!(), &[&MESSAGES], include_str!("graded.named.json"));
 
 /// The values PyTorch computed for these tests (see the module docs), by name: PyTorch's
 /// results, and the wrong answers of the script's layers written out with a mistake
@@ -339,9 +350,10 @@ fn ffn_output(ffn: &FeedForward, x: &Matrix) -> Matrix {
 
 // ---------------------------------------------------------------------------------------
 // The layers' parts as the builders of wrong answers take them
-// (`course_harness::mistakes::encoder_layer`, which computes every layer itself)
+// (`course_mistakes::encoder_layer`, which computes every layer itself)
 // ---------------------------------------------------------------------------------------
 
+#[cfg(feature = "builders")]
 fn linear_parts(layer: &Linear) -> LinearWeights<'_> {
     LinearWeights {
         weight: &layer.weight,
@@ -349,6 +361,7 @@ fn linear_parts(layer: &Linear) -> LinearWeights<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn attention_parts(attention: &MultiHeadAttention) -> Layer<'_> {
     Layer {
         n_heads: attention.n_heads,
@@ -359,6 +372,7 @@ fn attention_parts(attention: &MultiHeadAttention) -> Layer<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn norm_parts(norm: &LayerNorm) -> Norm<'_> {
     Norm {
         gamma: &norm.gamma,
@@ -367,6 +381,7 @@ fn norm_parts(norm: &LayerNorm) -> Norm<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn ffn_parts(ffn: &FeedForward) -> Ffn<'_> {
     Ffn {
         w_1: linear_parts(&ffn.w_1),
@@ -374,6 +389,7 @@ fn ffn_parts(ffn: &FeedForward) -> Ffn<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn position_of(position: NormPosition) -> Position {
     match position {
         NormPosition::Post => Position::Post,
@@ -381,6 +397,7 @@ fn position_of(position: NormPosition) -> Position {
     }
 }
 
+#[cfg(feature = "builders")]
 fn encoder_parts(layer: &EncoderLayer) -> Encoder<'_> {
     Encoder {
         self_attention: attention_parts(&layer.self_attention),
@@ -391,6 +408,7 @@ fn encoder_parts(layer: &EncoderLayer) -> Encoder<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn decoder_parts(layer: &DecoderLayer) -> Decoder<'_> {
     Decoder {
         self_attention: attention_parts(&layer.self_attention),
@@ -423,13 +441,16 @@ fn normalise_rows_standardises_with_the_biased_variance() {
             Tol::TIGHT,
             &nearest_first(
                 &got.x_hat,
-                layer_norm_mistakes(
-                    &x,
-                    &Norm {
-                        gamma: &Vector::ones(4),
-                        beta: &Vector::zeros(4),
-                        eps: LAYER_NORM_EPS,
-                    },
+                named!(
+                    NAMED,
+                    layer_norm_mistakes(
+                        &x,
+                        &Norm {
+                            gamma: &Vector::ones(4),
+                            beta: &Vector::zeros(4),
+                            eps: LAYER_NORM_EPS,
+                        },
+                    )
                 ),
             ),
         );
@@ -460,7 +481,10 @@ fn layer_norm_of_1_0_0_0_matches_pytorch_not_the_annotated_transformer() {
             &got,
             &PYTORCH.matrix("layer_norm_1_0_0_0"),
             Tol::TIGHT,
-            &nearest_first(&got, layer_norm_mistakes(&x, &norm_parts(&ln))),
+            &nearest_first(
+                &got,
+                named!(NAMED, layer_norm_mistakes(&x, &norm_parts(&ln))),
+            ),
         );
     });
 }
@@ -486,7 +510,7 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
             abs: 1e-4,
             rel: 0.0,
         };
-        let mistakes = layer_norm_mistakes(&x, &norm_parts(&ln));
+        let mistakes = named!(NAMED, layer_norm_mistakes(&x, &norm_parts(&ln)));
         assert_matrix_close(
             &tr!(MESSAGES, "burn-published"),
             &got,
@@ -502,12 +526,11 @@ fn layer_norm_matches_burns_fixture_and_uses_its_own_eps() {
             &mistakes,
         );
         let wide = LayerNorm { eps: 0.1, ..ln };
-        let eps_fixed = tr!(MESSAGES, "eps-fixed");
-        let mut mistakes = layer_norm_mistakes(&x, &norm_parts(&wide));
+        let mut mistakes = named!(NAMED, layer_norm_mistakes(&x, &norm_parts(&wide)));
         mistakes.insert(
             0,
             Misconception {
-                cause: &eps_fixed,
+                cause: Cause::new(&MESSAGES, "eps-fixed"),
                 result: PYTORCH.matrix("burn_fixture"),
             },
         );
@@ -535,7 +558,7 @@ fn layer_norm_normalises_each_row_over_its_features() {
             &observe("LayerNorm::forward", || ln.forward(&x)),
             &expected,
             Tol::TIGHT,
-            &layer_norm_mistakes(&x, &norm_parts(&ln)),
+            &named!(NAMED, layer_norm_mistakes(&x, &norm_parts(&ln))),
         );
     });
 }
@@ -549,7 +572,7 @@ fn layer_norm_applies_gamma_and_beta_per_feature() {
         let (gamma, beta) = (vector(0.5, 1.5, 5), vector(-0.3, 0.3, 5));
         let ln = LayerNorm::from_parameters(gamma, beta);
         // γ and β left out, swapped or applied first are among the mistakes.
-        let mistakes = layer_norm_mistakes(&x, &norm_parts(&ln));
+        let mistakes = named!(NAMED, layer_norm_mistakes(&x, &norm_parts(&ln)));
         assert_matrix_close(
             &tr!(MESSAGES, "gamma-beta-pytorch"),
             &observe("LayerNorm::forward", || ln.forward(&x)),
@@ -674,7 +697,7 @@ fn layer_norm_treats_every_row_on_its_own_for_any_number_of_rows() {
             &all,
             &one_by_one,
             Tol::TIGHT,
-            &layer_norm_mistakes(&x, &norm_parts(&ln)),
+            &named!(NAMED, layer_norm_mistakes(&x, &norm_parts(&ln))),
         );
     });
 }
@@ -692,8 +715,7 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
         let grads = observe_parts("LayerNorm::backward", || {
             ln.backward(&x, &Matrix::ones((2, 2)))
         });
-        let wrong =
-            layer_norm_backward_mistakes(&x, &norm_parts(&ln), &Matrix::ones((2, 2)));
+        let wrong = named!(NAMED, Groups::from(layer_norm_backward_mistakes(&x, &norm_parts(&ln), &Matrix::ones((2, 2)))) => Groups);
         let largest = grads.d_x.iter().fold(0.0 as Float, |m, v| m.max(v.abs()));
         assert!(
             largest <= 1e-12,
@@ -714,14 +736,14 @@ fn the_gradient_of_a_sum_of_layer_norm_outputs_is_zero() {
             &row(&grads.d_gamma),
             &array![[-2.0, 2.0]],
             published,
-            &wrong.d_gamma,
+            &wrong["d_gamma"],
         );
         assert_matrix_close(
             &tr!(MESSAGES, "d-gamma-pytorch"),
             &row(&grads.d_gamma),
             &row(&PYTORCH.vector("burn_backward_d_gamma")),
             Tol::TIGHT,
-            &wrong.d_gamma,
+            &wrong["d_gamma"],
         );
         assert_matrix_close(
             &tr!(MESSAGES, "d-beta-burn"),
@@ -764,7 +786,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
         };
         let d_x = numerical_gradient(|x| loss(&ln, x), &x, STEP);
         // Name the mistake when d_x matches a known wrong formula.
-        let wrong = layer_norm_backward_mistakes(&x, &norm_parts(&ln), &upstream).d_x;
+        let wrong = named!(NAMED, Groups::from(layer_norm_backward_mistakes(&x, &norm_parts(&ln), &upstream)) => Groups)["d_x"].to_vec();
         let hint = wrong
             .iter()
             .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
@@ -828,13 +850,14 @@ fn feed_forward_matches_pytorch() {
         let forward = observe_parts("FeedForward::forward", || ffn.forward(&x));
         let hidden = ffn.w_1.forward(&x).mapv(|v| v.max(0.0));
         // The ReLU left out or replaced by GELU, in the hidden layer and the output.
-        let mistakes = ffn_mistakes(&ffn_parts(&ffn), &x);
+        let mistakes =
+            named!(NAMED, Groups::from(ffn_mistakes(&ffn_parts(&ffn), &x)) => Groups);
         assert_matrix_close(
             "FeedForward: hidden (max(0, x W_1ᵀ + b_1))",
             &forward.hidden,
             &hidden,
             Tol::TIGHT,
-            &mistakes.hidden,
+            &mistakes["hidden"],
         );
         let expected = PYTORCH.matrix("ffn");
         assert_matrix_close(
@@ -842,7 +865,7 @@ fn feed_forward_matches_pytorch() {
             &forward.output,
             &expected,
             Tol::TIGHT,
-            &mistakes.output,
+            &mistakes["output"],
         );
     });
 }
@@ -899,12 +922,15 @@ fn feed_forward_backward_matches_numerical_gradients() {
         let loss =
             |ffn: &FeedForward, x: &Matrix| weighted_sum(&ffn_output(ffn, x), &upstream);
         let d_x = numerical_gradient(|x| loss(&ffn, x), &x, STEP);
-        let wrong = ffn_backward_mistakes(&ffn_parts(&ffn), &x, &upstream);
+        let wrong = named!(
+            NAMED,
+            ffn_backward_mistakes(&ffn_parts(&ffn), &x, &upstream)
+        );
         let hint = if let Some(m) = wrong
             .iter()
             .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
         {
-            m.cause.to_owned()
+            m.cause.to_string()
         } else {
             tr!(MESSAGES, "ffn-d-x-hint")
         };
@@ -975,23 +1001,22 @@ fn encoder_layer_post_ln_matches_pytorch() {
         let output = encoder_output(&layer, &x, None);
         let mut misconceptions = vec![
             Misconception {
-                cause: &POST_NOT_PRE,
+                cause: POST_NOT_PRE,
                 result: PYTORCH.matrix("encoder_pre"),
             },
             Misconception {
-                cause: &NO_RESIDUAL,
+                cause: NO_RESIDUAL,
                 result: PYTORCH.matrix("mistake_encoder_post_no_residual"),
             },
             Misconception {
-                cause: &NO_RELU,
+                cause: NO_RELU,
                 result: PYTORCH.matrix("mistake_encoder_post_no_relu"),
             },
         ];
         // A residual missing or taken from the normalised input, and the rest computed.
-        misconceptions.extend(mistakes::encoder_mistakes(
-            &encoder_parts(&layer),
-            &x,
-            None,
+        misconceptions.extend(named!(
+            NAMED,
+            mistakes::encoder_mistakes(&encoder_parts(&layer), &x, None,)
         ));
         assert_matrix_close(
             &tr!(MESSAGES, "encoder-post-pytorch"),
@@ -1012,26 +1037,25 @@ fn encoder_layer_pre_ln_matches_pytorch() {
         let output = encoder_output(&layer, &x, None);
         let mut misconceptions = vec![
             Misconception {
-                cause: &PRE_NOT_POST,
+                cause: PRE_NOT_POST,
                 result: PYTORCH.matrix("encoder_post"),
             },
             Misconception {
-                cause: &RESIDUAL_FROM_NORM,
+                cause: RESIDUAL_FROM_NORM,
                 result: PYTORCH.matrix("mistake_encoder_pre_residual_from_norm"),
             },
             Misconception {
-                cause: &NO_RESIDUAL,
+                cause: NO_RESIDUAL,
                 result: PYTORCH.matrix("mistake_encoder_pre_no_residual"),
             },
             Misconception {
-                cause: &NO_RELU,
+                cause: NO_RELU,
                 result: PYTORCH.matrix("mistake_encoder_pre_no_relu"),
             },
         ];
-        misconceptions.extend(mistakes::encoder_mistakes(
-            &encoder_parts(&layer),
-            &x,
-            None,
+        misconceptions.extend(named!(
+            NAMED,
+            mistakes::encoder_mistakes(&encoder_parts(&layer), &x, None,)
         ));
         assert_matrix_close(
             &tr!(MESSAGES, "encoder-pre-pytorch"),
@@ -1058,7 +1082,7 @@ fn encoder_layer_with_a_padding_mask_matches_pytorch() {
             &PYTORCH.matrix("encoder_padded"),
             Tol::TIGHT,
             &[Misconception {
-                cause: &tr!(MESSAGES, "mask-not-passed"),
+                cause: Cause::new(&MESSAGES, "mask-not-passed"),
                 result: PYTORCH.matrix("mistake_encoder_padded_no_mask"),
             }],
         );
@@ -1119,7 +1143,7 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
             )
         };
         let x = encoder_x();
-        let normalised_twice = normalise(&normalise(&x, LAYER_NORM_EPS), LAYER_NORM_EPS);
+        let normalised_twice = named!(NAMED, normalise(&normalise(&x, LAYER_NORM_EPS), LAYER_NORM_EPS) => Matrix);
         let pre = layer(NormPosition::Pre);
         let forward = observe_parts("EncoderLayer::forward", || pre.forward(&x, None));
         assert_matrix_close(
@@ -1128,7 +1152,7 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
             &x,
             Tol::TIGHT,
             &[Misconception {
-                cause: &tr!(MESSAGES, "pre-ln-normalised-twice"),
+                cause: Cause::new(&MESSAGES, "pre-ln-normalised-twice"),
                 result: normalised_twice.clone(),
             }],
         );
@@ -1142,7 +1166,7 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
             &upstream,
             Tol::TIGHT,
             &[Misconception {
-                cause: &tr!(MESSAGES, "skip-gradient-dropped"),
+                cause: Cause::new(&MESSAGES, "skip-gradient-dropped"),
                 result: Matrix::zeros((4, 6)),
             }],
         );
@@ -1153,7 +1177,7 @@ fn post_ln_and_pre_ln_differ_and_only_pre_ln_keeps_the_identity_path() {
             &normalised_twice,
             Tol::TIGHT,
             &[Misconception {
-                cause: &POST_NOT_PRE,
+                cause: POST_NOT_PRE,
                 result: x.clone(),
             }],
         );
@@ -1237,8 +1261,10 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
             let grads = observe_parts("EncoderLayer::backward", || {
                 layer.backward(&x, &forward, &upstream)
             });
-            let no_key_value =
-                encoder_d_x_mistakes(&encoder_parts(&layer), &x, None, &upstream);
+            let no_key_value = named!(
+                NAMED,
+                encoder_d_x_mistakes(&encoder_parts(&layer), &x, None, &upstream)
+            );
             for (name, got, want, misconceptions) in [
                 ("d_x", grads.d_x.clone(), d_x, &no_key_value[..]),
                 ("norm_1 d_gamma", row(&grads.norm_1.d_gamma), d_gamma_1, &[]),
@@ -1554,34 +1580,37 @@ fn decoder_layer_post_ln_matches_pytorch() {
             decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
         let mut misconceptions = vec![
             Misconception {
-                cause: &POST_NOT_PRE,
+                cause: POST_NOT_PRE,
                 result: PYTORCH.matrix("decoder_pre"),
             },
             Misconception {
-                cause: &NO_CAUSAL_MASK,
+                cause: NO_CAUSAL_MASK,
                 result: PYTORCH.matrix("mistake_decoder_post_no_causal_mask"),
             },
             Misconception {
-                cause: &NO_MEMORY_MASK,
+                cause: NO_MEMORY_MASK,
                 result: PYTORCH.matrix("mistake_decoder_post_no_memory_mask"),
             },
             Misconception {
-                cause: &CROSS_OVER_SELF,
+                cause: CROSS_OVER_SELF,
                 result: PYTORCH.matrix("mistake_decoder_post_cross_over_self"),
             },
             Misconception {
-                cause: &NO_RESIDUAL,
+                cause: NO_RESIDUAL,
                 result: PYTORCH.matrix("mistake_decoder_post_no_residual"),
             },
         ];
         // The cross-attention's queries from x, a residual missing or taken from the
         // normalised input, and the rest computed.
-        misconceptions.extend(mistakes::decoder_mistakes(
-            &decoder_parts(&layer),
-            &x,
-            &memory,
-            Some(&self_mask),
-            Some(&memory_mask),
+        misconceptions.extend(named!(
+            NAMED,
+            mistakes::decoder_mistakes(
+                &decoder_parts(&layer),
+                &x,
+                &memory,
+                Some(&self_mask),
+                Some(&memory_mask),
+            )
         ));
         assert_matrix_close(
             &tr!(MESSAGES, "decoder-post-pytorch"),
@@ -1603,38 +1632,41 @@ fn decoder_layer_pre_ln_matches_pytorch() {
             decoder_output(&layer, &x, &memory, Some(&self_mask), Some(&memory_mask));
         let mut misconceptions = vec![
             Misconception {
-                cause: &PRE_NOT_POST,
+                cause: PRE_NOT_POST,
                 result: PYTORCH.matrix("decoder_post"),
             },
             Misconception {
-                cause: &NO_CAUSAL_MASK,
+                cause: NO_CAUSAL_MASK,
                 result: PYTORCH.matrix("mistake_decoder_pre_no_causal_mask"),
             },
             Misconception {
-                cause: &NO_MEMORY_MASK,
+                cause: NO_MEMORY_MASK,
                 result: PYTORCH.matrix("mistake_decoder_pre_no_memory_mask"),
             },
             Misconception {
-                cause: &CROSS_OVER_SELF,
+                cause: CROSS_OVER_SELF,
                 result: PYTORCH.matrix("mistake_decoder_pre_cross_over_self"),
             },
             Misconception {
-                cause: &RESIDUAL_FROM_NORM,
+                cause: RESIDUAL_FROM_NORM,
                 result: PYTORCH.matrix("mistake_decoder_pre_residual_from_norm"),
             },
             Misconception {
-                cause: &NO_RESIDUAL,
+                cause: NO_RESIDUAL,
                 result: PYTORCH.matrix("mistake_decoder_pre_no_residual"),
             },
         ];
         // The cross-attention's queries from x, a residual missing or taken from the
         // normalised input, and the rest computed.
-        misconceptions.extend(mistakes::decoder_mistakes(
-            &decoder_parts(&layer),
-            &x,
-            &memory,
-            Some(&self_mask),
-            Some(&memory_mask),
+        misconceptions.extend(named!(
+            NAMED,
+            mistakes::decoder_mistakes(
+                &decoder_parts(&layer),
+                &x,
+                &memory,
+                Some(&self_mask),
+                Some(&memory_mask),
+            )
         ));
         assert_matrix_close(
             &tr!(MESSAGES, "decoder-pre-pytorch"),

@@ -12,7 +12,7 @@
 //! nn.TransformerEncoderLayer / nn.TransformerDecoderLayer. The wrong logits used to
 //! name mistakes come from the same script, with one piece switched off at a time; the
 //! other wrong answers, and the causes that name every mistake, come from
-//! `course_harness::mistakes::full_model`, which the lesson's visible tests use too.
+//! `course_mistakes::full_model`, which the lesson's visible tests use too.
 //!
 //! Random generators appear only where any stream would do: a test of an initialiser
 //! checks statistics that hold for every draw order, and the data tests check properties
@@ -24,18 +24,23 @@
 
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
-use course_harness::gradient::{STEP, weighted_sum};
-use course_harness::mistakes::full_model::{
+use course_harness::causes::full_model::noam_cause;
+use course_harness::causes::full_model::{
     ADD_NEVER_ASSIGN, CACHE_APPEND, EPS_INSIDE_THE_ROOT, LOG_SOFTMAX_OVERFLOW,
     NO_BIAS_CORRECTION, NO_CAUSAL_MASK, NO_CROSS_MASK, NO_EMBEDDING_SCALE,
-    NO_ENCODER_MASK, NO_POSITIONS, SAME_INPUT, SUM_OF_D_MEMORY, adam_eps_inside_the_root,
-    clip_mistakes, loss_gradient_mistakes, noam_cause, smoothing_mistakes,
+    NO_ENCODER_MASK, NO_POSITIONS, SAME_INPUT, SUM_OF_D_MEMORY,
 };
+use course_harness::gradient::{STEP, weighted_sum};
 use course_harness::{
-    Catalog, Misconception, Reference, Tol, assert_all_finite, assert_close,
+    Catalog, Misconception, Named, Reference, Tol, assert_all_finite, assert_close,
     assert_gradient_close, assert_matrix_close, assert_same_shape, graded,
-    linspace_matrix, numerical_gradient, object, object_any, observe, observe_any,
+    linspace_matrix, named, numerical_gradient, object, object_any, observe, observe_any,
     relative_error, tr,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::full_model::{
+    adam_eps_inside_the_root, clip_mistakes, loss_gradient_mistakes, noam_mistakes,
+    smoothing_mistakes,
 };
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -47,6 +52,11 @@ use transformer::{
     greedy_decode_cached, key_padding_mask, next_token, noam_factor, noam_rate,
     seeded_rng, smoothed_targets, target_mask, train, train_step, xavier_uniform,
 };
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named =
+    Named::new(file!(), &[&MESSAGES], include_str!("graded.named.json"));
 
 /// The values PyTorch and Python computed for these tests (see the module docs), by name.
 static REFERENCE: LazyLock<Reference> = LazyLock::new(|| {
@@ -886,27 +896,27 @@ fn the_tiny_model_s_logits_match_pytorch() {
         .map(|mistake| REFERENCE.matrix(&format!("tiny_model_logits_{mistake}")));
         let misconceptions = [
             Misconception {
-                cause: &NO_EMBEDDING_SCALE,
+                cause: NO_EMBEDDING_SCALE,
                 result: no_scale,
             },
             Misconception {
-                cause: &NO_POSITIONS,
+                cause: NO_POSITIONS,
                 result: no_positions,
             },
             Misconception {
-                cause: &NO_CAUSAL_MASK,
+                cause: NO_CAUSAL_MASK,
                 result: no_causal,
             },
             Misconception {
-                cause: &NO_ENCODER_MASK,
+                cause: NO_ENCODER_MASK,
                 result: no_encoder_mask,
             },
             Misconception {
-                cause: &NO_CROSS_MASK,
+                cause: NO_CROSS_MASK,
                 result: no_cross_mask,
             },
             Misconception {
-                cause: &SAME_INPUT,
+                cause: SAME_INPUT,
                 result: same_input,
             },
         ];
@@ -1103,7 +1113,7 @@ fn smoothed_targets_follow_pytorch_s_definition() {
         ];
         // The Annotated Transformer's smoothing, ε/(V − 1) over the other classes, a
         // smoothed PAD row.
-        let mistakes = smoothing_mistakes(&[2, 1, PAD, 3], 5, 0.4);
+        let mistakes = named!(NAMED, smoothing_mistakes(&[2, 1, PAD, 3], 5, 0.4));
         assert_matrix_close(
             "smoothed_targets([2, 1, PAD, 3], V = 5, ε = 0.4)",
             &got,
@@ -1170,7 +1180,7 @@ fn the_loss_averages_over_real_tokens_and_ignores_padding() {
         );
         let expected = REFERENCE.matrix("padded_loss_d_logits");
         // The padding row's gradient kept, the gradient divided by the number of rows.
-        let mistakes = loss_gradient_mistakes(&logits, &targets, 0.2);
+        let mistakes = named!(NAMED, loss_gradient_mistakes(&logits, &targets, 0.2));
         assert_matrix_close(
             &tr!(MESSAGES, "label-loss-gradient-padding"),
             &loss.d_logits,
@@ -1492,6 +1502,8 @@ fn noam_rate_matches_the_paper_s_numbers() {
             cases.into_iter().zip(rates)
         {
             let got = observe("noam_rate", || noam_rate(step, d_model, warmup, factor));
+            let noam_candidates =
+                named!(NAMED, noam_mistakes(step, d_model, warmup, factor));
             let close = Tol {
                 abs: 1e-15,
                 rel: 1e-9,
@@ -1509,7 +1521,7 @@ fn noam_rate_matches_the_paper_s_numbers() {
                     what = what,
                     expected = format!("{expected:e}"),
                     got = format!("{got:e}"),
-                    cause = noam_cause(got, step, d_model, warmup, factor),
+                    cause = noam_cause(got, step, warmup, &noam_candidates),
                 )
             );
         }
@@ -1562,7 +1574,7 @@ fn clipping_scales_every_tensor_by_the_same_factor() {
                 abs: 1e-9,
                 rel: 1e-6,
             },
-            &clip_mistakes(&[&[3.0, 4.0], &[12.0]], 1.0),
+            &named!(NAMED, clip_mistakes(&[&[3.0, 4.0], &[12.0]], 1.0)),
         );
         let (mut c, mut d) = (vec![0.3, -0.4], vec![0.0]);
         let (small, c, d) = observe("clip_global_norm", || {
@@ -1596,18 +1608,18 @@ fn adam_matches_pytorch_for_three_steps() {
         // The parameters after each step, a row per step.
         let expected = REFERENCE.matrix("adam_steps");
         let no_correction = REFERENCE.matrix("adam_steps_without_bias_correction");
-        let eps_inside = adam_eps_inside_the_root(
+        let eps_inside = named!(NAMED, adam_eps_inside_the_root(
             &params,
             &[&grads[0][..], &grads[1][..], &grads[2][..]],
             0.1,
-        );
+        ) => Vec<Vec<Float>>);
         for t in 0..3 {
             let updated = observe("Adam::update", || {
                 adam.update(&mut [&mut params[..]], &[&grads[t][..]], 0.1);
                 params.clone()
             });
             let mut misconceptions = vec![Misconception {
-                cause: &NO_BIAS_CORRECTION,
+                cause: NO_BIAS_CORRECTION,
                 result: no_correction.slice(s![t..=t, ..]).to_owned(),
             }];
             // ε inside the root moves these parameters by only ~1e-9, less than the
@@ -1619,7 +1631,7 @@ fn adam_matches_pytorch_for_three_steps() {
                 misconceptions.insert(
                     0,
                     Misconception {
-                        cause: &EPS_INSIDE_THE_ROOT,
+                        cause: EPS_INSIDE_THE_ROOT,
                         result: wrong,
                     },
                 );
@@ -1660,11 +1672,11 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
             );
             params.clone()
         });
-        let eps_inside = adam_eps_inside_the_root(
+        let eps_inside = named!(NAMED, adam_eps_inside_the_root(
             &[0.0, 0.0, 0.0, 0.0],
             &[&[1000.0, -1e-3, 5.0, 0.0][..]],
             0.01,
-        );
+        ) => Vec<Vec<Float>>);
         assert_matrix_close(
             &tr!(MESSAGES, "label-adam-first-step"),
             &row(&updated),
@@ -1674,7 +1686,7 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
                 rel: 0.0,
             },
             &[Misconception {
-                cause: &EPS_INSIDE_THE_ROOT,
+                cause: EPS_INSIDE_THE_ROOT,
                 result: row(&eps_inside[0]),
             }],
         );

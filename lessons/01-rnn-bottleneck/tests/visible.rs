@@ -10,15 +10,20 @@
 use course_common::ndarray::{Axis, array};
 use course_common::{Matrix, Vector};
 use course_harness::gradient::{STEP, weighted_sum};
-use course_harness::mistakes::rnn::{
+use course_harness::{
+    Groups, Named, Tol, assert_gradient_close_named, assert_matrix_close, linspace,
+    linspace_matrix, named, numerical_gradient,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::rnn::{
     Cell, bptt_mistakes, context_mistakes, forward_mistakes, step_backward_mistakes,
     step_mistakes,
 };
-use course_harness::{
-    Tol, assert_gradient_close_named, assert_matrix_close, linspace, linspace_matrix,
-    numerical_gradient,
-};
 use rnn::{Rnn, row};
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named = Named::new(file!(), &[], include_str!("visible.named.json"));
 
 /// CS231n's `rnn_step_forward` fixture, in the course's layout: CS231n's `Wx` is
 /// `(d_in, d_hidden)`, ours is its transpose.
@@ -31,6 +36,7 @@ fn cs231n_cell() -> Rnn {
 }
 
 /// A cell's parameters, as the builders of common mistakes take them.
+#[cfg(feature = "builders")]
 fn params(cell: &Rnn) -> Cell<'_> {
     Cell {
         w_xh: &cell.w_xh,
@@ -60,7 +66,7 @@ fn one_step_matches_the_cs231n_fixture() {
             abs: 6e-9,
             rel: 0.0,
         },
-        &step_mistakes(&params(&cell), &x, &h),
+        &named!(NAMED, step_mistakes(&params(&cell), &x, &h)),
     );
 }
 
@@ -94,7 +100,7 @@ fn forward_keeps_one_state_per_token_and_the_context_is_the_last() {
             abs: 1e-9,
             rel: 0.0,
         },
-        &forward_mistakes(&params(&cell), &xs, &h0),
+        &named!(NAMED, forward_mistakes(&params(&cell), &xs, &h0)),
     );
     // The context vector is the last state.
     assert_matrix_close(
@@ -102,7 +108,7 @@ fn forward_keeps_one_state_per_token_and_the_context_is_the_last() {
         &cell.encode(&xs, &h0).insert_axis(Axis(0)),
         &row(&states, 4),
         Tol::TIGHT,
-        &context_mistakes(&states),
+        &named!(NAMED, context_mistakes(&states)),
     );
 }
 
@@ -123,7 +129,7 @@ fn step_backward_matches_numerical_gradients() {
     let upstream = linspace_matrix(2, 4, 1.0, -0.3);
     let h_next = cell.step(&x, &h);
     let grads = cell.step_backward(&x, &h, &h_next, &upstream);
-    let mistakes = step_backward_mistakes(&params(&cell), &x, &h, &h_next, &upstream);
+    let mistakes = named!(NAMED, Groups::from(step_backward_mistakes(&params(&cell), &x, &h, &h_next, &upstream)) => Groups);
     let loss =
         |cell: &Rnn, x: &Matrix, h: &Matrix| weighted_sum(&cell.step(x, h), &upstream);
     let d_x = numerical_gradient(|x| loss(&cell, x, &h), &x, STEP);
@@ -145,21 +151,21 @@ fn step_backward_matches_numerical_gradients() {
         &d_x,
         "dx = dz W_xh, dz = dh' ⊙ (1 − h'²). (If the step's test fails too, fix Rnn::step \
          first: the numerical gradient uses it.)",
-        &mistakes.d_x,
+        &mistakes["d_x"],
     );
     assert_gradient_close_named(
         "step_backward d_h",
         &grads.d_h,
         &d_h,
         "dh = dz W_hh",
-        &mistakes.d_h,
+        &mistakes["d_h"],
     );
     assert_gradient_close_named(
         "step_backward d_w_hh",
         &grads.d_w_hh,
         &d_w_hh,
         "dW_hh = dzᵀ h, with h the previous state",
-        &mistakes.d_w_hh,
+        &mistakes["d_w_hh"],
     );
 }
 
@@ -172,7 +178,7 @@ fn backpropagation_through_time_matches_numerical_gradients() {
     let upstream = linspace_matrix(5, 4, 0.5, -1.0);
     let states = cell.forward(&xs, &h0);
     let grads = cell.backward(&xs, &h0, &states, &upstream);
-    let mistakes = bptt_mistakes(&params(&cell), &xs, &h0, &upstream);
+    let mistakes = named!(NAMED, Groups::from(bptt_mistakes(&params(&cell), &xs, &h0, &upstream)) => Groups);
     let loss = |cell: &Rnn, xs: &Matrix| weighted_sum(&cell.forward(xs, &h0), &upstream);
     let d_xs = numerical_gradient(|xs| loss(&cell, xs), &xs, STEP);
     assert_gradient_close_named(
@@ -182,7 +188,7 @@ fn backpropagation_through_time_matches_numerical_gradients() {
         "walk from the last step to the first; the gradient reaching state t is \
          d_states[t] plus what step t + 1 sends back. (If the forward test fails too, fix \
          Rnn::forward first: the numerical gradient uses it.)",
-        &mistakes.d_xs,
+        &mistakes["d_xs"],
     );
     // Every step uses the same weights: their gradients add up over the steps.
     let d_w_xh = numerical_gradient(
@@ -195,7 +201,7 @@ fn backpropagation_through_time_matches_numerical_gradients() {
         &grads.d_w_xh,
         &d_w_xh,
         "every step uses the same W_xh: add up its gradient over the steps",
-        &mistakes.d_w_xh,
+        &mistakes["d_w_xh"],
     );
     let d_w_hh = numerical_gradient(
         |w| loss(&Rnn::new(cell.w_xh.clone(), w.clone(), cell.b.clone()), &xs),
@@ -208,6 +214,6 @@ fn backpropagation_through_time_matches_numerical_gradients() {
         &d_w_hh,
         "every step uses the same W_hh: add up its gradient over the steps; at step 0 the \
          previous state is h0",
-        &mistakes.d_w_hh,
+        &mistakes["d_w_hh"],
     );
 }

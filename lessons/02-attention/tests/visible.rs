@@ -12,15 +12,24 @@ use attention::{
 };
 use course_common::ndarray::array;
 use course_common::{Float, Vector};
+use course_harness::causes::attention::{
+    MASK_AFTER_SOFTMAX, NO_MAX_SUBTRACTION, WRONG_AXIS,
+};
 use course_harness::gradient::{STEP, weighted_sum};
-use course_harness::mistakes::attention::{
-    MASK_AFTER_SOFTMAX, NO_MAX_SUBTRACTION, WRONG_AXIS, attention_mistakes,
-    linear_mistakes, softmax_backward_mistakes, softmax_mistakes, weights_mistakes,
-};
 use course_harness::{
-    Tol, assert_all_finite, assert_gradient_close_named, assert_mask_eq,
-    assert_matrix_close, assert_rows_sum_to_one, linspace_matrix, numerical_gradient,
+    Named, Tol, assert_all_finite, assert_gradient_close_named, assert_mask_eq,
+    assert_matrix_close, assert_rows_sum_to_one, linspace_matrix, named,
+    numerical_gradient,
 };
+#[cfg(feature = "builders")]
+use course_mistakes::attention::{
+    attention_mistakes, linear_mistakes, softmax_backward_mistakes, softmax_mistakes,
+    weights_mistakes,
+};
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named = Named::new(file!(), &[], include_str!("visible.named.json"));
 
 #[test]
 fn softmax_turns_each_row_of_scores_into_weights_that_sum_to_one() {
@@ -36,7 +45,7 @@ fn softmax_turns_each_row_of_scores_into_weights_that_sum_to_one() {
         &weights,
         &expected,
         Tol::TIGHT,
-        &softmax_mistakes(&scores),
+        &named!(NAMED, softmax_mistakes(&scores)),
     );
     assert_rows_sum_to_one("softmax_rows", &weights, &WRONG_AXIS);
 }
@@ -75,7 +84,7 @@ fn the_softmax_backward_pass_matches_the_numerical_gradient() {
         &numerical,
         "each row's Jacobian is diag(w) − w wᵀ, so dS = W ⊙ (dW − rowsum(W ⊙ dW)). (If the \
          softmax tests fail too, fix softmax_rows first: the numerical gradient uses it.)",
-        &softmax_backward_mistakes(&weights, &upstream),
+        &named!(NAMED, softmax_backward_mistakes(&weights, &upstream)),
     );
 }
 
@@ -121,7 +130,7 @@ fn the_three_word_walkthrough() {
         &weights,
         &expected_weights,
         Tol::TIGHT,
-        &weights_mistakes(&q, &q),
+        &named!(NAMED, weights_mistakes(&q, &q)),
     );
     // Each output row is a weighted average of the values. The first word weighs words 1
     // and 3 equally, and word 2's value [3, 4] is already their average: exactly [3, 4].
@@ -131,7 +140,7 @@ fn the_three_word_walkthrough() {
         &output,
         &expected,
         Tol::TIGHT,
-        &attention_mistakes(&q, &q, &v),
+        &named!(NAMED, attention_mistakes(&q, &q, &v)),
     );
 }
 
@@ -166,6 +175,6 @@ fn linear_computes_x_w_transposed_plus_b() {
         &layer.forward(&x),
         &expected,
         Tol::TIGHT,
-        &linear_mistakes(&x, &weight, &bias),
+        &named!(NAMED, linear_mistakes(&x, &weight, &bias)),
     );
 }

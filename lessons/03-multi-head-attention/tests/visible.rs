@@ -10,18 +10,24 @@
 use attention::{padding_mask, scaled_dot_product_attention};
 use course_common::ndarray::{Axis, array, concatenate, s};
 use course_common::{Float, Matrix, Vector};
+use course_harness::causes::multi_head_attention::parameter_count_cause;
+use course_harness::causes::multi_head_attention::{KV_FROM_QUERY, ONE_PER_HEAD};
 use course_harness::check::assert_same_shape_because;
 use course_harness::gradient::{STEP, weighted_sum};
-use course_harness::mistakes::multi_head_attention::{
-    KV_FROM_QUERY, Layer, LinearWeights, ONE_PER_HEAD, input_gradient_mistakes,
-    merge_mistakes, output_mistakes, parameter_count_cause, split_mistakes,
-    weights_mistakes,
-};
 use course_harness::{
-    Tol, assert_gradient_close_named, assert_matrix_close, linspace, linspace_matrix,
-    numerical_gradient,
+    Groups, Misconception, Named, Tol, assert_gradient_close_named, assert_matrix_close,
+    linspace, linspace_matrix, named, numerical_gradient,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::multi_head_attention::{
+    Layer, LinearWeights, input_gradient_mistakes, merge_mistakes, output_mistakes,
+    parameter_count_mistakes, split_mistakes, weights_mistakes,
 };
 use multi_head_attention::{Linear, MultiHeadAttention, merge_heads, split_heads};
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named = Named::new(file!(), &[], include_str!("visible.named.json"));
 
 /// A `d × d` identity projection with a zero bias: it hands its input on unchanged.
 fn identity(d: usize) -> Linear {
@@ -29,6 +35,7 @@ fn identity(d: usize) -> Linear {
 }
 
 /// The layer's weights, as the builders of common mistakes take them.
+#[cfg(feature = "builders")]
 fn params(mha: &MultiHeadAttention) -> Layer<'_> {
     fn projection(layer: &Linear) -> LinearWeights<'_> {
         LinearWeights {
@@ -56,7 +63,7 @@ fn split_heads_cuts_the_features_into_blocks_of_d_k_columns() {
         array![[1.0, 2.0], [5.0, 6.0]],
         array![[3.0, 4.0], [7.0, 8.0]],
     ];
-    let mistakes = split_mistakes(&x, 2);
+    let mistakes = named!(NAMED, split_mistakes(&x, 2) => Vec<Vec<Misconception>>);
     for head in 0..2 {
         assert_matrix_close(
             &format!("split_heads(x, 2): head {head}"),
@@ -81,7 +88,7 @@ fn merge_heads_undoes_split_heads() {
             &merge_heads(&heads),
             &x,
             Tol::TIGHT,
-            &merge_mistakes(&heads),
+            &named!(NAMED, merge_mistakes(&heads)),
         );
     }
 }
@@ -127,7 +134,7 @@ fn two_heads_look_at_different_features() {
     ];
     assert_eq!(forward.weights.len(), 2, "{ONE_PER_HEAD}");
     // Head h sees columns h·d_k .. (h+1)·d_k of the projected queries and keys.
-    let wrong = weights_mistakes(&params(&mha), &x, &x, None);
+    let wrong = named!(NAMED, weights_mistakes(&params(&mha), &x, &x, None) => Vec<Vec<Misconception>>);
     assert_matrix_close(
         "head 0's weights",
         &forward.weights[0],
@@ -154,7 +161,7 @@ fn two_heads_look_at_different_features() {
         &forward.output,
         &(concat + &mha.w_o.bias),
         Tol::TIGHT,
-        &output_mistakes(&params(&mha), &x, &x, None),
+        &named!(NAMED, output_mistakes(&params(&mha), &x, &x, None)),
     );
 }
 
@@ -176,14 +183,18 @@ fn one_head_with_identity_projections_is_lesson_02_attention() {
         &forward.weights[0],
         &lesson02.weights,
         Tol::TIGHT,
-        &weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask))[0],
+        &named!(NAMED, weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)) => Vec<Vec<Misconception>>)
+            [0],
     );
     assert_matrix_close(
         "one-head attention with identity projections (lesson 02's attention)",
         &forward.output,
         &lesson02.output,
         Tol::TIGHT,
-        &output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)),
+        &named!(
+            NAMED,
+            output_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask))
+        ),
     );
 }
 
@@ -194,10 +205,11 @@ fn the_base_models_attention_has_about_a_million_parameters() {
     let zero = || Linear::new(Matrix::zeros((512, 512)), Vector::zeros(512));
     let mha = MultiHeadAttention::new(8, zero(), zero(), zero(), zero());
     let got = mha.parameter_count();
+    let wrong_counts = named!(NAMED, parameter_count_mistakes(512, 8));
     assert!(
         got == 1_050_624,
         "parameter_count: expected 1,050,624, got {got}. Likely cause: {}.",
-        parameter_count_cause(got, 512, 8)
+        parameter_count_cause(got, &wrong_counts)
     );
 }
 
@@ -232,7 +244,7 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
     let upstream = linspace_matrix(2, 4, 0.6, -0.7);
     let forward = mha.forward(&x_q, &x_kv, None);
     let grads = mha.backward(&x_q, &x_kv, &forward, &upstream);
-    let mistakes = input_gradient_mistakes(&params(&mha), &x_q, &x_kv, None, &upstream);
+    let mistakes = named!(NAMED, Groups::from(input_gradient_mistakes(&params(&mha), &x_q, &x_kv, None, &upstream)) => Groups);
     let loss = |x_q: &Matrix, x_kv: &Matrix| {
         weighted_sum(&mha.forward(x_q, x_kv, None).output, &upstream)
     };
@@ -243,13 +255,13 @@ fn backward_matches_numerical_gradients_of_both_inputs() {
         "the query input feeds only W_q: d_query_input = dQ W_q, with dQ every head's d_q \
          side by side and each head's upstream gradient its slice of d_output W_o. (If a \
          forward test fails too, fix forward first: the numerical gradient uses it.)",
-        &mistakes.d_query_input,
+        &mistakes["d_query_input"],
     );
     assert_gradient_close_named(
         "d_key_value_input",
         &grads.d_key_value_input,
         &numerical_gradient(|x| loss(&x_q, x), &x_kv, STEP),
         "the key/value input feeds both W_k and W_v: d_key_value_input = dK W_k + dV W_v",
-        &mistakes.d_key_value_input,
+        &mistakes["d_key_value_input"],
     );
 }

@@ -10,15 +10,22 @@
 use attention::scaled_dot_product_attention;
 use course_common::ndarray::{array, s};
 use course_common::{Float, Matrix};
-use course_harness::mistakes::positional_encoding::{
-    add_mistakes, embed_with_positions_mistakes, embedding_backward_mistakes,
-    embedding_mistakes, ratio_cause, table_mistakes,
+use course_harness::{
+    Named, Tol, assert_matrix_close, linspace_matrix, named, scalar_cause,
 };
-use course_harness::{Tol, assert_matrix_close, linspace_matrix};
+#[cfg(feature = "builders")]
+use course_mistakes::positional_encoding::{
+    add_mistakes, embed_with_positions_mistakes, embedding_backward_mistakes,
+    embedding_mistakes, ratio_mistakes, table_mistakes,
+};
 use positional_encoding::{
     Embedding, add_positional_encoding, embed_with_positions,
     embedding_to_encoding_ratio, sinusoidal_table,
 };
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named = Named::new(file!(), &[], include_str!("visible.named.json"));
 
 #[test]
 fn the_table_for_four_positions_and_d_model_4() {
@@ -34,7 +41,7 @@ fn the_table_for_four_positions_and_d_model_4() {
         &table,
         &expected,
         Tol::TIGHT,
-        &table_mistakes(4, 4),
+        &named!(NAMED, table_mistakes(4, 4)),
     );
 }
 
@@ -62,7 +69,7 @@ fn the_embedding_looks_up_rows_and_scales_them_by_sqrt_d_model() {
         &x,
         &expected,
         Tol::TIGHT,
-        &embedding_mistakes(&embedding.weight, &[1, 0, 1]),
+        &named!(NAMED, embedding_mistakes(&embedding.weight, &[1, 0, 1])),
     );
 }
 
@@ -87,7 +94,7 @@ fn a_repeated_token_collects_the_gradient_of_every_use() {
         &d_weight,
         &expected,
         Tol::TIGHT,
-        &embedding_backward_mistakes(3, &[1, 0, 1], &d_out),
+        &named!(NAMED, embedding_backward_mistakes(3, &[1, 0, 1], &d_out)),
     );
 }
 
@@ -102,7 +109,7 @@ fn the_encoding_is_added_from_position_start_after_the_scale() {
         &add_positional_encoding(&x, &table, 2),
         &expected,
         Tol::TIGHT,
-        &add_mistakes(&x, &table, 2),
+        &named!(NAMED, add_mistakes(&x, &table, 2)),
     );
     // √d_model · weight[tokens] + table[0..n]: the scale is the embedding's alone.
     let embedding = Embedding::new(array![[1.0, 0.0, 0.5, -1.0], [0.25, 2.0, 0.0, 1.0]]);
@@ -116,7 +123,10 @@ fn the_encoding_is_added_from_position_start_after_the_scale() {
         &embed_with_positions(&embedding, &[1, 0, 1], &table),
         &expected,
         Tol::TIGHT,
-        &embed_with_positions_mistakes(&embedding.weight, &[1, 0, 1], &table),
+        &named!(
+            NAMED,
+            embed_with_positions_mistakes(&embedding.weight, &[1, 0, 1], &table)
+        ),
     );
 }
 
@@ -151,13 +161,16 @@ fn embeddings_of_size_one_over_sqrt_d_model_sit_next_to_the_encoding() {
     });
     let table = sinusoidal_table(64, d_model);
     let ratio = embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
+    let wrong_ratios = named!(NAMED, ratio_mistakes(&weight, &table));
     let expected = (2.0 as Float).sqrt();
     assert!(
         (ratio - expected).abs() <= 1e-12,
         "embedding_to_encoding_ratio: expected √2 = {expected}, got {ratio}. Likely cause: {}.",
-        ratio_cause(ratio, &weight, &table).unwrap_or(
-            "ratio = sqrt(mean over the vocabulary of ‖scale · weight[v]‖²) / \
+        scalar_cause(ratio, &wrong_ratios)
+            .map(|cause| cause.text())
+            .unwrap_or(
+                "ratio = sqrt(mean over the vocabulary of ‖scale · weight[v]‖²) / \
              sqrt(mean over positions of ‖table[pos]‖²)"
-        )
+            )
     );
 }

@@ -11,21 +11,28 @@
 
 use course_common::ndarray::{Axis, array};
 use course_common::{Float, Matrix, Vector};
+use course_harness::causes::encoder_layer::NO_CAUSAL_MASK;
 use course_harness::gradient::{STEP, weighted_sum};
-use course_harness::mistakes::encoder_layer::{
-    Decoder, Encoder, Ffn, NO_CAUSAL_MASK, Norm, Position, decoder_mistakes,
-    encoder_d_x_mistakes, encoder_mistakes, ffn_backward_mistakes, ffn_mistakes,
-    layer_norm_backward_mistakes, layer_norm_mistakes, nearest_first,
-};
-use course_harness::mistakes::multi_head_attention::{Layer, LinearWeights};
 use course_harness::{
-    Tol, assert_gradient_close_named, assert_matrix_close, linspace, linspace_matrix,
-    numerical_gradient,
+    Groups, Named, Tol, assert_gradient_close_named, assert_matrix_close, linspace,
+    linspace_matrix, named, nearest_first, numerical_gradient,
 };
+#[cfg(feature = "builders")]
+use course_mistakes::encoder_layer::{
+    Decoder, Encoder, Ffn, Norm, Position, decoder_mistakes, encoder_d_x_mistakes,
+    encoder_mistakes, ffn_backward_mistakes, ffn_mistakes, layer_norm_backward_mistakes,
+    layer_norm_mistakes,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::multi_head_attention::{Layer, LinearWeights};
 use encoder_layer::{
     DecoderLayer, EncoderLayer, FeedForward, LayerNorm, Linear, MultiHeadAttention,
     NormPosition, causal_mask, padding_mask,
 };
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named = Named::new(file!(), &[], include_str!("visible.named.json"));
 
 /// A (rows, cols) linear layer with evenly spaced weights and biases.
 fn linear(rows: usize, cols: usize, start: f64, end: f64) -> Linear {
@@ -88,7 +95,10 @@ fn layer_norm_of_1_0_0_0_is_what_pytorch_gives() {
         &y,
         &expected,
         Tol::TIGHT,
-        &nearest_first(&y, layer_norm_mistakes(&x, &norm_parts(&norm))),
+        &nearest_first(
+            &y,
+            named!(NAMED, layer_norm_mistakes(&x, &norm_parts(&norm))),
+        ),
     );
 }
 
@@ -120,20 +130,21 @@ fn the_ffn_is_a_two_layer_mlp_with_a_relu() {
     );
     let x = array![[2.0, 1.0], [1.0, -2.0]];
     let forward = ffn.forward(&x);
-    let mistakes = ffn_mistakes(&ffn_parts(&ffn), &x);
+    let mistakes =
+        named!(NAMED, Groups::from(ffn_mistakes(&ffn_parts(&ffn), &x)) => Groups);
     assert_matrix_close(
         "FeedForward hidden (after the ReLU)",
         &forward.hidden,
         &array![[2.0, 1.0, 2.0], [1.0, 0.0, 0.0]],
         Tol::TIGHT,
-        &mistakes.hidden,
+        &mistakes["hidden"],
     );
     assert_matrix_close(
         "FeedForward output",
         &forward.output,
         &array![[5.5, -1.0], [1.5, 0.0]],
         Tol::TIGHT,
-        &mistakes.output,
+        &mistakes["output"],
     );
     // Backwards, the ReLU passes the gradient where the unit was on (hidden > 0) only.
     let upstream = array![[1.0, -0.5], [0.25, 2.0]];
@@ -148,7 +159,10 @@ fn the_ffn_is_a_two_layer_mlp_with_a_relu() {
         ),
         "back through w_2, the ReLU (× 1 where hidden > 0, × 0 elsewhere), then w_1. (If \
          the forward checks fail too, fix forward first: the numerical gradient uses it.)",
-        &ffn_backward_mistakes(&ffn_parts(&ffn), &x, &upstream),
+        &named!(
+            NAMED,
+            ffn_backward_mistakes(&ffn_parts(&ffn), &x, &upstream)
+        ),
     );
 }
 
@@ -161,7 +175,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
     let x = tokens();
     let upstream = linspace_matrix(3, 6, 0.9, -0.6);
     let grads = norm.backward(&x, &upstream);
-    let mistakes = layer_norm_backward_mistakes(&x, &norm_parts(&norm), &upstream);
+    let mistakes = named!(NAMED, Groups::from(layer_norm_backward_mistakes(&x, &norm_parts(&norm), &upstream)) => Groups);
     let loss = |norm: &LayerNorm, x: &Matrix| weighted_sum(&norm.forward(x), &upstream);
     assert_gradient_close_named(
         "LayerNorm d_x",
@@ -170,7 +184,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
         "with g = dY ⊙ γ and r = 1/√(σ² + ε) per row, dx = r·(g − mean(g) − x̂ ⊙ mean(g ⊙ \
          x̂)), the means over each row's features. (If a LayerNorm test fails too, fix \
          forward first: the numerical gradient uses it.)",
-        &mistakes.d_x,
+        &mistakes["d_x"],
     );
     let d_gamma = numerical_gradient(
         |g| {
@@ -187,7 +201,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
         &grads.d_gamma.insert_axis(Axis(0)),
         &d_gamma,
         "dγ = Σ_rows dY ⊙ x̂, the normalised input",
-        &mistakes.d_gamma,
+        &mistakes["d_gamma"],
     );
 }
 
@@ -207,7 +221,7 @@ fn post_ln_is_the_default_and_normalises_the_output() {
         &post,
         &layer.norm_2.forward(&(&h + &ffn(&h))),
         Tol::TIGHT,
-        &encoder_mistakes(&encoder_parts(&layer), &x, None),
+        &named!(NAMED, encoder_mistakes(&encoder_parts(&layer), &x, None)),
     );
     // Pre-LN: h = x + SA(norm_1(x)), out = h + FFN(norm_2(h)).
     let pre_layer = encoder(NormPosition::Pre);
@@ -220,7 +234,10 @@ fn post_ln_is_the_default_and_normalises_the_output() {
         &pre,
         &(&h + &pre_layer.ffn.forward(&b).output),
         Tol::TIGHT,
-        &encoder_mistakes(&encoder_parts(&pre_layer), &x, None),
+        &named!(
+            NAMED,
+            encoder_mistakes(&encoder_parts(&pre_layer), &x, None)
+        ),
     );
     // Post-LN ends with a LayerNorm (γ = 1, β = 0 here): every output row has mean 0
     // and variance almost 1. Pre-LN ends with a residual addition: its rows don't.
@@ -252,7 +269,10 @@ fn the_encoder_layers_backward_matches_the_numerical_gradient() {
         "walk the blocks backwards; at each residual connection y = x + F(..) the \
          gradient of x is the gradient of y plus what comes back through F. (If a forward \
          test fails too, fix forward first: the numerical gradient uses it.)",
-        &encoder_d_x_mistakes(&encoder_parts(&layer), &x, None, &upstream),
+        &named!(
+            NAMED,
+            encoder_d_x_mistakes(&encoder_parts(&layer), &x, None, &upstream)
+        ),
     );
 }
 
@@ -336,12 +356,15 @@ fn the_decoder_reads_the_memory_and_never_the_future() {
             .norm_3
             .forward(&(&h_2 + &decoder.ffn.forward(&h_2).output)),
         Tol::TIGHT,
-        &decoder_mistakes(
-            &decoder_parts(&decoder),
-            &x,
-            &memory,
-            Some(&self_mask),
-            Some(&memory_mask),
+        &named!(
+            NAMED,
+            decoder_mistakes(
+                &decoder_parts(&decoder),
+                &x,
+                &memory,
+                Some(&self_mask),
+                Some(&memory_mask),
+            )
         ),
     );
     // Changing the last target token leaves the first two outputs exactly as they were.
@@ -361,8 +384,9 @@ fn the_decoder_reads_the_memory_and_never_the_future() {
 }
 
 // The layers' parts, as the builders of common mistakes
-// (`course_harness::mistakes::encoder_layer`) take them.
+// (`course_mistakes::encoder_layer`) take them.
 
+#[cfg(feature = "builders")]
 fn linear_parts(layer: &Linear) -> LinearWeights<'_> {
     LinearWeights {
         weight: &layer.weight,
@@ -370,6 +394,7 @@ fn linear_parts(layer: &Linear) -> LinearWeights<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn attention_parts(attention: &MultiHeadAttention) -> Layer<'_> {
     Layer {
         n_heads: attention.n_heads,
@@ -380,6 +405,7 @@ fn attention_parts(attention: &MultiHeadAttention) -> Layer<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn norm_parts(norm: &LayerNorm) -> Norm<'_> {
     Norm {
         gamma: &norm.gamma,
@@ -388,6 +414,7 @@ fn norm_parts(norm: &LayerNorm) -> Norm<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn ffn_parts(ffn: &FeedForward) -> Ffn<'_> {
     Ffn {
         w_1: linear_parts(&ffn.w_1),
@@ -395,6 +422,7 @@ fn ffn_parts(ffn: &FeedForward) -> Ffn<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn position_of(position: NormPosition) -> Position {
     match position {
         NormPosition::Post => Position::Post,
@@ -402,6 +430,7 @@ fn position_of(position: NormPosition) -> Position {
     }
 }
 
+#[cfg(feature = "builders")]
 fn encoder_parts(layer: &EncoderLayer) -> Encoder<'_> {
     Encoder {
         self_attention: attention_parts(&layer.self_attention),
@@ -412,6 +441,7 @@ fn encoder_parts(layer: &EncoderLayer) -> Encoder<'_> {
     }
 }
 
+#[cfg(feature = "builders")]
 fn decoder_parts(layer: &DecoderLayer) -> Decoder<'_> {
     Decoder {
         self_attention: attention_parts(&layer.self_attention),

@@ -9,16 +9,27 @@
 
 use course_common::ndarray::{array, s};
 use course_common::{Float, Matrix};
-use course_harness::mistakes::full_model::{
+use course_harness::causes::full_model::noam_cause;
+use course_harness::causes::full_model::{
     CACHE_APPEND, LOG_SOFTMAX_OVERFLOW, NO_CAUSAL_MASK, NO_CROSS_MASK, NO_ENCODER_MASK,
-    START_FROM_BOS, adam_mistakes, loss_gradient_mistakes, loss_value_cause, noam_cause,
+    START_FROM_BOS,
+};
+use course_harness::{
+    Misconception, Named, Tol, assert_mask_eq, assert_matrix_close, named, scalar_cause,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::full_model::{
+    adam_mistakes, loss_gradient_mistakes, loss_value_mistakes, noam_mistakes,
     smoothing_mistakes,
 };
-use course_harness::{Tol, assert_mask_eq, assert_matrix_close};
 use transformer::{
     Adam, BOS, Batch, Config, EOS, PAD, Transformer, Vocabulary, cross_entropy_loss,
     greedy_decode, greedy_decode_cached, noam_rate, smoothed_targets, target_mask,
 };
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named = Named::new(file!(), &[], include_str!("visible.named.json"));
 
 /// Tokens as text: `^` for BOS, `$` for EOS, `·` for padding.
 fn show(vocab: &Vocabulary, tokens: &[usize]) -> String {
@@ -101,7 +112,7 @@ fn label_smoothing_gives_pytorch_s_example() {
             [0.0, 0.0, 0.0]
         ],
         Tol::TIGHT,
-        &smoothing_mistakes(&[1, PAD], 3, eps),
+        &named!(NAMED, smoothing_mistakes(&[1, PAD], 3, eps)),
     );
     // F.cross_entropy([[2, 1, 0]], [0], label_smoothing=0.1) = 0.5076, with the columns
     // rotated so that the gold class (logit 2) is not PAD.
@@ -117,12 +128,14 @@ fn the_loss_ignores_padding_and_never_overflows() {
     let logits = array![[0.0, 2.0, 1.0], [1.0, 0.0, 3.0]];
     let targets = [1, PAD];
     let loss = cross_entropy_loss(&logits, &targets, 0.1);
+    let wrong_losses = named!(NAMED, loss_value_mistakes(&logits, &targets, 0.1));
     assert!(
         (loss.value - 0.5076059644443804).abs() <= 1e-12,
         "cross_entropy_loss with a PAD row: expected 0.5076059644443804, got {}. Likely \
          cause: {}.",
         loss.value,
-        loss_value_cause(loss.value, &logits, &targets, 0.1)
+        scalar_cause(loss.value, &wrong_losses)
+            .map(|cause| cause.text())
             .unwrap_or("the mean is over the rows whose target is not PAD")
     );
     // d_logits = p − q on the real row (N = 1), 0 on the PAD row.
@@ -141,7 +154,7 @@ fn the_loss_ignores_padding_and_never_overflows() {
         &loss.d_logits,
         &expected,
         Tol::TIGHT,
-        &loss_gradient_mistakes(&logits, &targets, 0.1),
+        &named!(NAMED, loss_gradient_mistakes(&logits, &targets, 0.1)),
     );
     // Logits near 1000: only their differences matter, ln(1 + e + e²) − 1 here.
     let huge = cross_entropy_loss(&array![[1000.0, 999.0, 998.0]], &[1], 0.0);
@@ -204,11 +217,12 @@ fn the_schedule_warms_up_then_decays() {
         (20000, 3.125e-4),
     ] {
         let got = noam_rate(step, 512, 4000, 1.0);
+        let wrong_rates = named!(NAMED, noam_mistakes(step, 512, 4000, 1.0));
         assert!(
             ((got - expected) / expected).abs() <= 1e-9,
             "noam_rate({step}, 512, 4000, 1): expected {expected:e}, got {got:e}. Likely \
              cause: {}",
-            noam_cause(got, step, 512, 4000, 1.0)
+            noam_cause(got, step, 4000, &wrong_rates)
         );
     }
 }
@@ -231,7 +245,8 @@ fn adam_s_first_step_moves_each_parameter_by_the_learning_rate() {
             abs: 1e-12,
             rel: 0.0,
         },
-        &adam_mistakes(&[1.0; 3], &[&grads[..]], 0.1)[0],
+        &named!(NAMED, adam_mistakes(&[1.0; 3], &[&grads[..]], 0.1) => Vec<Vec<Misconception>>)
+            [0],
     );
 }
 

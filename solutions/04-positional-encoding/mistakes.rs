@@ -1,32 +1,9 @@
-use super::differing;
-use super::{Cause, kept};
-use crate::{MESSAGES, Misconception, tr};
+use crate::differing;
 use course_common::ndarray::{Axis, s};
 use course_common::{Float, Matrix};
-
-/// Cosine at the even columns: named by the table's checks.
-pub const SWAPPED: Cause = Cause(|| tr!(MESSAGES, "sin-cos-swapped"));
-
-/// The tensor2tensor layout: named by the table's checks.
-pub const CONCATENATED: Cause = Cause(|| tr!(MESSAGES, "table-concatenated"));
-
-/// Every frequency 1: named by the frequencies' and the table's checks.
-pub const INTEGER_DIVISION: Cause = Cause(|| tr!(MESSAGES, "integer-division"));
-
-/// Frequencies that fall too slowly: named by the frequencies' and the table's checks.
-pub const EXPONENT_I: Cause = Cause(|| tr!(MESSAGES, "exponent-i"));
-
-/// A frequency per column instead of per pair.
-pub const EXPONENT_COLUMN: Cause = Cause(|| tr!(MESSAGES, "exponent-column"));
-
-/// Twice the column index in the exponent.
-pub const EXPONENT_TWO_COLUMNS: Cause = Cause(|| tr!(MESSAGES, "exponent-two-columns"));
-
-/// Frequencies above 1: named by the frequencies' and the table's checks.
-pub const POSITIVE_EXPONENT: Cause = Cause(|| tr!(MESSAGES, "positive-exponent"));
-
-/// Positions from 1.
-pub const FROM_ONE: Cause = Cause(|| tr!(MESSAGES, "positions-from-one"));
+use course_harness::Cause;
+use course_harness::Misconception;
+use course_harness::causes::positional_encoding::*;
 
 /// ω_i = 10000^(−2i/d_model).
 pub fn omega(i: usize, d_model: usize) -> Float {
@@ -60,7 +37,7 @@ pub fn reference_table(max_len: usize, d_model: usize) -> Matrix {
 
 /// What `frequencies(d_model)` returns (as a `(1, d_model/2)` row) with the exponent
 /// in integer arithmetic, i/d_model, or positive.
-pub fn frequency_mistakes(d_model: usize) -> Vec<Misconception<'static>> {
+pub fn frequency_mistakes(d_model: usize) -> Vec<Misconception> {
     let d: Float = d_model as Float;
     let row = |f: &dyn Fn(usize) -> Float| {
         Matrix::from_shape_fn((1, d_model / 2), |(_, i)| f(i))
@@ -68,15 +45,15 @@ pub fn frequency_mistakes(d_model: usize) -> Vec<Misconception<'static>> {
     let right = row(&|i| omega(i, d_model));
     let mistakes = vec![
         Misconception {
-            cause: &INTEGER_DIVISION,
+            cause: INTEGER_DIVISION,
             result: row(&|_| 1.0),
         },
         Misconception {
-            cause: &EXPONENT_I,
+            cause: EXPONENT_I,
             result: row(&|i| (10_000.0 as Float).powf(-(i as Float) / d)),
         },
         Misconception {
-            cause: &POSITIVE_EXPONENT,
+            cause: POSITIVE_EXPONENT,
             result: row(&|i| 1.0 / omega(i, d_model)),
         },
     ];
@@ -85,7 +62,7 @@ pub fn frequency_mistakes(d_model: usize) -> Vec<Misconception<'static>> {
 
 /// What `sinusoidal_table(max_len, d_model)` returns with sine and cosine swapped, the
 /// concatenated layout, a wrong exponent, or positions from 1.
-pub fn table_mistakes(max_len: usize, d_model: usize) -> Vec<Misconception<'static>> {
+pub fn table_mistakes(max_len: usize, d_model: usize) -> Vec<Misconception> {
     let d: Float = d_model as Float;
     let half = d_model / 2;
     let with_frequency = |omega: &dyn Fn(usize) -> Float| {
@@ -95,13 +72,13 @@ pub fn table_mistakes(max_len: usize, d_model: usize) -> Vec<Misconception<'stat
     };
     let mistakes = vec![
         Misconception {
-            cause: &SWAPPED,
+            cause: SWAPPED,
             result: table_with(max_len, d_model, |pos, col| {
                 sin_or_cos(col + 1, pos * omega(col / 2, d_model))
             }),
         },
         Misconception {
-            cause: &CONCATENATED,
+            cause: CONCATENATED,
             result: table_with(max_len, d_model, |pos, col| {
                 if col < half {
                     (pos * omega(col, d_model)).sin()
@@ -111,31 +88,31 @@ pub fn table_mistakes(max_len: usize, d_model: usize) -> Vec<Misconception<'stat
             }),
         },
         Misconception {
-            cause: &INTEGER_DIVISION,
+            cause: INTEGER_DIVISION,
             result: with_frequency(&|_| 1.0),
         },
         Misconception {
-            cause: &EXPONENT_I,
+            cause: EXPONENT_I,
             result: with_frequency(&|col| {
                 (10_000.0 as Float).powf(-((col / 2) as Float) / d)
             }),
         },
         Misconception {
-            cause: &EXPONENT_COLUMN,
+            cause: EXPONENT_COLUMN,
             result: with_frequency(&|col| (10_000.0 as Float).powf(-(col as Float) / d)),
         },
         Misconception {
-            cause: &EXPONENT_TWO_COLUMNS,
+            cause: EXPONENT_TWO_COLUMNS,
             result: with_frequency(&|col| {
                 (10_000.0 as Float).powf(-2.0 * col as Float / d)
             }),
         },
         Misconception {
-            cause: &POSITIVE_EXPONENT,
+            cause: POSITIVE_EXPONENT,
             result: with_frequency(&|col| 1.0 / omega(col / 2, d_model)),
         },
         Misconception {
-            cause: &FROM_ONE,
+            cause: FROM_ONE,
             result: table_with(max_len, d_model, |pos, col| {
                 sin_or_cos(col, (pos + 1.0) * omega(col / 2, d_model))
             }),
@@ -146,10 +123,7 @@ pub fn table_mistakes(max_len: usize, d_model: usize) -> Vec<Misconception<'stat
 
 /// [`table_mistakes`] restricted to the given rows, to compare with a fixture that
 /// lists only some positions.
-pub fn table_mistakes_at_rows(
-    rows: &[usize],
-    d_model: usize,
-) -> Vec<Misconception<'static>> {
+pub fn table_mistakes_at_rows(rows: &[usize], d_model: usize) -> Vec<Misconception> {
     let max_len = rows.iter().max().map_or(0, |&r| r + 1);
     table_mistakes(max_len, d_model)
         .into_iter()
@@ -162,24 +136,21 @@ pub fn table_mistakes_at_rows(
 
 /// What `Embedding::forward(tokens)` returns for the embedding `weight` with the rows
 /// unscaled, scaled by d_model, or divided by √d_model.
-pub fn embedding_mistakes(
-    weight: &Matrix,
-    tokens: &[usize],
-) -> Vec<Misconception<'static>> {
+pub fn embedding_mistakes(weight: &Matrix, tokens: &[usize]) -> Vec<Misconception> {
     let rows = weight.select(Axis(0), tokens);
     let d_model = weight.ncols() as Float;
     let right = &rows * d_model.sqrt();
     let mistakes = vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "rows-not-scaled")),
+            cause: Cause::harness("rows-not-scaled"),
             result: rows.clone(),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "rows-times-d-model")),
+            cause: Cause::harness("rows-times-d-model"),
             result: &rows * d_model,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "rows-divided-by-scale")),
+            cause: Cause::harness("rows-divided-by-scale"),
             result: &rows / d_model.sqrt(),
         },
     ];
@@ -193,7 +164,7 @@ pub fn embedding_backward_mistakes(
     vocab: usize,
     tokens: &[usize],
     d_out: &Matrix,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     let scale = (d_out.ncols() as Float).sqrt();
     let scatter = |keep: &dyn Fn(&mut Matrix, usize, usize)| {
         let mut d_weight = Matrix::zeros((vocab, d_out.ncols()));
@@ -214,17 +185,17 @@ pub fn embedding_backward_mistakes(
     }
     let mistakes = vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "repeated-token-overwritten")),
+            cause: Cause::harness("repeated-token-overwritten"),
             result: scatter(&|d, t, token| {
                 d.row_mut(token).assign(&(&d_out.row(t) * scale));
             }),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "repeated-token-first-only")),
+            cause: Cause::harness("repeated-token-first-only"),
             result: first_only,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "embedding-gradient-not-scaled")),
+            cause: Cause::harness("embedding-gradient-not-scaled"),
             result: &right / scale,
         },
     ];
@@ -233,28 +204,24 @@ pub fn embedding_backward_mistakes(
 
 /// What `add_positional_encoding(x, table, start)` returns with the first position's
 /// encoding on every row, the positions shifted by one, or `start` ignored.
-pub fn add_mistakes(
-    x: &Matrix,
-    table: &Matrix,
-    start: usize,
-) -> Vec<Misconception<'static>> {
+pub fn add_mistakes(x: &Matrix, table: &Matrix, start: usize) -> Vec<Misconception> {
     let n = x.nrows();
     if start + n > table.nrows() {
         return Vec::new();
     }
     let rows = |from: usize| x + &table.slice(s![from..from + n, ..]);
     let mut mistakes = vec![Misconception {
-        cause: kept(tr!(MESSAGES, "first-position-everywhere")),
+        cause: Cause::harness("first-position-everywhere"),
         result: x + &table.row(start),
     }];
     if start + n < table.nrows() {
         mistakes.push(Misconception {
-            cause: kept(tr!(MESSAGES, "positions-shifted")),
+            cause: Cause::harness("positions-shifted"),
             result: rows(start + 1),
         });
     }
     mistakes.push(Misconception {
-        cause: kept(tr!(MESSAGES, "start-ignored")),
+        cause: Cause::harness("start-ignored"),
         result: rows(0),
     });
     differing(&rows(start), mistakes)
@@ -266,27 +233,27 @@ pub fn embed_with_positions_mistakes(
     weight: &Matrix,
     tokens: &[usize],
     table: &Matrix,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     let scale = (weight.ncols() as Float).sqrt();
     let rows = weight.select(Axis(0), tokens);
     let pe = table.slice(s![0..tokens.len(), ..]).to_owned();
     let mistakes = vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "encoding-scaled-too")),
+            cause: Cause::harness("encoding-scaled-too"),
             result: (&rows + &pe) * scale,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "embeddings-not-scaled")),
+            cause: Cause::harness("embeddings-not-scaled"),
             result: &rows + &pe,
         },
     ];
     differing(&(&rows * scale + &pe), mistakes)
 }
 
-/// The likely cause of a wrong `embedding_to_encoding_ratio(embedding, table)` that
-/// returned `got`, for the embedding `weight`: the rows unscaled, the mean of the row
-/// norms, or total norms; `None` if no known mistake gives `got`.
-pub fn ratio_cause(got: Float, weight: &Matrix, table: &Matrix) -> Option<&'static str> {
+/// The wrong values of `embedding_to_encoding_ratio(embedding, table)` for the embedding
+/// `weight`, each a 1 × 1 result: the rows unscaled, the mean of the row norms, or total
+/// norms (named with `course_harness::scalar_cause`).
+pub fn ratio_mistakes(weight: &Matrix, table: &Matrix) -> Vec<Misconception> {
     let norms = |m: &Matrix| m.map_axis(Axis(1), |row| row.dot(&row).sqrt());
     let rms = |m: &Matrix| (norms(m).mapv(|n| n * n).mean().unwrap_or(0.0)).sqrt();
     let mean = |m: &Matrix| norms(m).mean().unwrap_or(0.0);
@@ -296,18 +263,22 @@ pub fn ratio_cause(got: Float, weight: &Matrix, table: &Matrix) -> Option<&'stat
     [
         (
             rms(weight) / rms(table),
-            kept(tr!(MESSAGES, "ratio-rows-not-scaled")),
+            Cause::harness("ratio-rows-not-scaled"),
         ),
         (
             mean(&scaled) / mean(table),
-            kept(tr!(MESSAGES, "ratio-mean-of-norms")),
+            Cause::harness("ratio-mean-of-norms"),
         ),
         (
             total(&scaled) / total(table),
-            kept(tr!(MESSAGES, "ratio-total-norms")),
+            Cause::harness("ratio-total-norms"),
         ),
     ]
     .into_iter()
-    .find(|(value, _)| (value - right).abs() > 1e-9 && (got - value).abs() < 1e-6)
-    .map(|(_, cause)| cause)
+    .filter(|(value, _)| (value - right).abs() > 1e-9)
+    .map(|(value, cause)| Misconception {
+        cause,
+        result: Matrix::from_elem((1, 1), value),
+    })
+    .collect()
 }

@@ -1,56 +1,12 @@
-use super::attention::masked_softmax;
-use super::differing;
-use super::{Cause, kept};
-use crate::{MESSAGES, Misconception, Tol, tr};
+use crate::attention::masked_softmax;
+use crate::differing;
 use course_common::{Float, Matrix};
+use course_harness::Cause;
+use course_harness::Misconception;
+use course_harness::causes::full_model::*;
 
 /// The padding token, PAD (token 0 of every vocabulary of the course).
 pub const PAD: usize = 0;
-
-/// The embeddings left unscaled in the model.
-pub const NO_EMBEDDING_SCALE: Cause = Cause(|| tr!(MESSAGES, "no-embedding-scale"));
-
-/// No positional encoding in the model.
-pub const NO_POSITIONS: Cause = Cause(|| tr!(MESSAGES, "no-positions"));
-
-/// The decoder's self-attention without the causal mask.
-pub const NO_CAUSAL_MASK: Cause = Cause(|| tr!(MESSAGES, "no-causal-mask"));
-
-/// The encoder's self-attention without the source's padding mask.
-pub const NO_ENCODER_MASK: Cause = Cause(|| tr!(MESSAGES, "no-encoder-mask"));
-
-/// The cross-attention without the source's padding mask.
-pub const NO_CROSS_MASK: Cause = Cause(|| tr!(MESSAGES, "no-cross-mask"));
-
-/// Every layer fed the embeddings.
-pub const SAME_INPUT: Cause = Cause(|| tr!(MESSAGES, "same-input"));
-
-/// The loss divided by the number of rows.
-pub const LOSS_OVER_EVERY_ROW: Cause = Cause(|| tr!(MESSAGES, "loss-over-every-row"));
-
-/// An overflowing log-softmax.
-pub const LOG_SOFTMAX_OVERFLOW: Cause = Cause(|| tr!(MESSAGES, "log-softmax-overflow"));
-
-/// The warm-up with `max`.
-pub const NOAM_MAX: Cause = Cause(|| tr!(MESSAGES, "noam-max"));
-
-/// Adam without bias correction.
-pub const NO_BIAS_CORRECTION: Cause = Cause(|| tr!(MESSAGES, "no-bias-correction"));
-
-/// Adam's ε inside the square root.
-pub const EPS_INSIDE_THE_ROOT: Cause = Cause(|| tr!(MESSAGES, "eps-inside-the-root"));
-
-/// What to do when the memory's gradient is wrong.
-pub const SUM_OF_D_MEMORY: Cause = Cause(|| tr!(MESSAGES, "sum-of-d-memory"));
-
-/// What to do when a parameter's gradient is wrong.
-pub const ADD_NEVER_ASSIGN: Cause = Cause(|| tr!(MESSAGES, "add-never-assign"));
-
-/// Greedy decoding that does not start from BOS.
-pub const START_FROM_BOS: Cause = Cause(|| tr!(MESSAGES, "start-from-bos"));
-
-/// A cache that does not keep the earlier positions.
-pub const CACHE_APPEND: Cause = Cause(|| tr!(MESSAGES, "cache-append"));
 
 /// PyTorch's label smoothing: ε/V everywhere and 1 − ε more on the gold class, PAD
 /// rows all 0.
@@ -82,7 +38,7 @@ pub fn smoothing_mistakes(
     targets: &[usize],
     vocab: usize,
     smoothing: Float,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     let rows = |fill: &dyn Fn(usize, usize) -> Float| {
         Matrix::from_shape_fn((targets.len(), vocab), |(r, c)| {
             if targets[r] == PAD {
@@ -99,7 +55,7 @@ pub fn smoothing_mistakes(
     let pad_row = smoothed_with_pad_rows(targets, vocab, smoothing, true);
     let mistakes = vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "annotated-label-smoothing")),
+            cause: Cause::harness("annotated-label-smoothing"),
             result: rows(&|target, c| {
                 if c == target {
                     1.0 - smoothing
@@ -111,15 +67,15 @@ pub fn smoothing_mistakes(
             }),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "pad-row-smoothed")),
+            cause: Cause::harness("pad-row-smoothed"),
             result: pad_row,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "smoothing-over-others")),
+            cause: Cause::harness("smoothing-over-others"),
             result: spread(1.0 - smoothing),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "smoothing-over-v-minus-one")),
+            cause: Cause::harness("smoothing-over-v-minus-one"),
             result: spread(1.0 - smoothing + others),
         },
     ];
@@ -153,19 +109,21 @@ fn tokens(targets: &[usize]) -> Float {
     targets.iter().filter(|&&t| t != PAD).count().max(1) as Float
 }
 
-/// The likely cause of a wrong `cross_entropy_loss(logits, targets, ε).value` that
-/// came back as `got`: the mean over every row; `None` if no known mistake gives it.
-pub fn loss_value_cause(
-    got: Float,
+/// The wrong value of `cross_entropy_loss(logits, targets, ε).value` as a 1 × 1
+/// result: the mean over every row (named with `course_harness::scalar_cause`).
+pub fn loss_value_mistakes(
     logits: &Matrix,
     targets: &[usize],
     smoothing: Float,
-) -> Option<&'static str> {
+) -> Vec<Misconception> {
     let rows = targets.len().max(1) as Float;
     let right = loss_with(logits, targets, smoothing, tokens(targets), true).0;
     let over_rows = loss_with(logits, targets, smoothing, rows, true).0;
-    ((over_rows - right).abs() > 1e-9 && (got - over_rows).abs() < 1e-6)
-        .then(|| LOSS_OVER_EVERY_ROW.text())
+    let mistakes = vec![Misconception {
+        cause: LOSS_OVER_EVERY_ROW,
+        result: Matrix::from_elem((1, 1), over_rows),
+    }];
+    differing(&Matrix::from_elem((1, 1), right), mistakes)
 }
 
 /// What `cross_entropy_loss(logits, targets, ε).d_logits` is when the PAD rows keep
@@ -174,20 +132,20 @@ pub fn loss_gradient_mistakes(
     logits: &Matrix,
     targets: &[usize],
     smoothing: Float,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     let (n, rows) = (tokens(targets), targets.len().max(1) as Float);
     let gradient = |divisor, zero| loss_with(logits, targets, smoothing, divisor, zero).1;
     let mistakes = vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "pad-row-gradient")),
+            cause: Cause::harness("pad-row-gradient"),
             result: gradient(n, false),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "gradient-over-rows")),
+            cause: Cause::harness("gradient-over-rows"),
             result: gradient(rows, true),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "pad-row-gradient-over-rows")),
+            cause: Cause::harness("pad-row-gradient-over-rows"),
             result: gradient(rows, false),
         },
     ];
@@ -202,35 +160,23 @@ pub fn noam_with_max(step: usize, d_model: usize, warmup: usize, factor: Float) 
         * s.powf(-0.5).max(s * (warmup as Float).powf(-1.5))
 }
 
-/// The likely cause of a wrong `noam_rate(step, d_model, warmup, factor)` that came
-/// back as `got`: step 0 not treated as step 1, `max` for `min`, or else the rule.
-pub fn noam_cause(
-    got: Float,
+/// The wrong value of `noam_rate(step, d_model, warmup, factor)` as a 1 × 1 result:
+/// `max` for `min` (named with `course_harness::causes::full_model::noam_cause`).
+pub fn noam_mistakes(
     step: usize,
     d_model: usize,
     warmup: usize,
     factor: Float,
-) -> &'static str {
-    let close = Tol {
-        abs: 1e-15,
-        rel: 1e-9,
-    };
-    if step == 0 && !got.is_finite() {
-        kept(tr!(MESSAGES, "noam-step-zero-infinite"))
-    } else if step == 0 && got == 0.0 {
-        kept(tr!(MESSAGES, "noam-step-zero-zero"))
-    } else if close.accepts(got, noam_with_max(step, d_model, warmup, factor)) {
-        NOAM_MAX.text()
-    } else if step < warmup {
-        kept(tr!(MESSAGES, "noam-warm-up"))
-    } else {
-        kept(tr!(MESSAGES, "noam-rule"))
-    }
+) -> Vec<Misconception> {
+    vec![Misconception {
+        cause: NOAM_MAX,
+        result: Matrix::from_elem((1, 1), noam_with_max(step, d_model, warmup, factor)),
+    }]
 }
 
 /// What `clip_global_norm(grads, max_norm)` leaves in the tensors, flattened into
 /// one row, when each tensor is clipped on its own.
-pub fn clip_mistakes(grads: &[&[Float]], max_norm: Float) -> Vec<Misconception<'static>> {
+pub fn clip_mistakes(grads: &[&[Float]], max_norm: Float) -> Vec<Misconception> {
     let norm = |values: &[Float]| values.iter().map(|g| g * g).sum::<Float>().sqrt();
     let scaled = |values: &[Float], norm: Float| -> Vec<Float> {
         let scale = if norm > max_norm {
@@ -248,7 +194,7 @@ pub fn clip_mistakes(grads: &[&[Float]], max_norm: Float) -> Vec<Misconception<'
     differing(
         &row(scaled(&all, norm(&all))),
         vec![Misconception {
-            cause: kept(tr!(MESSAGES, "clipped-each-tensor")),
+            cause: Cause::harness("clipped-each-tensor"),
             result: row(each),
         }],
     )
@@ -308,7 +254,7 @@ pub fn adam_mistakes(
     params: &[Float],
     grads: &[&[Float]],
     lr: Float,
-) -> Vec<Vec<Misconception<'static>>> {
+) -> Vec<Vec<Misconception>> {
     let row = |values: &Vec<Float>| {
         Matrix::from_shape_vec((1, values.len()), values.clone()).expect("a row")
     };
@@ -321,11 +267,11 @@ pub fn adam_mistakes(
                 &row(&right[t]),
                 vec![
                     Misconception {
-                        cause: &NO_BIAS_CORRECTION,
+                        cause: NO_BIAS_CORRECTION,
                         result: row(&no_correction[t]),
                     },
                     Misconception {
-                        cause: &EPS_INSIDE_THE_ROOT,
+                        cause: EPS_INSIDE_THE_ROOT,
                         result: row(&eps_inside[t]),
                     },
                 ],

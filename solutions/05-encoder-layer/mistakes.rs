@@ -1,49 +1,13 @@
-use super::attention::linear;
-use super::differing;
-use super::multi_head_attention::{self, Layer, LinearWeights};
-use super::{Cause, kept};
-use crate::{MESSAGES, Misconception, tr};
+use crate::attention::linear;
+use crate::differing;
+use crate::multi_head_attention::{self, Layer, LinearWeights};
 use course_common::ndarray::{Array2, Axis};
 use course_common::{Float, Matrix, Vector};
+use course_harness::causes::encoder_layer::*;
+use course_harness::{Cause, CauseArg};
+use course_harness::{Groups, Misconception};
 
 type Mask = Array2<bool>;
-
-/// γ and β exchanged: named by every LayerNorm check.
-pub const GAMMA_BETA_SWAPPED: Cause = Cause(|| tr!(MESSAGES, "gamma-beta-swapped"));
-
-/// GELU's tanh approximation in place of the ReLU.
-pub const GELU_TANH: Cause = Cause(|| tr!(MESSAGES, "gelu-tanh"));
-
-/// The exact GELU in place of the ReLU.
-pub const GELU_ERF: Cause = Cause(|| tr!(MESSAGES, "gelu-erf"));
-
-/// A post-LN layer that computed pre-LN.
-pub const POST_NOT_PRE: Cause = Cause(|| tr!(MESSAGES, "post-not-pre"));
-
-/// A pre-LN layer that computed post-LN.
-pub const PRE_NOT_POST: Cause = Cause(|| tr!(MESSAGES, "pre-not-post"));
-
-/// No residual connection anywhere.
-pub const NO_RESIDUAL: Cause = Cause(|| tr!(MESSAGES, "no-residual"));
-
-/// A layer whose FFN has no ReLU.
-pub const NO_RELU: Cause = Cause(|| tr!(MESSAGES, "no-relu"));
-
-/// Every pre-LN residual taken from the normalised input.
-pub const RESIDUAL_FROM_NORM: Cause = Cause(|| tr!(MESSAGES, "residual-from-norm"));
-
-/// The decoder's cross-attention queried with the layer's input.
-pub const CROSS_QUERIES_FROM_INPUT: Cause =
-    Cause(|| tr!(MESSAGES, "cross-queries-from-input"));
-
-/// The decoder's self-attention without its mask.
-pub const NO_CAUSAL_MASK: Cause = Cause(|| tr!(MESSAGES, "self-mask-ignored"));
-
-/// The decoder's cross-attention without its mask.
-pub const NO_MEMORY_MASK: Cause = Cause(|| tr!(MESSAGES, "memory-mask-ignored"));
-
-/// The decoder's cross-attention over its own stream.
-pub const CROSS_OVER_SELF: Cause = Cause(|| tr!(MESSAGES, "cross-over-self"));
 
 /// A LayerNorm's parameters.
 #[derive(Clone, Copy)]
@@ -142,78 +106,57 @@ pub fn layer_norm(x: &Matrix, norm: &Norm) -> Matrix {
 /// What `LayerNorm::forward(x)` (or, with γ = 1 and β = 0, `normalise_rows`) returns
 /// with the unbiased variance or std, ε on the std or left out, the columns
 /// normalised, or γ and β left out, swapped or applied first.
-pub fn layer_norm_mistakes(x: &Matrix, norm: &Norm) -> Vec<Misconception<'static>> {
+pub fn layer_norm_mistakes(x: &Matrix, norm: &Norm) -> Vec<Misconception> {
     let (gamma, beta, eps) = (norm.gamma, norm.beta, norm.eps);
     let affine = |m: Matrix| m * gamma + beta;
     let x_hat = normalise(x, eps);
     let mut mistakes = vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "unbiased-std-plus-eps")),
+            cause: Cause::harness("unbiased-std-plus-eps"),
             result: affine(variant(x, true, true, eps)),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "annotated-layer-norm")),
+            cause: Cause::harness("annotated-layer-norm"),
             result: affine(variant(x, true, true, 1e-6)),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "unbiased-variance")),
+            cause: Cause::harness("unbiased-variance"),
             result: affine(variant(x, true, false, eps)),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "eps-on-std")),
+            cause: Cause::harness("eps-on-std"),
             result: affine(variant(x, false, true, eps)),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "eps-left-out")),
+            cause: Cause::harness("eps-left-out"),
             result: affine(variant(x, false, false, 0.0)),
         },
     ];
     if x.nrows() > 1 {
         mistakes.push(Misconception {
-            cause: kept(tr!(MESSAGES, "columns-normalised")),
+            cause: Cause::harness("columns-normalised"),
             result: affine(normalise(&x.t().to_owned(), eps).t().to_owned()),
         });
     }
     mistakes.extend([
         Misconception {
-            cause: &GAMMA_BETA_SWAPPED,
+            cause: GAMMA_BETA_SWAPPED,
             result: &x_hat * beta + gamma,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "beta-not-added")),
+            cause: Cause::harness("beta-not-added"),
             result: &x_hat * gamma,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "gamma-not-applied")),
+            cause: Cause::harness("gamma-not-applied"),
             result: &x_hat + beta,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "affine-before-normalising")),
+            cause: Cause::harness("affine-before-normalising"),
             result: normalise(&(x * gamma + beta), eps),
         },
     ]);
     differing(&layer_norm(x, norm), mistakes)
-}
-
-/// The misconceptions ordered by how close each is to `got`, the closest first. On a
-/// row like [1, 0, 0, 0] some wrong formulas agree to 1e-9 (the unbiased variance with
-/// ε inside the root, and the unbiased std with ε added to it), closer than the 1e-6
-/// within which a misconception is recognised: the closest one is the mistake made.
-pub fn nearest_first<'a>(
-    got: &Matrix,
-    mut mistakes: Vec<Misconception<'a>>,
-) -> Vec<Misconception<'a>> {
-    let distance = |m: &Misconception<'_>| {
-        if m.result.dim() == got.dim() {
-            (&m.result - got)
-                .iter()
-                .fold(0.0 as Float, |worst, d| worst.max(d.abs()))
-        } else {
-            Float::INFINITY
-        }
-    };
-    mistakes.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
-    mistakes
 }
 
 /// LayerNorm's backward pass for x, by hand.
@@ -228,9 +171,15 @@ fn layer_norm_backward(x: &Matrix, norm: &Norm, d_y: &Matrix) -> Matrix {
 /// The wrong gradients of `LayerNorm::backward`.
 pub struct LayerNormBackwardMistakes {
     /// For `d_x`: μ and σ² as constants, one of their terms missing, γ missing.
-    pub d_x: Vec<Misconception<'static>>,
+    pub d_x: Vec<Misconception>,
     /// For `d_gamma` (a `(1, d_model)` row): dY ⊙ x instead of dY ⊙ x̂.
-    pub d_gamma: Vec<Misconception<'static>>,
+    pub d_gamma: Vec<Misconception>,
+}
+
+impl From<LayerNormBackwardMistakes> for Groups {
+    fn from(mistakes: LayerNormBackwardMistakes) -> Groups {
+        Groups::new([("d_x", mistakes.d_x), ("d_gamma", mistakes.d_gamma)])
+    }
 }
 
 /// What `LayerNorm::backward(x, d_y)` returns with μ and σ² treated as constants, the
@@ -246,24 +195,24 @@ pub fn layer_norm_backward_mistakes(
     let g = d_y * norm.gamma;
     let d_x = vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "mean-variance-as-constants")),
+            cause: Cause::harness("mean-variance-as-constants"),
             result: &g * &r,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "variance-term-missing")),
+            cause: Cause::harness("variance-term-missing"),
             result: (&g - &row_mean(&g)) * &r,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "mean-term-missing")),
+            cause: Cause::harness("mean-term-missing"),
             result: (&g - &(&x_hat * &row_mean(&(&g * &x_hat)))) * &r,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "gamma-missing-in-backward")),
+            cause: Cause::harness("gamma-missing-in-backward"),
             result: (d_y - &row_mean(d_y) - &x_hat * &row_mean(&(d_y * &x_hat))) * &r,
         },
     ];
     let d_gamma = vec![Misconception {
-        cause: kept(tr!(MESSAGES, "d-gamma-with-x")),
+        cause: Cause::harness("d-gamma-with-x"),
         result: (d_y * x).sum_axis(Axis(0)).insert_axis(Axis(0)),
     }];
     LayerNormBackwardMistakes {
@@ -321,9 +270,15 @@ pub fn feed_forward(ffn: &Ffn, x: &Matrix) -> Matrix {
 /// The wrong results of `FeedForward::forward`.
 pub struct FfnMistakes {
     /// For `hidden`: the pre-activation, GELU.
-    pub hidden: Vec<Misconception<'static>>,
+    pub hidden: Vec<Misconception>,
     /// For `output`: no ReLU, a ReLU on the output too, GELU.
-    pub output: Vec<Misconception<'static>>,
+    pub output: Vec<Misconception>,
+}
+
+impl From<FfnMistakes> for Groups {
+    fn from(mistakes: FfnMistakes) -> Groups {
+        Groups::new([("hidden", mistakes.hidden), ("output", mistakes.output)])
+    }
 }
 
 /// What `FeedForward::forward(x)` returns without the ReLU, with GELU in its place, or
@@ -338,15 +293,15 @@ pub fn ffn_mistakes(ffn: &Ffn, x: &Matrix) -> FfnMistakes {
             &hidden,
             vec![
                 Misconception {
-                    cause: kept(tr!(MESSAGES, "hidden-pre-activation")),
+                    cause: Cause::harness("hidden-pre-activation"),
                     result: pre_activation,
                 },
                 Misconception {
-                    cause: &GELU_TANH,
+                    cause: GELU_TANH,
                     result: tanh_hidden,
                 },
                 Misconception {
-                    cause: &GELU_ERF,
+                    cause: GELU_ERF,
                     result: erf_hidden,
                 },
             ],
@@ -355,19 +310,19 @@ pub fn ffn_mistakes(ffn: &Ffn, x: &Matrix) -> FfnMistakes {
             &output,
             vec![
                 Misconception {
-                    cause: kept(tr!(MESSAGES, "ffn-no-relu")),
+                    cause: Cause::harness("ffn-no-relu"),
                     result: no_relu,
                 },
                 Misconception {
-                    cause: kept(tr!(MESSAGES, "relu-on-output")),
+                    cause: Cause::harness("relu-on-output"),
                     result: output.mapv(relu),
                 },
                 Misconception {
-                    cause: &GELU_TANH,
+                    cause: GELU_TANH,
                     result: tanh_output,
                 },
                 Misconception {
-                    cause: &GELU_ERF,
+                    cause: GELU_ERF,
                     result: erf_output,
                 },
             ],
@@ -393,11 +348,11 @@ pub fn ffn_backward_mistakes(
     ffn: &Ffn,
     x: &Matrix,
     d_output: &Matrix,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     differing(
         &ffn_backward(ffn, x, d_output, true),
         vec![Misconception {
-            cause: kept(tr!(MESSAGES, "relu-gradient-missing")),
+            cause: Cause::harness("relu-gradient-missing"),
             result: ffn_backward(ffn, x, d_output, false),
         }],
     )
@@ -445,46 +400,36 @@ struct Block {
 }
 
 impl Block {
+    /// The arguments of the block's residual causes, kept for the process (a builder
+    /// names a few blocks a few times).
+    fn args(&self) -> &'static [(&'static str, CauseArg)] {
+        Box::leak(Box::new([
+            ("name", CauseArg::Message(self.name.id())),
+            ("input", CauseArg::Text(self.input)),
+            ("norm", CauseArg::Text(self.norm)),
+            ("f", CauseArg::Text(self.f)),
+        ]))
+    }
+
     /// Post-LN without the residual: `norm(F(input))`.
-    fn post_missing(&self) -> &'static str {
-        kept(tr!(
-            MESSAGES,
-            "residual-post-missing",
-            name = self.name,
-            input = self.input,
-            norm = self.norm,
-            f = self.f,
-        ))
+    fn post_missing(&self) -> Cause {
+        Cause::harness("residual-post-missing").with(self.args())
     }
 
     /// Pre-LN without the residual: `F(norm(input))`.
-    fn pre_missing(&self) -> &'static str {
-        kept(tr!(
-            MESSAGES,
-            "residual-pre-missing",
-            name = self.name,
-            input = self.input,
-            norm = self.norm,
-            f = self.f,
-        ))
+    fn pre_missing(&self) -> Cause {
+        Cause::harness("residual-pre-missing").with(self.args())
     }
 
     /// Pre-LN with the normalised input on the residual path.
-    fn pre_normalised(&self) -> &'static str {
-        kept(tr!(
-            MESSAGES,
-            "residual-pre-normalised",
-            name = self.name,
-            input = self.input,
-            norm = self.norm,
-            f = self.f,
-        ))
+    fn pre_normalised(&self) -> Cause {
+        Cause::harness("residual-pre-normalised").with(self.args())
     }
 }
 
-const SELF_ATTENTION: Cause = Cause(|| tr!(MESSAGES, "block-self-attention"));
-const CROSS_ATTENTION: Cause = Cause(|| tr!(MESSAGES, "block-cross-attention"));
-const FFN: Cause = Cause(|| tr!(MESSAGES, "block-ffn"));
+const SELF_ATTENTION: Cause = Cause::harness("block-self-attention");
+const CROSS_ATTENTION: Cause = Cause::harness("block-cross-attention");
+const FFN: Cause = Cause::harness("block-ffn");
 
 const ENCODER_BLOCKS: [Block; 2] = [
     Block {
@@ -528,7 +473,7 @@ fn residual_mistakes<const N: usize>(
     position: Position,
     blocks: &[Block; N],
     layer: impl Fn([Skip; N]) -> Matrix,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     let mut mistakes = Vec::new();
     for (i, causes) in blocks.iter().enumerate() {
         let mut skips = [Skip::Input; N];
@@ -609,27 +554,27 @@ pub fn encoder_mistakes(
     layer: &Encoder,
     x: &Matrix,
     mask: Option<&Mask>,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     let position = layer.position;
     let right = Slips::none(position);
     let with = |slips: Slips<2>| encoder_with(layer, x, mask, slips);
     let mut mistakes = vec![
         Misconception {
             cause: match position {
-                Position::Post => POST_NOT_PRE.text(),
-                Position::Pre => PRE_NOT_POST.text(),
+                Position::Post => POST_NOT_PRE,
+                Position::Pre => PRE_NOT_POST,
             },
             result: with(Slips::none(other(position))),
         },
         Misconception {
-            cause: &NO_RESIDUAL,
+            cause: NO_RESIDUAL,
             result: with(Slips {
                 skips: [Skip::Nothing; 2],
                 ..right
             }),
         },
         Misconception {
-            cause: &NO_RELU,
+            cause: NO_RELU,
             result: with(Slips {
                 relu: false,
                 ..right
@@ -638,7 +583,7 @@ pub fn encoder_mistakes(
     ];
     if position == Position::Pre {
         mistakes.push(Misconception {
-            cause: &RESIDUAL_FROM_NORM,
+            cause: RESIDUAL_FROM_NORM,
             result: with(Slips {
                 skips: [Skip::Normalised; 2],
                 ..right
@@ -650,7 +595,7 @@ pub fn encoder_mistakes(
     }));
     if mask.is_some() {
         mistakes.push(Misconception {
-            cause: kept(tr!(MESSAGES, "mask-not-reaching-self-attention")),
+            cause: Cause::harness("mask-not-reaching-self-attention"),
             result: with(Slips {
                 self_mask: false,
                 ..right
@@ -709,11 +654,11 @@ pub fn encoder_d_x_mistakes(
     x: &Matrix,
     mask: Option<&Mask>,
     d_output: &Matrix,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     differing(
         &encoder_d_x(layer, x, mask, d_output, true),
         vec![Misconception {
-            cause: kept(tr!(MESSAGES, "d-key-value-input-left-out")),
+            cause: Cause::harness("d-key-value-input-left-out"),
             result: encoder_d_x(layer, x, mask, d_output, false),
         }],
     )
@@ -757,21 +702,21 @@ pub fn decoder_mistakes(
     memory: &Matrix,
     self_mask: Option<&Mask>,
     memory_mask: Option<&Mask>,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     let position = layer.position;
     let right = Slips::none(position);
     let with =
         |slips: Slips<3>| decoder_with(layer, x, memory, self_mask, memory_mask, slips);
     let mut mistakes = vec![Misconception {
         cause: match position {
-            Position::Post => POST_NOT_PRE.text(),
-            Position::Pre => PRE_NOT_POST.text(),
+            Position::Post => POST_NOT_PRE,
+            Position::Pre => PRE_NOT_POST,
         },
         result: with(Slips::none(other(position))),
     }];
     if self_mask.is_some() {
         mistakes.push(Misconception {
-            cause: &NO_CAUSAL_MASK,
+            cause: NO_CAUSAL_MASK,
             result: with(Slips {
                 self_mask: false,
                 ..right
@@ -780,7 +725,7 @@ pub fn decoder_mistakes(
     }
     if memory_mask.is_some() {
         mistakes.push(Misconception {
-            cause: &NO_MEMORY_MASK,
+            cause: NO_MEMORY_MASK,
             result: with(Slips {
                 memory_mask: false,
                 ..right
@@ -788,7 +733,7 @@ pub fn decoder_mistakes(
         });
     }
     mistakes.push(Misconception {
-        cause: &CROSS_OVER_SELF,
+        cause: CROSS_OVER_SELF,
         result: with(Slips {
             cross_over_self: true,
             ..right
@@ -796,7 +741,7 @@ pub fn decoder_mistakes(
     });
     if position == Position::Pre {
         mistakes.push(Misconception {
-            cause: &RESIDUAL_FROM_NORM,
+            cause: RESIDUAL_FROM_NORM,
             result: with(Slips {
                 skips: [Skip::Normalised; 3],
                 ..right
@@ -805,21 +750,21 @@ pub fn decoder_mistakes(
     }
     mistakes.extend([
         Misconception {
-            cause: &NO_RESIDUAL,
+            cause: NO_RESIDUAL,
             result: with(Slips {
                 skips: [Skip::Nothing; 3],
                 ..right
             }),
         },
         Misconception {
-            cause: &NO_RELU,
+            cause: NO_RELU,
             result: with(Slips {
                 relu: false,
                 ..right
             }),
         },
         Misconception {
-            cause: &CROSS_QUERIES_FROM_INPUT,
+            cause: CROSS_QUERIES_FROM_INPUT,
             result: with(Slips {
                 queries_from_input: true,
                 ..right

@@ -1,29 +1,12 @@
-use super::attention::{attend, attend_backward, linear};
-use super::differing;
-use super::{Cause, kept};
-use crate::{MESSAGES, Misconception, tr};
+use crate::attention::{attend, attend_backward, linear};
+use crate::differing;
 use course_common::ndarray::{Array2, Axis, concatenate, s};
 use course_common::{Float, Matrix, Vector};
+use course_harness::Cause;
+use course_harness::causes::multi_head_attention::*;
+use course_harness::{Groups, Misconception};
 
-/// Heads cut from interleaved columns: named by split, merge, weights and outputs.
-pub const INTERLEAVED: Cause = Cause(|| tr!(MESSAGES, "heads-interleaved"));
-
-/// Heads cut from the row-major numbers, mixing tokens.
-pub const PLAIN_RESHAPE: Cause = Cause(|| tr!(MESSAGES, "heads-plain-reshape"));
-
-/// The mask left out of the heads' attention: named by weights and outputs.
-pub const MASK_NOT_PASSED: Cause = Cause(|| tr!(MESSAGES, "mask-not-passed-to-heads"));
-
-/// Keys and values projected from the query input: named by outputs and shapes.
-pub const KV_FROM_QUERY: Cause = Cause(|| tr!(MESSAGES, "kv-from-query"));
-
-/// What to do when the number of weight matrices is not the number of heads.
-pub const ONE_PER_HEAD: Cause = Cause(|| tr!(MESSAGES, "one-weight-matrix-per-head"));
-
-/// The heads handed `d_output` instead of `d_output W_o`: named by both input gradients.
-pub const NOT_THROUGH_W_O: Cause = Cause(|| tr!(MESSAGES, "not-through-w-o"));
-
-const SCALED_BY_D_MODEL: Cause = Cause(|| tr!(MESSAGES, "scaled-by-d-model"));
+const SCALED_BY_D_MODEL: Cause = Cause::harness("scaled-by-d-model");
 
 /// One projection: weight `(d_out, d_in)` and bias, as lesson 02's `Linear`.
 #[derive(Clone, Copy)]
@@ -122,7 +105,7 @@ pub fn input_gradients(
 
 /// What `split_heads(x, n_heads)` returns with interleaved columns or a plain reshape,
 /// one list per head.
-pub fn split_mistakes(x: &Matrix, n_heads: usize) -> Vec<Vec<Misconception<'static>>> {
+pub fn split_mistakes(x: &Matrix, n_heads: usize) -> Vec<Vec<Misconception>> {
     let (n, d_k) = (x.nrows(), x.ncols() / n_heads);
     let flat: Vec<Float> = x.iter().copied().collect();
     (0..n_heads)
@@ -135,11 +118,11 @@ pub fn split_mistakes(x: &Matrix, n_heads: usize) -> Vec<Vec<Misconception<'stat
             .expect("n · d_k numbers");
             let mistakes = vec![
                 Misconception {
-                    cause: &INTERLEAVED,
+                    cause: INTERLEAVED,
                     result: x.select(Axis(1), &interleaved(head, d_k, n_heads)),
                 },
                 Misconception {
-                    cause: &PLAIN_RESHAPE,
+                    cause: PLAIN_RESHAPE,
                     result: reshaped,
                 },
             ];
@@ -150,7 +133,7 @@ pub fn split_mistakes(x: &Matrix, n_heads: usize) -> Vec<Vec<Misconception<'stat
 
 /// What `merge_heads(heads)` returns with the heads' columns interleaved or the heads
 /// in reverse order.
-pub fn merge_mistakes(heads: &[Matrix]) -> Vec<Misconception<'static>> {
+pub fn merge_mistakes(heads: &[Matrix]) -> Vec<Misconception> {
     let Some(first) = heads.first() else {
         return Vec::new();
     };
@@ -170,11 +153,11 @@ pub fn merge_mistakes(heads: &[Matrix]) -> Vec<Misconception<'static>> {
     }
     let mistakes = vec![
         Misconception {
-            cause: &INTERLEAVED,
+            cause: INTERLEAVED,
             result: interleaved,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "heads-merged-in-reverse")),
+            cause: Cause::harness("heads-merged-in-reverse"),
             result: side_by_side(heads.iter().rev().collect()),
         },
     ];
@@ -190,7 +173,7 @@ pub fn output_mistakes(
     query_input: &Matrix,
     key_value_input: &Matrix,
     mask: Option<&Array2<bool>>,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     let written_out = |layer: &Layer, kv: &Matrix, mask, columns, scale| {
         by_definition(layer, query_input, kv, mask, columns, scale)
     };
@@ -203,11 +186,11 @@ pub fn output_mistakes(
     };
     let mut mistakes = vec![
         Misconception {
-            cause: &INTERLEAVED,
+            cause: INTERLEAVED,
             result: written_out(layer, key_value_input, mask, interleaved, 1.0).0,
         },
         Misconception {
-            cause: &SCALED_BY_D_MODEL,
+            cause: SCALED_BY_D_MODEL,
             result: written_out(
                 layer,
                 key_value_input,
@@ -218,31 +201,31 @@ pub fn output_mistakes(
             .0,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "no-output-projection")),
+            cause: Cause::harness("no-output-projection"),
             result: concat.clone(),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "output-projection-not-transposed")),
+            cause: Cause::harness("output-projection-not-transposed"),
             result: concat.dot(layer.w_o.weight) + layer.w_o.bias,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "one-wide-head")),
+            cause: Cause::harness("one-wide-head"),
             result: written_out(&one_head, key_value_input, mask, contiguous, 1.0).0,
         },
     ];
     if mask.is_none() && query_input != key_value_input {
         mistakes.push(Misconception {
-            cause: &KV_FROM_QUERY,
+            cause: KV_FROM_QUERY,
             result: written_out(layer, query_input, None, contiguous, 1.0).0,
         });
     }
     if let Some(mask) = mask {
         mistakes.push(Misconception {
-            cause: &MASK_NOT_PASSED,
+            cause: MASK_NOT_PASSED,
             result: written_out(layer, key_value_input, None, contiguous, 1.0).0,
         });
         mistakes.push(Misconception {
-            cause: kept(tr!(MESSAGES, "mask-inverted")),
+            cause: Cause::harness("mask-inverted"),
             result: written_out(
                 layer,
                 key_value_input,
@@ -264,7 +247,7 @@ pub fn weights_mistakes(
     query_input: &Matrix,
     key_value_input: &Matrix,
     mask: Option<&Array2<bool>>,
-) -> Vec<Vec<Misconception<'static>>> {
+) -> Vec<Vec<Misconception>> {
     let d_model = layer.w_q.weight.ncols() as Float;
     let d_k = d_model / layer.n_heads as Float;
     let weights = |mask, columns, scale| {
@@ -288,7 +271,7 @@ pub fn weights_mistakes(
             let mistakes = wrong
                 .iter()
                 .map(|(cause, weights)| Misconception {
-                    cause: cause.text(),
+                    cause: *cause,
                     result: weights[head].clone(),
                 })
                 .collect();
@@ -300,10 +283,19 @@ pub fn weights_mistakes(
 /// The wrong gradients of `backward` for its two inputs.
 pub struct InputGradientMistakes {
     /// For `d_query_input`: not through W_o, or dQ not through W_q.
-    pub d_query_input: Vec<Misconception<'static>>,
+    pub d_query_input: Vec<Misconception>,
     /// For `d_key_value_input`: the value path or the key path alone, or not through
     /// W_o.
-    pub d_key_value_input: Vec<Misconception<'static>>,
+    pub d_key_value_input: Vec<Misconception>,
+}
+
+impl From<InputGradientMistakes> for Groups {
+    fn from(mistakes: InputGradientMistakes) -> Groups {
+        Groups::new([
+            ("d_query_input", mistakes.d_query_input),
+            ("d_key_value_input", mistakes.d_key_value_input),
+        ])
+    }
 }
 
 /// `(dQ, the key path dK W_k, the value path dV W_v)`, with the heads' upstream
@@ -371,11 +363,11 @@ pub fn input_gradient_mistakes(
             &right_q,
             vec![
                 Misconception {
-                    cause: &NOT_THROUGH_W_O,
+                    cause: NOT_THROUGH_W_O,
                     result: skipped_d_q.dot(layer.w_q.weight),
                 },
                 Misconception {
-                    cause: kept(tr!(MESSAGES, "d-query-input-not-through-w-q")),
+                    cause: Cause::harness("d-query-input-not-through-w-q"),
                     result: d_q,
                 },
             ],
@@ -384,15 +376,15 @@ pub fn input_gradient_mistakes(
             &right_kv,
             vec![
                 Misconception {
-                    cause: kept(tr!(MESSAGES, "value-path-alone")),
+                    cause: Cause::harness("value-path-alone"),
                     result: value_path,
                 },
                 Misconception {
-                    cause: kept(tr!(MESSAGES, "key-path-alone")),
+                    cause: Cause::harness("key-path-alone"),
                     result: key_path,
                 },
                 Misconception {
-                    cause: &NOT_THROUGH_W_O,
+                    cause: NOT_THROUGH_W_O,
                     result: skipped_key + skipped_value,
                 },
             ],
@@ -400,18 +392,21 @@ pub fn input_gradient_mistakes(
     }
 }
 
-/// The likely cause of a wrong `parameter_count` of a layer of `n_heads` heads on
-/// `d_model` features that returned `got` (the general rule when no known mistake
-/// gives `got`).
-pub fn parameter_count_cause(got: usize, d_model: usize, n_heads: usize) -> &'static str {
+/// The wrong counts of `parameter_count` for a layer of `n_heads` heads on `d_model`
+/// features, each a 1 × 1 result (see `course_harness::causes::multi_head_attention::
+/// parameter_count_cause`, which names the general rule when none matches).
+pub fn parameter_count_mistakes(d_model: usize, n_heads: usize) -> Vec<Misconception> {
     let d = d_model;
-    if got == 4 * d * d {
-        kept(tr!(MESSAGES, "count-no-biases"))
-    } else if got == 3 * d * d + 3 * d {
-        kept(tr!(MESSAGES, "count-no-w-o"))
-    } else if got == 4 * d * d / n_heads + 4 * d {
-        kept(tr!(MESSAGES, "count-one-head"))
-    } else {
-        kept(tr!(MESSAGES, "count-every-parameter"))
-    }
+    let count = |cause, count: usize| Misconception {
+        cause,
+        result: Matrix::from_elem((1, 1), count as Float),
+    };
+    vec![
+        count(Cause::harness("count-no-biases"), 4 * d * d),
+        count(Cause::harness("count-no-w-o"), 3 * d * d + 3 * d),
+        count(
+            Cause::harness("count-one-head"),
+            4 * d * d / n_heads + 4 * d,
+        ),
+    ]
 }

@@ -1,22 +1,9 @@
-use super::differing;
-use super::{Cause, kept};
-use crate::{MESSAGES, Misconception, tr};
+use crate::differing;
 use course_common::ndarray::{Axis, s};
 use course_common::{Float, Matrix, Vector};
-
-/// `h W_hh` instead of `h W_hhᵀ`: named by every check of the step.
-pub const W_HH_NOT_TRANSPOSED: Cause = Cause(|| tr!(MESSAGES, "w-hh-not-transposed"));
-
-/// Only the last state's upstream gradient used: named for every gradient of BPTT.
-pub const LAST_UPSTREAM_ONLY: Cause = Cause(|| tr!(MESSAGES, "last-upstream-only"));
-
-/// Each state's upstream gradient replaced the carried one: named for every gradient
-/// of BPTT.
-pub const CARRY_DROPPED: Cause = Cause(|| tr!(MESSAGES, "carry-dropped"));
-
-/// A step handed its own output as its previous state: named by BPTT's dW_hh checks.
-pub const OWN_OUTPUT_AS_PREVIOUS: Cause =
-    Cause(|| tr!(MESSAGES, "own-output-as-previous"));
+use course_harness::Cause;
+use course_harness::causes::rnn::*;
+use course_harness::{Groups, Misconception};
 
 /// A cell's parameters: `W_xh` `(d_hidden, d_in)`, `W_hh` `(d_hidden, d_hidden)`, `b`.
 #[derive(Clone, Copy)]
@@ -43,23 +30,23 @@ impl Cell<'_> {
 
 /// What `step(x, h)` returns with W_hh untransposed, without the bias, without the
 /// tanh, or without the previous state.
-pub fn step_mistakes(cell: &Cell, x: &Matrix, h: &Matrix) -> Vec<Misconception<'static>> {
+pub fn step_mistakes(cell: &Cell, x: &Matrix, h: &Matrix) -> Vec<Misconception> {
     let z = cell.pre_activation(x, h);
     vec![
         Misconception {
-            cause: &W_HH_NOT_TRANSPOSED,
+            cause: W_HH_NOT_TRANSPOSED,
             result: (x.dot(&cell.w_xh.t()) + h.dot(cell.w_hh) + cell.b).mapv(Float::tanh),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "bias-not-added")),
+            cause: Cause::harness("bias-not-added"),
             result: (&z - cell.b).mapv(Float::tanh),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "no-tanh")),
+            cause: Cause::harness("no-tanh"),
             result: z,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "previous-state-left-out")),
+            cause: Cause::harness("previous-state-left-out"),
             result: (x.dot(&cell.w_xh.t()) + cell.b).mapv(Float::tanh),
         },
     ]
@@ -69,15 +56,27 @@ pub fn step_mistakes(cell: &Cell, x: &Matrix, h: &Matrix) -> Vec<Misconception<'
 /// `(1, d_hidden)` row).
 pub struct StepBackwardMistakes {
     /// For `d_x`: the four slips of tanh'.
-    pub d_x: Vec<Misconception<'static>>,
+    pub d_x: Vec<Misconception>,
     /// For `d_h`: the slips of tanh', and dz W_hhᵀ.
-    pub d_h: Vec<Misconception<'static>>,
+    pub d_h: Vec<Misconception>,
     /// For `d_w_xh`: the slips of tanh'.
-    pub d_w_xh: Vec<Misconception<'static>>,
+    pub d_w_xh: Vec<Misconception>,
     /// For `d_w_hh`: the slips of tanh', hᵀ dz, and the new state in place of h.
-    pub d_w_hh: Vec<Misconception<'static>>,
+    pub d_w_hh: Vec<Misconception>,
     /// For `d_b`: the slips of tanh'.
-    pub d_b: Vec<Misconception<'static>>,
+    pub d_b: Vec<Misconception>,
+}
+
+impl From<StepBackwardMistakes> for Groups {
+    fn from(mistakes: StepBackwardMistakes) -> Groups {
+        Groups::new([
+            ("d_x", mistakes.d_x),
+            ("d_h", mistakes.d_h),
+            ("d_w_xh", mistakes.d_w_xh),
+            ("d_w_hh", mistakes.d_w_hh),
+            ("d_b", mistakes.d_b),
+        ])
+    }
 }
 
 /// What `step_backward(x, h, h_next, d_h_next)` returns with tanh' taken from the
@@ -93,45 +92,41 @@ pub fn step_backward_mistakes(
     let d_z = d_h_next * &h_next.mapv(|v| 1.0 - v * v);
     let slips = [
         (
-            kept(tr!(MESSAGES, "tanh-prime-at-z")),
+            Cause::harness("tanh-prime-at-z"),
             d_h_next * &z.mapv(|v| 1.0 - v * v),
         ),
         (
-            kept(tr!(MESSAGES, "tanh-prime-from-previous-state")),
+            Cause::harness("tanh-prime-from-previous-state"),
             d_h_next * &h.mapv(|v| 1.0 - v * v),
         ),
+        (Cause::harness("tanh-skipped-in-backward"), d_h_next.clone()),
         (
-            kept(tr!(MESSAGES, "tanh-skipped-in-backward")),
-            d_h_next.clone(),
-        ),
-        (
-            kept(tr!(MESSAGES, "tanh-prime-unsquared")),
+            Cause::harness("tanh-prime-unsquared"),
             d_h_next * &h_next.mapv(|v| 1.0 - v),
         ),
     ];
-    let tanh_mistakes =
-        |grad: &dyn Fn(&Matrix) -> Matrix| -> Vec<Misconception<'static>> {
-            slips
-                .iter()
-                .map(|(cause, d_z)| Misconception {
-                    cause,
-                    result: grad(d_z),
-                })
-                .collect()
-        };
+    let tanh_mistakes = |grad: &dyn Fn(&Matrix) -> Matrix| -> Vec<Misconception> {
+        slips
+            .iter()
+            .map(|(cause, d_z)| Misconception {
+                cause: *cause,
+                result: grad(d_z),
+            })
+            .collect()
+    };
     let mut d_h = tanh_mistakes(&|dz| dz.dot(cell.w_hh));
     d_h.push(Misconception {
-        cause: kept(tr!(MESSAGES, "d-h-through-w-hh-transposed")),
+        cause: Cause::harness("d-h-through-w-hh-transposed"),
         result: d_z.dot(&cell.w_hh.t()),
     });
     let mut d_w_hh = tanh_mistakes(&|dz| dz.t().dot(h));
     d_w_hh.extend([
         Misconception {
-            cause: kept(tr!(MESSAGES, "d-w-hh-transposed")),
+            cause: Cause::harness("d-w-hh-transposed"),
             result: h.t().dot(&d_z),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "d-w-hh-from-new-state")),
+            cause: Cause::harness("d-w-hh-from-new-state"),
             result: d_z.t().dot(h_next),
         },
     ]);
@@ -157,11 +152,7 @@ pub fn states(cell: &Cell, xs: &Matrix, h0: &Vector) -> Matrix {
 
 /// What `forward(xs, h0)` returns when every step starts from h0, or with the states
 /// shifted by one (h0 as row 0).
-pub fn forward_mistakes(
-    cell: &Cell,
-    xs: &Matrix,
-    h0: &Vector,
-) -> Vec<Misconception<'static>> {
+pub fn forward_mistakes(cell: &Cell, xs: &Matrix, h0: &Vector) -> Vec<Misconception> {
     let h0_everywhere = Matrix::from_shape_fn((xs.nrows(), h0.len()), |(_, j)| h0[j]);
     let mut shifted = states(cell, xs, h0);
     if xs.nrows() > 0 {
@@ -171,11 +162,11 @@ pub fn forward_mistakes(
     }
     vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "every-step-from-h0")),
+            cause: Cause::harness("every-step-from-h0"),
             result: cell.step(xs, &h0_everywhere),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "states-shifted")),
+            cause: Cause::harness("states-shifted"),
             result: shifted,
         },
     ]
@@ -183,17 +174,17 @@ pub fn forward_mistakes(
 
 /// What `encode` returns (as a `(1, d_hidden)` row) when the context is the first state
 /// or the mean of the `states`; none for a single state, where both are right.
-pub fn context_mistakes(states: &Matrix) -> Vec<Misconception<'static>> {
+pub fn context_mistakes(states: &Matrix) -> Vec<Misconception> {
     if states.nrows() < 2 {
         return Vec::new();
     }
     vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "context-first-state")),
+            cause: Cause::harness("context-first-state"),
             result: states.slice(s![..1, ..]).to_owned(),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "context-mean-of-states")),
+            cause: Cause::harness("context-mean-of-states"),
             result: states
                 .mean_axis(Axis(0))
                 .expect("two states or more")
@@ -204,16 +195,13 @@ pub fn context_mistakes(states: &Matrix) -> Vec<Misconception<'static>> {
 
 /// What the Jacobian ∂h_T/∂h_0 at the origin (where it is W_hh^T, the T-th power)
 /// comes out as with W_hh transposed in the backward or the forward pass.
-pub fn origin_jacobian_mistakes(
-    w_hh: &Matrix,
-    steps: usize,
-) -> Vec<Misconception<'static>> {
+pub fn origin_jacobian_mistakes(w_hh: &Matrix, steps: usize) -> Vec<Misconception> {
     let mut power = Matrix::eye(w_hh.nrows());
     for _ in 0..steps {
         power = power.dot(w_hh);
     }
     vec![Misconception {
-        cause: kept(tr!(MESSAGES, "origin-jacobian-transposed")),
+        cause: Cause::harness("origin-jacobian-transposed"),
         result: power.t().to_owned(),
     }]
 }
@@ -223,15 +211,27 @@ pub fn origin_jacobian_mistakes(
 /// for these inputs, so that they never name a correct result.
 pub struct BpttMistakes {
     /// For `d_xs`.
-    pub d_xs: Vec<Misconception<'static>>,
+    pub d_xs: Vec<Misconception>,
     /// For `d_h0`.
-    pub d_h0: Vec<Misconception<'static>>,
+    pub d_h0: Vec<Misconception>,
     /// For `d_w_xh`.
-    pub d_w_xh: Vec<Misconception<'static>>,
+    pub d_w_xh: Vec<Misconception>,
     /// For `d_w_hh`.
-    pub d_w_hh: Vec<Misconception<'static>>,
+    pub d_w_hh: Vec<Misconception>,
     /// For `d_b`.
-    pub d_b: Vec<Misconception<'static>>,
+    pub d_b: Vec<Misconception>,
+}
+
+impl From<BpttMistakes> for Groups {
+    fn from(mistakes: BpttMistakes) -> Groups {
+        Groups::new([
+            ("d_xs", mistakes.d_xs),
+            ("d_h0", mistakes.d_h0),
+            ("d_w_xh", mistakes.d_w_xh),
+            ("d_w_hh", mistakes.d_w_hh),
+            ("d_b", mistakes.d_b),
+        ])
+    }
 }
 
 /// A slip in backpropagation through time.
@@ -256,14 +256,11 @@ pub fn bptt_mistakes(
 ) -> BpttMistakes {
     let right = bptt_with(cell, xs, h0, d_states, Slip::None);
     let slips = [
-        (Slip::Overwritten, kept(tr!(MESSAGES, "bptt-overwritten"))),
-        (
-            Slip::LastStepOnly,
-            kept(tr!(MESSAGES, "bptt-last-step-only")),
-        ),
-        (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY.text()),
-        (Slip::CarryDropped, CARRY_DROPPED.text()),
-        (Slip::OwnOutputAsPrevious, OWN_OUTPUT_AS_PREVIOUS.text()),
+        (Slip::Overwritten, Cause::harness("bptt-overwritten")),
+        (Slip::LastStepOnly, Cause::harness("bptt-last-step-only")),
+        (Slip::LastUpstreamOnly, LAST_UPSTREAM_ONLY),
+        (Slip::CarryDropped, CARRY_DROPPED),
+        (Slip::OwnOutputAsPrevious, OWN_OUTPUT_AS_PREVIOUS),
     ];
     let wrong: Vec<_> = slips
         .iter()
@@ -273,7 +270,7 @@ pub fn bptt_mistakes(
         let all = wrong
             .iter()
             .map(|(cause, grads)| Misconception {
-                cause,
+                cause: *cause,
                 result: grads[index].clone(),
             })
             .collect();

@@ -1,16 +1,8 @@
-use super::{Cause, kept};
-use crate::{MESSAGES, Misconception, tr};
 use course_common::ndarray::{Array2, Axis};
 use course_common::{Float, Matrix, Vector};
-
-/// The softmax over the wrong axis, named once for every check that can see it.
-pub const WRONG_AXIS: Cause = Cause(|| tr!(MESSAGES, "wrong-axis"));
-
-/// Overflow in a softmax that does not subtract the row maximum.
-pub const NO_MAX_SUBTRACTION: Cause = Cause(|| tr!(MESSAGES, "no-max-subtraction"));
-
-/// A mask applied to the weights instead of the scores.
-pub const MASK_AFTER_SOFTMAX: Cause = Cause(|| tr!(MESSAGES, "mask-after-softmax"));
+use course_harness::Cause;
+use course_harness::Misconception;
+use course_harness::causes::attention::*;
 
 /// Softmax along `axis` (0: columns, 1: rows), with the maximum subtracted.
 pub fn softmax_along(scores: &Matrix, axis: usize) -> Matrix {
@@ -83,39 +75,35 @@ pub fn attend_backward(
 }
 
 /// What `softmax_rows(scores)` returns with the softmax over columns.
-pub fn softmax_mistakes(scores: &Matrix) -> Vec<Misconception<'static>> {
+pub fn softmax_mistakes(scores: &Matrix) -> Vec<Misconception> {
     vec![Misconception {
-        cause: &WRONG_AXIS,
+        cause: WRONG_AXIS,
         result: softmax_along(scores, 0),
     }]
 }
 
 /// The attention weights softmax(Q Kᵀ / s) for the wrong scales and the wrong axis.
-pub fn weights_mistakes(q: &Matrix, k: &Matrix) -> Vec<Misconception<'static>> {
+pub fn weights_mistakes(q: &Matrix, k: &Matrix) -> Vec<Misconception> {
     let d_k = q.ncols() as Float;
     let raw = q.dot(&k.t());
     vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "scores-not-scaled")),
+            cause: Cause::harness("scores-not-scaled"),
             result: softmax_along(&raw, 1),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "scores-divided-by-d-k")),
+            cause: Cause::harness("scores-divided-by-d-k"),
             result: softmax_along(&(&raw / d_k), 1),
         },
         Misconception {
-            cause: &WRONG_AXIS,
+            cause: WRONG_AXIS,
             result: softmax_along(&(&raw / d_k.sqrt()), 0),
         },
     ]
 }
 
 /// The attention output for the same mistakes as [`weights_mistakes`].
-pub fn attention_mistakes(
-    q: &Matrix,
-    k: &Matrix,
-    v: &Matrix,
-) -> Vec<Misconception<'static>> {
+pub fn attention_mistakes(q: &Matrix, k: &Matrix, v: &Matrix) -> Vec<Misconception> {
     weights_mistakes(q, k)
         .into_iter()
         .map(|m| Misconception {
@@ -129,14 +117,14 @@ pub fn attention_mistakes(
 pub fn softmax_backward_mistakes(
     weights: &Matrix,
     d_weights: &Matrix,
-) -> Vec<Misconception<'static>> {
+) -> Vec<Misconception> {
     vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "softmax-jacobian-diagonal-only")),
+            cause: Cause::harness("softmax-jacobian-diagonal-only"),
             result: weights * &weights.mapv(|w| 1.0 - w) * d_weights,
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "softmax-rowsum-term-missing")),
+            cause: Cause::harness("softmax-rowsum-term-missing"),
             result: weights * d_weights,
         },
     ]
@@ -144,18 +132,14 @@ pub fn softmax_backward_mistakes(
 
 /// What `Linear::forward(x)` returns without the bias, with it on one row only, or
 /// (for a square weight) with x W instead of x Wᵀ.
-pub fn linear_mistakes(
-    x: &Matrix,
-    weight: &Matrix,
-    bias: &Vector,
-) -> Vec<Misconception<'static>> {
+pub fn linear_mistakes(x: &Matrix, weight: &Matrix, bias: &Vector) -> Vec<Misconception> {
     let mut mistakes = vec![
         Misconception {
-            cause: kept(tr!(MESSAGES, "bias-not-added")),
+            cause: Cause::harness("bias-not-added"),
             result: x.dot(&weight.t()),
         },
         Misconception {
-            cause: kept(tr!(MESSAGES, "bias-on-one-row")),
+            cause: Cause::harness("bias-on-one-row"),
             result: {
                 let mut y = x.dot(&weight.t());
                 y.row_mut(0).scaled_add(1.0, bias);
@@ -165,7 +149,7 @@ pub fn linear_mistakes(
     ];
     if weight.is_square() {
         mistakes.push(Misconception {
-            cause: kept(tr!(MESSAGES, "weight-not-transposed")),
+            cause: Cause::harness("weight-not-transposed"),
             result: x.dot(weight) + bias,
         });
     }

@@ -1,0 +1,27 @@
+use crate::{Cause, Misconception, scalar_cause};
+
+/// Heads cut from interleaved columns: named by split, merge, weights and outputs.
+pub const INTERLEAVED: Cause = Cause::harness("heads-interleaved");
+
+/// Heads cut from the row-major numbers, mixing tokens.
+pub const PLAIN_RESHAPE: Cause = Cause::harness("heads-plain-reshape");
+
+/// The mask left out of the heads' attention: named by weights and outputs.
+pub const MASK_NOT_PASSED: Cause = Cause::harness("mask-not-passed-to-heads");
+
+/// Keys and values projected from the query input: named by outputs and shapes.
+pub const KV_FROM_QUERY: Cause = Cause::harness("kv-from-query");
+
+/// What to do when the number of weight matrices is not the number of heads.
+pub const ONE_PER_HEAD: Cause = Cause::harness("one-weight-matrix-per-head");
+
+/// The heads handed `d_output` instead of `d_output W_o`: named by both input gradients.
+pub const NOT_THROUGH_W_O: Cause = Cause::harness("not-through-w-o");
+
+/// The likely cause of a wrong `parameter_count` that returned `got`: the wrong count
+/// among `candidates` (the builders' `parameter_count_mistakes`) that it equals, or else
+/// the general rule.
+pub fn parameter_count_cause(got: usize, candidates: &[Misconception]) -> Cause {
+    scalar_cause(got as course_common::Float, candidates)
+        .unwrap_or(Cause::harness("count-every-parameter"))
+}
