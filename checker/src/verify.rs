@@ -126,6 +126,7 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
     for lesson in &course.manifest.lessons {
         problems.extend(layout::check_stub_package(course, lesson));
         problems.extend(layout::check_dependencies(course, lesson));
+        problems.extend(layout::check_reach(&workspace, lesson));
         problems.extend(layout::check_examples(course, lesson));
         problems.extend(layout::check_solution_package(course, lesson));
         problems.extend(layout::check_members(&workspace, lesson));
@@ -141,5 +142,6 @@ fn check_layout(course: &Course) -> Result<Vec<String>> {
         problems.extend(layout::check_chapter(course, lesson));
     }
     problems.extend(layout::check_stray_folders(course)?);
+    problems.extend(layout::check_common_api(course)?);
     Ok(problems)
 }

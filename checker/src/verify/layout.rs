@@ -17,6 +17,8 @@ pub type Problem = String;
 pub struct Workspace {
     members: BTreeSet<String>,
     defaults: BTreeSet<String>,
+    /// The package names of the members.
+    packages: BTreeSet<String>,
 }
 
 impl Workspace {
@@ -38,9 +40,15 @@ impl Workspace {
                 })
                 .unwrap_or_default()
         };
+        let members = list("members");
+        let packages = members
+            .iter()
+            .filter_map(|member| package_name(&course.root.join(member)))
+            .collect();
         Ok(Workspace {
-            members: list("members"),
+            members,
             defaults: list("default-members"),
+            packages,
         })
     }
 }
@@ -97,6 +105,97 @@ pub fn check_dependencies(course: &Course, lesson: &Lesson) -> Vec<Problem> {
          {expected:?} (course.toml's depends_on and dependencies): make its \
          [dependencies] exactly these, or change course.toml"
     )]
+}
+
+/// Checks that a lesson's library reaches no crate of the workspace but course-common and
+/// its earlier lessons: course.toml's `dependencies` are third-party crates. The harness,
+/// the builders of the named mistakes and the tools are the tests' and the maintainers';
+/// a library that could call them could call code that computes a lesson's result.
+pub fn check_reach(workspace: &Workspace, lesson: &Lesson) -> Vec<Problem> {
+    lesson
+        .dependencies
+        .iter()
+        .filter(|name| workspace.packages.contains(*name) && *name != "course-common")
+        .map(|name| {
+            format!(
+                "course.toml gives lesson {} the workspace crate `{name}` as a dependency, \
+                 which its library could call: a lesson's library may reach only \
+                 course-common, third-party crates and its earlier lessons (depends_on); \
+                 make `{name}` a dev-dependency of its tests instead",
+                lesson.id
+            )
+        })
+        .collect()
+}
+
+/// The public items of course-common, which every lesson's library can call; none may
+/// compute a lesson's result, whole or in part. A new one fails [`check_common_api`] until
+/// a maintainer has checked it and added it here.
+const COMMON_API: &[&str] = &[
+    "ndarray",
+    "Float",
+    "Matrix",
+    "Vector",
+    "output",
+    "figures_dir",
+    "experiments_dir",
+];
+
+/// Checks, course-wide, that course-common declares no public item beyond [`COMMON_API`]:
+/// the one crate of the workspace every lesson's library reaches must hold nothing that
+/// computes a lesson's result. A file that cannot be read is an error.
+pub fn check_common_api(course: &Course) -> Result<Vec<Problem>> {
+    let mut problems = Vec::new();
+    let src = course.root.join("common").join("src");
+    for entry in std::fs::read_dir(&src).context("reading common/src/")? {
+        let path = entry?.path();
+        if path.extension().is_none_or(|extension| extension != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        for name in public_items(&text) {
+            if !COMMON_API.contains(&name.as_str()) {
+                problems.push(format!(
+                    "{} declares the public item `{name}`, which every lesson's library \
+                     can call: make sure it computes no lesson's result, whole or in part, \
+                     then add it to COMMON_API in checker/src/verify/layout.rs",
+                    path.strip_prefix(&course.root).unwrap_or(&path).display()
+                ));
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// The names of the `pub` items a Rust source declares (functions, types, constants,
+/// statics, modules, traits, re-exports), outside comments.
+fn public_items(source: &str) -> Vec<String> {
+    const KINDS: &[&str] = &[
+        "fn", "struct", "enum", "type", "const", "static", "mod", "trait", "use", "macro",
+    ];
+    source
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| !line.starts_with("//"))
+        .filter_map(|line| line.strip_prefix("pub "))
+        .filter_map(|rest| {
+            let (kind, rest) = rest.split_once(' ')?;
+            KINDS.contains(&kind).then_some((kind, rest))
+        })
+        .filter_map(|(kind, rest)| {
+            // A re-export is named by the last part of its path.
+            let rest = match kind {
+                "use" => rest.rsplit("::").next().unwrap_or(rest),
+                _ => rest,
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
 }
 
 /// Checks that every figure and experiment course.toml names has its example file, so
@@ -476,5 +575,29 @@ mod tests {
                     /// see `todo!(\"doc\")`\n\
                     fn b() {\n    todo!(\"Linear::forward\")\n}\n";
         assert_eq!(stub_todos(stub), ["softmax_rows", "Linear::forward"]);
+    }
+
+    #[test]
+    fn course_common_declares_only_what_the_check_allows() {
+        let source = include_str!("../../../common/src/lib.rs");
+        let names = public_items(source);
+        assert!(names.contains(&"Matrix".to_owned()), "{names:?}");
+        let unknown: Vec<_> = names
+            .iter()
+            .filter(|name| !COMMON_API.contains(&name.as_str()))
+            .collect();
+        assert!(unknown.is_empty(), "{unknown:?}");
+    }
+
+    #[test]
+    fn a_new_public_function_of_course_common_is_a_problem_until_it_is_allowed() {
+        let source = "pub use ndarray;\n\
+                      /// Softmax of each row.\n\
+                      pub fn softmax_rows(scores: &Matrix) -> Matrix {\n    todo!()\n}\n\
+                      // pub fn commented_out() {}\n\
+                      pub(crate) fn private() {}\n";
+        let names = public_items(source);
+        assert_eq!(names, ["ndarray", "softmax_rows"]);
+        assert!(!COMMON_API.contains(&"softmax_rows"));
     }
 }
