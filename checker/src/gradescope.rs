@@ -43,6 +43,7 @@ const COURSE_PARTS: &[&str] = &[
     "manifest",
     "lessons",
     "solutions",
+    "mistakes",
     "checker/Cargo.toml",
     "checker/src",
     "checker/locales",

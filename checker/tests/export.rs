@@ -116,7 +116,7 @@ fn the_student_edition_builds_grades_and_leaks_nothing() {
     );
 
     // No solutions, held-out suites, reference scripts or maintainer tooling.
-    for absent in ["solutions", "tools", "xtask", ".ci", "checker/tests"] {
+    for absent in ["solutions", "mistakes", "tools", "xtask", ".ci", "checker/tests"] {
         assert!(
             !edition.join(absent).exists(),
             "the student edition has {absent}/"
@@ -128,7 +128,7 @@ fn the_student_edition_builds_grades_and_leaks_nothing() {
         .flatten()
     {
         let suite = Path::new("checker/suites").join(entry.file_name());
-        for file in ["graded.rs", "graded.json"] {
+        for file in ["graded.rs", "graded.json", "graded.named.json"] {
             let file = suite.join(file);
             if course_root().join(&file).is_file() {
                 assert!(

@@ -54,6 +54,7 @@ const COURSE_PARTS: &[&str] = &[
     "manifest",
     "lessons",
     "solutions",
+    "mistakes",
     "checker",
     "xtask",
 ];
