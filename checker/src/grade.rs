@@ -734,6 +734,7 @@ impl Recorder<'_> {
                     mib = MAX_GROUP_TAPE_BYTES >> 20
                 ),
                 function: None,
+                named: Vec::new(),
             });
         }
         *kept += bytes;
@@ -889,6 +890,7 @@ fn not_run(test: &ExpectedTest, options: &Options) -> TestResult {
             submission = options.submission_timeouts
         ),
         function: None,
+        named: Vec::new(),
     }
 }
 
@@ -916,6 +918,7 @@ fn no_judge(test: &ExpectedTest, why: &str) -> TestResult {
             errors = first_lines(why)
         ),
         function: None,
+        named: Vec::new(),
     }
 }
 
@@ -935,6 +938,7 @@ fn not_built(test: &ExpectedTest) -> TestResult {
         status: TestStatus::NotBuilt,
         message: tr!(MESSAGES, "grade-suite-not-built", suite = test.tier.stem()),
         function: None,
+        named: Vec::new(),
     }
 }
 

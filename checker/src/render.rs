@@ -385,6 +385,7 @@ mod tests {
             status,
             message: message.to_owned(),
             function: None,
+            named: Vec::new(),
         }
     }
 

@@ -45,6 +45,11 @@ pub struct TestResult {
     /// failed. Hints are offered for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
+    /// The mistakes the failed test's checks recognised, by cause key
+    /// (`harness:mask-after-softmax`): the learner's result was that mistake's wrong
+    /// answer. Empty for a pass and for a failure no check could name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub named: Vec<String>,
 }
 
 /// What happened to a lesson as a whole.
@@ -189,6 +194,7 @@ fn failed_alike(
             status,
             message: message.to_owned(),
             function: function.map(str::to_owned),
+            named: Vec::new(),
         })
         .collect()
 }

@@ -319,5 +319,9 @@ pub fn decide(
         status,
         message,
         function,
+        named: match (status, verdict) {
+            (TestStatus::Fail, Some(verdict)) => verdict.named.clone(),
+            _ => Vec::new(),
+        },
     }
 }

@@ -116,7 +116,14 @@ fn the_student_edition_builds_grades_and_leaks_nothing() {
     );
 
     // No solutions, held-out suites, reference scripts or maintainer tooling.
-    for absent in ["solutions", "mistakes", "tools", "xtask", ".ci", "checker/tests"] {
+    for absent in [
+        "solutions",
+        "mistakes",
+        "tools",
+        "xtask",
+        ".ci",
+        "checker/tests",
+    ] {
         assert!(
             !edition.join(absent).exists(),
             "the student edition has {absent}/"

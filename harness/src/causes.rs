@@ -15,6 +15,7 @@
 
 use crate::MESSAGES;
 use course_i18n::{Arg, Catalog};
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Mutex;
@@ -72,6 +73,26 @@ impl Cause {
     /// The message's arguments.
     pub fn args(&self) -> &'static [(&'static str, CauseArg)] {
         self.args
+    }
+
+    /// The cause as the reports name it, whatever the language: `catalog:id`
+    /// (`harness:mask-after-softmax`).
+    pub fn key(&self) -> String {
+        format!("{}:{}", self.catalog.name(), self.id)
+    }
+
+    /// Notes that a check found this mistake made: the learner's result is this cause's
+    /// wrong answer. The judge's verdict lists the causes a failed test named
+    /// ([`take_named`]), so that reports can count mistakes by id.
+    pub fn named(self) -> Cause {
+        NAMED.with(|named| {
+            let mut named = named.borrow_mut();
+            let key = self.key();
+            if !named.contains(&key) {
+                named.push(key);
+            }
+        });
+        self
     }
 
     /// The cause's text in this process's language, kept for the rest of the process
@@ -139,6 +160,17 @@ impl From<Cause> for Arg {
     fn from(cause: Cause) -> Self {
         cause.text().into()
     }
+}
+
+thread_local! {
+    /// The causes the checks of the test this thread runs have found, by key.
+    static NAMED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The keys of the causes this thread's checks have found since the last call, in the
+/// order they were found ([`Cause::named`]).
+pub fn take_named() -> Vec<String> {
+    NAMED.with(|named| std::mem::take(&mut *named.borrow_mut()))
 }
 
 /// `text`, kept for the rest of the process. Each distinct text is kept once: what is

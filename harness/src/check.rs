@@ -209,7 +209,7 @@ pub fn assert_matrix_close(
         let _ = writeln!(
             message,
             "{}",
-            tr!(MESSAGES, "known-mistake", cause = mistake.cause)
+            tr!(MESSAGES, "known-mistake", cause = mistake.cause.named())
         );
     }
     message.push_str(&show(&tr!(MESSAGES, "label-expected"), expected));
@@ -318,7 +318,7 @@ pub fn scalar_cause(got: Float, candidates: &[Misconception]) -> Option<Cause> {
     candidates
         .iter()
         .find(|m| m.result.len() == 1 && (got - m.result[[0, 0]]).abs() < 1e-6)
-        .map(|m| m.cause)
+        .map(|m| m.cause.named())
 }
 
 /// The misconceptions ordered by how close each is to `got`, the closest first. On a

@@ -91,7 +91,9 @@ pub fn assert_gradient_close_named(
         let cause = match mistakes.iter().find(|m| {
             m.result.dim() == analytic.dim() && relative_error(analytic, &m.result) < 1e-9
         }) {
-            Some(mistake) => tr!(MESSAGES, "known-mistake", cause = mistake.cause),
+            Some(mistake) => {
+                tr!(MESSAGES, "known-mistake", cause = mistake.cause.named())
+            }
             None => tr!(MESSAGES, "likely-cause", hint = hint),
         };
         // The numerical gradient differentiates the learner's own forward pass: a wrong

@@ -20,8 +20,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 pub const PASS: &str = "pass";
 /// The first line of a failing verdict.
 pub const FAIL: &str = "fail";
-/// What starts a failing verdict's second line, before the label of the last call.
+/// What starts a failing verdict's second line, before the label of the last call; its
+/// third line lists the causes the checks named ([`NAMED`]), its message follows.
 const CALL: &str = "in: ";
+/// The line of a failed verdict that lists the causes its checks named.
+const NAMED: &str = "named: ";
 
 /// Runs the body of a graded test and, in the judge, reports its verdict.
 ///
@@ -53,6 +56,7 @@ pub fn graded(body: impl FnOnce()) {
     };
     let verdict_path = dir.join(format!("{}.verdict", test_name()));
     let outcome = catch_unwind(AssertUnwindSafe(body));
+    let named = crate::causes::take_named();
     // The test's own checks passed: every value the learner returned must also be the
     // reference's (where the judge compares with it; see `reference_run`).
     let outcome = match outcome {
@@ -65,8 +69,9 @@ pub fn graded(body: impl FnOnce()) {
     let text = match &outcome {
         Ok(()) => format!("{PASS}\n"),
         Err((call, message)) => format!(
-            "{FAIL}\n{CALL}{}\n{message}",
-            call.clone().unwrap_or_default()
+            "{FAIL}\n{CALL}{}\n{NAMED}{}\n{message}",
+            call.clone().unwrap_or_default(),
+            named.join(" ")
         ),
     };
     if let Err(err) = std::fs::write(&verdict_path, text) {
@@ -89,6 +94,9 @@ pub struct Verdict {
     pub message: String,
     /// For a failure, the label of the last call into the lesson before it, if any.
     pub call: Option<String>,
+    /// The causes the failed test's checks named, by key (`harness:wrong-axis`; see
+    /// [`crate::Cause::key`]), in the order they were found.
+    pub named: Vec<String>,
 }
 
 /// Parses a verdict file's text, or `None` when it is malformed.
@@ -97,17 +105,20 @@ pub fn parse_verdict(text: &str) -> Option<Verdict> {
         .strip_prefix(FAIL)
         .and_then(|rest| rest.strip_prefix('\n'))
     {
-        let (call, message) = rest.strip_prefix(CALL)?.split_once('\n')?;
+        let (call, rest) = rest.strip_prefix(CALL)?.split_once('\n')?;
+        let (named, message) = rest.strip_prefix(NAMED)?.split_once('\n')?;
         return Some(Verdict {
             passed: false,
             message: message.to_owned(),
             call: (!call.is_empty()).then(|| call.to_owned()),
+            named: named.split_whitespace().map(str::to_owned).collect(),
         });
     }
     (text == format!("{PASS}\n")).then(|| Verdict {
         passed: true,
         message: String::new(),
         call: None,
+        named: Vec::new(),
     })
 }
 
@@ -118,14 +129,19 @@ mod tests {
     #[test]
     fn a_verdict_is_a_pass_or_a_failure_with_its_message() {
         assert!(parse_verdict("pass\n").unwrap().passed);
-        let verdict =
-            parse_verdict("fail\nin: softmax_rows\nrow 2 sums to 1.37\nmore").unwrap();
+        let verdict = parse_verdict(
+            "fail\nin: softmax_rows\nnamed: harness:wrong-axis 02:x\nrow 2 sums to 1.37\nmore",
+        )
+        .unwrap();
         assert!(!verdict.passed);
         assert_eq!(verdict.message, "row 2 sums to 1.37\nmore");
         assert_eq!(verdict.call.as_deref(), Some("softmax_rows"));
-        let verdict = parse_verdict("fail\nin: \nno call").unwrap();
+        assert_eq!(verdict.named, ["harness:wrong-axis", "02:x"]);
+        let verdict = parse_verdict("fail\nin: \nnamed: \nno call").unwrap();
         assert_eq!((verdict.call, verdict.message.as_str()), (None, "no call"));
+        assert!(verdict.named.is_empty());
         assert_eq!(parse_verdict("fail\nno call line"), None);
+        assert_eq!(parse_verdict("fail\nin: x\nno named line"), None);
         assert_eq!(parse_verdict(""), None);
         assert_eq!(parse_verdict("pass\nextra"), None);
     }

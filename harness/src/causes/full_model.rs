@@ -60,14 +60,14 @@ pub fn noam_cause(
         rel: 1e-9,
     };
     if step == 0 && !got.is_finite() {
-        Cause::harness("noam-step-zero-infinite")
+        Cause::harness("noam-step-zero-infinite").named()
     } else if step == 0 && got == 0.0 {
-        Cause::harness("noam-step-zero-zero")
+        Cause::harness("noam-step-zero-zero").named()
     } else if let Some(m) = candidates
         .iter()
         .find(|m| m.result.len() == 1 && close.accepts(got, m.result[[0, 0]]))
     {
-        m.cause
+        m.cause.named()
     } else if step < warmup {
         Cause::harness("noam-warm-up")
     } else {
