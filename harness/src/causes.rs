@@ -173,6 +173,36 @@ pub fn take_named() -> Vec<String> {
     NAMED.with(|named| std::mem::take(&mut *named.borrow_mut()))
 }
 
+/// What a check says about the likely cause of its failure: text, or a [`Cause`], which the
+/// verdict also lists by key when the check fails ([`Cause::named`]).
+pub trait Hint {
+    /// The hint's text, in this process's language.
+    fn text(&self) -> &str;
+    /// Called when the check fails: a cause notes that it was found.
+    fn failed(&self) {}
+}
+
+impl Hint for str {
+    fn text(&self) -> &str {
+        self
+    }
+}
+
+impl Hint for String {
+    fn text(&self) -> &str {
+        self
+    }
+}
+
+impl Hint for Cause {
+    fn text(&self) -> &str {
+        Cause::text(self)
+    }
+    fn failed(&self) {
+        self.named();
+    }
+}
+
 /// `text`, kept for the rest of the process. Each distinct text is kept once: what is
 /// kept is a fixed set (the causes' texts in one language, the ids and symbols of the
 /// recorded wrong answers), so the memory is bounded.

@@ -13,6 +13,7 @@
 //! Tolerances are stated per check as a [`Tol`]: `|got - expected| <= abs + rel * |expected|`.
 //! NaN is never close to anything, so a NaN always fails.
 
+use crate::causes::Hint;
 use crate::{Cause, MESSAGES, tr};
 use course_common::ndarray::Array2;
 use course_common::{Float, Matrix};
@@ -96,7 +97,7 @@ pub fn assert_same_shape_because(
     what: &str,
     got: &Matrix,
     expected: (usize, usize),
-    hint: &str,
+    hint: &(impl Hint + ?Sized),
 ) {
     let (rows, cols) = got.dim();
     if (rows, cols) == expected {
@@ -119,6 +120,7 @@ pub fn assert_same_shape_because(
     } else {
         String::new()
     };
+    hint.failed();
     panic!(
         "{}",
         tr!(
@@ -129,15 +131,16 @@ pub fn assert_same_shape_because(
             got = format!("{:?}", got.dim()),
             differs = differs,
             transposed = transposed,
-            hint = hint,
+            hint = hint.text(),
         )
     );
 }
 
 /// Panics unless every entry of `got` is finite, pointing at the first that is not.
 #[track_caller]
-pub fn assert_all_finite(what: &str, got: &Matrix, hint: &str) {
+pub fn assert_all_finite(what: &str, got: &Matrix, hint: &(impl Hint + ?Sized)) {
     if let Some(((row, col), value)) = got.indexed_iter().find(|(_, v)| !v.is_finite()) {
+        hint.failed();
         let message = tr!(
             MESSAGES,
             "not-finite",
@@ -145,7 +148,7 @@ pub fn assert_all_finite(what: &str, got: &Matrix, hint: &str) {
             row = row,
             col = col,
             value = value.to_string(),
-            hint = hint,
+            hint = hint.text(),
         );
         panic!("{message}\n{}", show(&tr!(MESSAGES, "label-got"), got));
     }
@@ -153,17 +156,18 @@ pub fn assert_all_finite(what: &str, got: &Matrix, hint: &str) {
 
 /// Panics unless every row of `got` sums to 1 within `1e-9`.
 #[track_caller]
-pub fn assert_rows_sum_to_one(what: &str, got: &Matrix, hint: &str) {
+pub fn assert_rows_sum_to_one(what: &str, got: &Matrix, hint: &(impl Hint + ?Sized)) {
     for (row, values) in got.rows().into_iter().enumerate() {
         let sum: Float = values.sum();
         if !Tol::TIGHT.accepts(sum, 1.0) {
+            hint.failed();
             let message = tr!(
                 MESSAGES,
                 "rows-sum-to-one",
                 what = what,
                 row = row,
                 sum = format!("{sum:.6}"),
-                hint = hint,
+                hint = hint.text(),
             );
             panic!("{message}\n{}", show(&tr!(MESSAGES, "label-got"), got));
         }
@@ -236,9 +240,10 @@ pub fn assert_mask_eq(
     what: &str,
     got: &Array2<bool>,
     expected: &Array2<bool>,
-    hint: &str,
+    hint: &(impl Hint + ?Sized),
 ) {
     if got.dim() != expected.dim() {
+        hint.failed();
         panic!(
             "{}",
             tr!(
@@ -247,7 +252,7 @@ pub fn assert_mask_eq(
                 what = what,
                 expected = format!("{:?}", expected.dim()),
                 got = format!("{:?}", got.dim()),
-                hint = hint,
+                hint = hint.text(),
             )
         );
     }
@@ -258,6 +263,7 @@ pub fn assert_mask_eq(
             .find(|((_, g), e)| g != e)
             .map(|((index, g), e)| (index, (*g, *e)))
             .expect("the masks differ somewhere");
+        hint.failed();
         let message = tr!(
             MESSAGES,
             "mask-entry",
@@ -266,7 +272,7 @@ pub fn assert_mask_eq(
             col = col,
             expected = expected[[row, col]].to_string(),
             got = got[[row, col]].to_string(),
-            hint = hint,
+            hint = hint.text(),
         );
         panic!(
             "{message}\n{}{}",

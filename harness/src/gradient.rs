@@ -14,6 +14,7 @@
 //! scalar: `L = sum(f(x) ⊙ G)` for a fixed upstream gradient `G`, whose gradient is exactly
 //! what the layer's backward pass returns when handed `G`.
 
+use crate::causes::Hint;
 use crate::{MESSAGES, Misconception, tr};
 use course_common::{Float, Matrix, ndarray};
 
@@ -70,7 +71,7 @@ pub fn assert_gradient_close(
     what: &str,
     analytic: &Matrix,
     numerical: &Matrix,
-    hint: &str,
+    hint: &(impl Hint + ?Sized),
 ) {
     assert_gradient_close_named(what, analytic, numerical, hint, &[]);
 }
@@ -82,7 +83,7 @@ pub fn assert_gradient_close_named(
     what: &str,
     analytic: &Matrix,
     numerical: &Matrix,
-    hint: &str,
+    hint: &(impl Hint + ?Sized),
     mistakes: &[Misconception],
 ) {
     crate::check::assert_same_shape_because(what, analytic, numerical.dim(), hint);
@@ -94,17 +95,22 @@ pub fn assert_gradient_close_named(
             Some(mistake) => {
                 tr!(MESSAGES, "known-mistake", cause = mistake.cause.named())
             }
-            None => tr!(MESSAGES, "likely-cause", hint = hint),
+            None => {
+                hint.failed();
+                tr!(MESSAGES, "likely-cause", hint = hint.text())
+            }
         };
         // The numerical gradient differentiates the learner's own forward pass: a wrong
         // forward makes a right backward fail here too. A hint that says so already is
         // not repeated.
-        let forward_first =
-            if hint.contains(&tr!(MESSAGES, "gradient-forward-first-phrase")) {
-                String::new()
-            } else {
-                format!("\n{}", tr!(MESSAGES, "gradient-forward-first"))
-            };
+        let forward_first = if hint
+            .text()
+            .contains(&tr!(MESSAGES, "gradient-forward-first-phrase"))
+        {
+            String::new()
+        } else {
+            format!("\n{}", tr!(MESSAGES, "gradient-forward-first"))
+        };
         let message = tr!(
             MESSAGES,
             "gradient-mismatch",

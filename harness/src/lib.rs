@@ -40,7 +40,7 @@ pub(crate) static MESSAGES: Catalog = Catalog::new(
     include_str!("../locales/zh-CN/harness.ftl"),
 );
 
-pub use causes::{Cause, CauseArg};
+pub use causes::{Cause, CauseArg, Hint};
 pub use check::{
     Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
     assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, nearest_first,

@@ -28,6 +28,12 @@ struct Mistake {
     function: String,
     find: String,
     replace: String,
+    /// The causes that name it, by key (`harness:mask-after-softmax`): the checker names
+    /// it when its report lists one of them for the first failing test, the visible tests
+    /// when their output holds one's English text.
+    causes: Vec<String>,
+    /// Phrases that name it, for a mistake no cause of a check names (a hint of a
+    /// property check, a suite's own message): found in the flattened output.
     named: Vec<String>,
 }
 
@@ -39,6 +45,8 @@ struct Outcome {
     /// The checker's first failing message, if any test failed; whether it names it.
     graded_message: Option<String>,
     graded_named: bool,
+    /// Whether the checker's report listed one of the mistake's causes by key.
+    graded_by_key: bool,
     visible_output: String,
 }
 
@@ -61,6 +69,12 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
             .stdout(Stdio::null()),
     )?;
 
+    let cause_texts = cause_texts(root)?;
+    let bench = Bench {
+        copy: &copy,
+        submission: &submission,
+        cause_texts: &cause_texts,
+    };
     let mut summary = Vec::new();
     let mut shares = Vec::new();
     for (lesson, mistakes) in &lists {
@@ -73,15 +87,8 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         for mistake in mistakes {
             let patched = apply(&solution, mistake)
                 .with_context(|| format!("{lesson}: mistake `{}`", mistake.name))?;
-            let outcome = try_mistake(
-                &copy,
-                &submission,
-                lesson,
-                &crate_name,
-                &lesson_src,
-                &patched,
-                mistake,
-            )?;
+            let outcome =
+                try_mistake(&bench, lesson, &crate_name, &lesson_src, &patched, mistake)?;
             if outcome.graded_named {
                 named += 1;
             }
@@ -103,6 +110,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 "visible": mark(outcome.visible_failed, outcome.visible_named),
                 "checker": mark(outcome.graded_message.is_some(), outcome.graded_named),
                 "checker_message": outcome.graded_message,
+                "checker_named_by_key": outcome.graded_by_key,
                 "visible_output": outcome.visible_output,
             }));
         }
@@ -127,16 +135,28 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+/// What every mistake of a run is tried in: the course copy, the submission folder the
+/// checker grades, and the English text of every cause.
+struct Bench<'a> {
+    copy: &'a CourseCopy,
+    submission: &'a Path,
+    cause_texts: &'a BTreeMap<String, String>,
+}
+
 /// Grades one mistake both ways.
 fn try_mistake(
-    copy: &CourseCopy,
-    submission: &Path,
+    bench: &Bench<'_>,
     lesson: &str,
     crate_name: &str,
     lesson_src: &Path,
     patched: &Sources,
     mistake: &Mistake,
 ) -> Result<Outcome> {
+    let Bench {
+        copy,
+        submission,
+        cause_texts,
+    } = *bench;
     // The visible tests, on the lesson as a learner's copy holds it.
     write_sources(lesson_src, patched)?;
     let visible = copy
@@ -166,27 +186,108 @@ fn try_mistake(
     }
     let report: serde_json::Value = serde_json::from_slice(&graded.stdout)?;
     let lesson_report = &report["lessons"][0];
-    let graded_message = lesson_report["tests"]
+    let first_failure = lesson_report["tests"]
         .as_array()
         .into_iter()
         .flatten()
-        .find(|t| t["passed"] == false)
+        .find(|t| t["passed"] == false);
+    let graded_message = first_failure
         .map(|t| t["message"].as_str().unwrap_or_default().to_owned())
         .or_else(|| lesson_report["message"].as_str().map(str::to_owned));
+    // The checker names a cause by key; the visible tests' output is text, in which a
+    // cause shows as its English message.
+    let graded_causes: Vec<&str> = first_failure
+        .and_then(|t| t["named"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    let phrases: Vec<String> = mistake
+        .named
+        .iter()
+        .map(|phrase| flat(phrase))
+        .chain(
+            mistake
+                .causes
+                .iter()
+                .filter_map(|key| cause_texts.get(key).cloned()),
+        )
+        .collect();
     let names = |text: &str| {
         let text = flat(text);
-        mistake
-            .named
-            .iter()
-            .any(|phrase| text.contains(&flat(phrase)))
+        phrases.iter().any(|phrase| text.contains(phrase.as_str()))
     };
+    // By key where the verdict lists the cause (a check recognised the wrong answer); by
+    // its English text where a check only shows it (a property check's hint).
+    let graded_by_key = mistake
+        .causes
+        .iter()
+        .any(|key| graded_causes.contains(&key.as_str()));
+    let graded_named = graded_by_key || graded_message.as_deref().is_some_and(names);
     Ok(Outcome {
         visible_failed: !visible.status.success(),
         visible_named: !visible.status.success() && names(&visible_output),
-        graded_named: graded_message.as_deref().is_some_and(names),
+        graded_named,
+        graded_by_key,
         graded_message,
         visible_output,
     })
+}
+
+/// The strings of the array `key` of a mistake's entry (none if it has no such key).
+fn strings(entry: &toml::Value, key: &str) -> Vec<String> {
+    entry
+        .get(key)
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The English text of every cause of the course, by key (`harness:wrong-axis`,
+/// `02-attention:eps-fixed`): the messages of the harness's catalog and of each suite's,
+/// each flattened to one line (a cause with arguments keeps its placeables, and matches
+/// nothing: list phrases for it).
+fn cause_texts(root: &Path) -> Result<BTreeMap<String, String>> {
+    let mut catalogs = vec![(
+        "harness".to_owned(),
+        root.join("harness/locales/en/harness.ftl"),
+    )];
+    let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
+    for lesson in &manifest.lessons {
+        let suite = root.join("checker/suites").join(&lesson.id);
+        catalogs.push((lesson.id.clone(), suite.join("locales/en/suite.ftl")));
+    }
+    let mut texts = BTreeMap::new();
+    for (name, path) in catalogs {
+        let Ok(source) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut current: Option<(String, String)> = None;
+        let mut finish = |entry: Option<(String, String)>| {
+            if let Some((id, text)) = entry {
+                texts.insert(format!("{name}:{id}"), flat(&text));
+            }
+        };
+        for line in source.lines() {
+            if line.starts_with(' ') && current.is_some() {
+                if let Some((_, text)) = current.as_mut() {
+                    text.push(' ');
+                    text.push_str(line.trim());
+                }
+            } else if let Some((id, value)) = line.split_once(" = ") {
+                finish(current.take());
+                if !id.starts_with('#') && !id.contains(' ') {
+                    current = Some((id.to_owned(), value.to_owned()));
+                }
+            } else {
+                finish(current.take());
+            }
+        }
+        finish(current);
+    }
+    Ok(texts)
 }
 
 /// Text with every run of whitespace made one space: messages wrap where they like.
@@ -280,13 +381,8 @@ fn lists(root: &Path, only: Option<&str>) -> Result<Vec<(String, Vec<Mistake>)>>
                 function: text(entry, "function")?,
                 find: text(entry, "find")?,
                 replace: text(entry, "replace")?,
-                named: entry
-                    .get("named")
-                    .and_then(toml::Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|v| v.as_str().map(str::to_owned))
-                    .collect(),
+                causes: strings(entry, "causes"),
+                named: strings(entry, "named"),
             });
         }
         lists.push((lesson, mistakes));
@@ -306,6 +402,7 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let mut problems = Vec::new();
         let lists = lists(&root, None).expect("the mistake lists read");
+        let texts = cause_texts(&root).expect("the catalogs read");
         assert!(!lists.is_empty(), "no lesson has a mistakes.toml");
         for (lesson, mistakes) in lists {
             let src = root.join("solutions").join(&lesson).join("src");
@@ -321,9 +418,25 @@ mod tests {
                         problems.push(format!("{lesson}: `{}`: {error}", mistake.name))
                     }
                 }
-                if mistake.named.is_empty() {
-                    problems
-                        .push(format!("{lesson}: `{}` names no phrase", mistake.name));
+                if mistake.named.is_empty() && mistake.causes.is_empty() {
+                    problems.push(format!(
+                        "{lesson}: `{}` lists no cause and no phrase",
+                        mistake.name
+                    ));
+                }
+                for key in &mistake.causes {
+                    match texts.get(key) {
+                        None => problems.push(format!(
+                            "{lesson}: `{}` lists the cause `{key}`, which no catalog has",
+                            mistake.name
+                        )),
+                        Some(text) if text.contains('{') => problems.push(format!(
+                            "{lesson}: the cause `{key}` of `{}` has arguments: list a \
+                             phrase for the visible tests instead",
+                            mistake.name
+                        )),
+                        Some(_) => {}
+                    }
                 }
             }
         }
