@@ -89,6 +89,16 @@ pub fn forward(
     by_definition(layer, query_input, key_value_input, mask, contiguous, 1.0).0
 }
 
+/// Each head's attention weights in [`forward`], head by head.
+pub fn head_weights(
+    layer: &Layer,
+    query_input: &Matrix,
+    key_value_input: &Matrix,
+    mask: Option<&Array2<bool>>,
+) -> Vec<Matrix> {
+    by_definition(layer, query_input, key_value_input, mask, contiguous, 1.0).2
+}
+
 /// The gradients of [`forward`] for its two inputs, `(d_query_input,
 /// d_key_value_input)`, given the upstream gradient `d_output`.
 pub fn input_gradients(

@@ -12,7 +12,7 @@
 //! backward pass is given), so that the checker's judge can replay it (see harness::tape).
 
 use attention::{causal_mask, padding_mask, scaled_dot_product_attention};
-use course_common::ndarray::{Array2, Axis, array, concatenate, s};
+use course_common::ndarray::{Array2, Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::causes::multi_head_attention::parameter_count_cause;
 use course_harness::causes::multi_head_attention::{KV_FROM_QUERY, ONE_PER_HEAD};
@@ -72,48 +72,6 @@ fn fixture_mha(d_model: usize, n_heads: usize) -> MultiHeadAttention {
         scrambled_linear(d_model, 30),
         scrambled_linear(d_model, 40),
     )
-}
-
-/// Rows `rows` of a layer: one head's own projection.
-fn rows_of(layer: &Linear, rows: &[usize]) -> Linear {
-    Linear::new(
-        layer.weight.select(Axis(0), rows),
-        layer.bias.select(Axis(0), rows),
-    )
-}
-
-/// Multi-head attention written out from its definition, the slow way: for each head,
-/// its own rows of W_q, W_k, W_v (the contiguous block of columns i·d_k .. (i+1)·d_k of
-/// Q, K and V), lesson 02's attention, then the heads' outputs side by side and W_o.
-struct ByDefinition {
-    output: Matrix,
-    weights: Vec<Matrix>,
-}
-
-fn reference(
-    mha: &MultiHeadAttention,
-    query_input: &Matrix,
-    key_value_input: &Matrix,
-    mask: Option<&Mask>,
-) -> ByDefinition {
-    let d_k = mha.w_q.weight.ncols() / mha.n_heads;
-    let mut outputs = Vec::new();
-    let mut weights = Vec::new();
-    for head in 0..mha.n_heads {
-        let columns: Vec<usize> = (head * d_k..(head + 1) * d_k).collect();
-        let q = rows_of(&mha.w_q, &columns).forward(query_input);
-        let k = rows_of(&mha.w_k, &columns).forward(key_value_input);
-        let v = rows_of(&mha.w_v, &columns).forward(key_value_input);
-        let attention = scaled_dot_product_attention(&q, &k, &v, mask);
-        outputs.push(attention.output);
-        weights.push(attention.weights);
-    }
-    let views: Vec<_> = outputs.iter().map(|o| o.view()).collect();
-    let concat = concatenate(Axis(1), &views).expect("same rows");
-    ByDefinition {
-        output: mha.w_o.forward(&concat),
-        weights,
-    }
 }
 
 /// The layer's weights as the builders of wrong answers
@@ -444,11 +402,20 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
         for n_heads in [1, 2, 3, 6] {
             let mha = fixture_mha(6, n_heads);
             let forward = forward_pass(&mha, &x_q, &x_kv, Some(&mask));
-            let expected = reference(&mha, &x_q, &x_kv, Some(&mask));
+            // The definition written out head by head, recorded beside this file (see
+            // `course_harness::named`): no code of this file computes the layer.
+            let expected_output = named!(
+                NAMED,
+                course_mistakes::multi_head_attention::forward(&params(&mha), &x_q, &x_kv, Some(&mask)) => Matrix
+            );
+            let expected_weights = named!(
+                NAMED,
+                course_mistakes::multi_head_attention::head_weights(&params(&mha), &x_q, &x_kv, Some(&mask)) => Vec<Matrix>
+            );
             assert_matrix_close(
                 &tr!(MESSAGES, "heads-label-output", heads = n_heads),
                 &forward.output,
-                &expected.output,
+                &expected_output,
                 tight(),
                 &named!(
                     NAMED,
@@ -468,7 +435,7 @@ fn multi_head_attention_is_a_loop_of_lesson_02_heads_then_w_o() {
             );
             let wrong = named!(NAMED, weights_mistakes(&params(&mha), &x_q, &x_kv, Some(&mask)) => Vec<Vec<Misconception>>);
             for (head, (got, want)) in
-                forward.weights.iter().zip(&expected.weights).enumerate()
+                forward.weights.iter().zip(&expected_weights).enumerate()
             {
                 assert_matrix_close(
                     &tr!(
