@@ -4,14 +4,14 @@
 //! in a [`Catalog`]: the harness's own for the causes that several lessons or both of a
 //! lesson's test files name, a suite's for the causes only that suite names. It is
 //! translated only when it is shown, in the process's language, and it keeps its id, so
-//! that the named mistakes' recorded wrong answers ([`crate::named`]) and the reports
+//! that the named mistakes' recorded wrong answers ([`crate::named`](mod@crate::named)) and the reports
 //! can say which mistake was named whatever the language.
 //!
 //! The causes every lesson's tests share are constants here, one module per lesson:
 //! [`rnn`] (01), [`attention`] (02), [`multi_head_attention`] (03),
 //! [`positional_encoding`] (04), [`encoder_layer`] (05) and [`full_model`] (06). The wrong
 //! answers themselves are computed by the maintainers' builders, which the student edition
-//! does not carry (see [`crate::named`]).
+//! does not carry (see [`crate::named`](mod@crate::named)).
 
 use crate::MESSAGES;
 use course_i18n::{Arg, Catalog};

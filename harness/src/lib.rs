@@ -9,7 +9,7 @@
 //!   property failed, what was expected, what came back, and the likely misconception.
 //! - [`gradient`] computes numerical gradients by central differences, to check every
 //!   backward pass of the course.
-//! - [`causes`] names the likely causes of wrong results, by message id, and [`named`]
+//! - [`causes`] names the likely causes of wrong results, by message id, and [`named`](mod@named)
 //!   gives a check the wrong answers common mistakes produce (recorded beside each test
 //!   file, computed by the maintainers' builders), so that visible and graded tests name
 //!   the same mistake the same way.

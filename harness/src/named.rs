@@ -80,7 +80,7 @@ impl Named {
     }
 
     /// The result the builder computed, checked against the record (or recorded, with
-    /// [`WRITE_ENV`]). Used by [`named!`](crate::named) where the builders are compiled.
+    /// [`WRITE_ENV`]). Used by [`named!`](macro@crate::named) where the builders are compiled.
     #[track_caller]
     pub fn built<T: Recorded>(&self, call: &'static str, value: T) -> T {
         let (test, rank) = next_call(call);
@@ -102,7 +102,7 @@ impl Named {
         value
     }
 
-    /// The recorded result of this call. Used by [`named!`](crate::named) where the
+    /// The recorded result of this call. Used by [`named!`](macro@crate::named) where the
     /// builders are not compiled.
     #[track_caller]
     pub fn recorded<T: Recorded>(&self, call: &'static str) -> T {
