@@ -547,6 +547,12 @@ fn encoder_with(
     })
 }
 
+/// `EncoderLayer::forward(x, mask).output`, written out with this crate's LayerNorm,
+/// attention and FFN: what the tests compare a layer with, recorded.
+pub fn encoder_forward(layer: &Encoder, x: &Matrix, mask: Option<&Mask>) -> Matrix {
+    encoder_with(layer, x, mask, Slips::none(layer.position))
+}
+
 /// What `EncoderLayer::forward(x, mask).output` is with the other LayerNorm position,
 /// no residuals, no ReLU, a residual missing or (pre-LN) taken from the normalised
 /// input, or the mask not passed.
@@ -690,6 +696,20 @@ fn decoder_with(
     block(slips.position, &h_2, &layer.norm_3, slips.skips[2], |a| {
         ffn_with(&layer.ffn, a, activation).1
     })
+}
+
+/// `DecoderLayer::forward(x, memory, self_mask, memory_mask).output`, written out with
+/// this crate's LayerNorm, attention and FFN: what the tests compare a layer with,
+/// recorded.
+pub fn decoder_forward(
+    layer: &Decoder,
+    x: &Matrix,
+    memory: &Matrix,
+    self_mask: Option<&Mask>,
+    memory_mask: Option<&Mask>,
+) -> Matrix {
+    let right = Slips::none(layer.position);
+    decoder_with(layer, x, memory, self_mask, memory_mask, right)
 }
 
 /// What `DecoderLayer::forward(x, memory, self_mask, memory_mask).output` is with the

@@ -19,9 +19,9 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::encoder_layer::{
-    Decoder, Encoder, Ffn, Norm, Position, decoder_mistakes, encoder_d_x_mistakes,
-    encoder_mistakes, ffn_backward_mistakes, ffn_mistakes, layer_norm_backward_mistakes,
-    layer_norm_mistakes,
+    Decoder, Encoder, Ffn, Norm, Position, decoder_forward, decoder_mistakes,
+    encoder_d_x_mistakes, encoder_forward, encoder_mistakes, ffn_backward_mistakes,
+    ffn_mistakes, layer_norm_backward_mistakes, layer_norm_mistakes,
 };
 #[cfg(feature = "builders")]
 use course_mistakes::multi_head_attention::{Layer, LinearWeights};
@@ -209,30 +209,28 @@ fn layer_norm_backward_matches_numerical_gradients() {
 fn post_ln_is_the_default_and_normalises_the_output() {
     assert_eq!(NormPosition::default(), NormPosition::Post);
     let x = tokens();
-    // Post-LN: h = norm_1(x + SA(x)), out = norm_2(h + FFN(h)), written out with the
-    // layer's own parts.
+    // Post-LN: h = norm_1(x + SA(x)), out = norm_2(h + FFN(h)). The expected outputs
+    // are the course's, recorded beside this file for these weights and tokens.
     let layer = encoder(NormPosition::Post);
-    let sa = |a: &Matrix| layer.self_attention.forward(a, a, None).output;
-    let ffn = |a: &Matrix| layer.ffn.forward(a).output;
     let post = layer.forward(&x, None).output;
-    let h = layer.norm_1.forward(&(&x + &sa(&x)));
+    let expected =
+        named!(NAMED, encoder_forward(&encoder_parts(&layer), &x, None) => Matrix);
     assert_matrix_close(
         "post-LN encoder layer: norm_2(h + FFN(h)) with h = norm_1(x + SA(x))",
         &post,
-        &layer.norm_2.forward(&(&h + &ffn(&h))),
+        &expected,
         Tol::TIGHT,
         &named!(NAMED, encoder_mistakes(&encoder_parts(&layer), &x, None)),
     );
     // Pre-LN: h = x + SA(norm_1(x)), out = h + FFN(norm_2(h)).
     let pre_layer = encoder(NormPosition::Pre);
     let pre = pre_layer.forward(&x, None).output;
-    let a = pre_layer.norm_1.forward(&x);
-    let h = &x + &pre_layer.self_attention.forward(&a, &a, None).output;
-    let b = pre_layer.norm_2.forward(&h);
+    let expected =
+        named!(NAMED, encoder_forward(&encoder_parts(&pre_layer), &x, None) => Matrix);
     assert_matrix_close(
         "pre-LN encoder layer: h + FFN(norm_2(h)) with h = x + SA(norm_1(x))",
         &pre,
-        &(&h + &pre_layer.ffn.forward(&b).output),
+        &expected,
         Tol::TIGHT,
         &named!(
             NAMED,
@@ -335,26 +333,17 @@ fn the_decoder_reads_the_memory_and_never_the_future() {
     let forward = run(&x);
     assert_eq!(forward.output.dim(), (3, 6));
     assert_eq!(forward.cross_attention.weights[0].dim(), (3, 5));
-    // Post-LN, written out with the layer's own parts: masked self-attention, then
-    // cross-attention with queries from h_1 and keys and values from the memory, then
-    // the FFN.
-    let sa = decoder
-        .self_attention
-        .forward(&x, &x, Some(&self_mask))
-        .output;
-    let h_1 = decoder.norm_1.forward(&(&x + &sa));
-    let ca = decoder
-        .cross_attention
-        .forward(&h_1, &memory, Some(&memory_mask))
-        .output;
-    let h_2 = decoder.norm_2.forward(&(&h_1 + &ca));
+    // Post-LN: masked self-attention, then cross-attention with queries from h_1 and
+    // keys and values from the memory, then the FFN; the course's output, recorded.
+    let expected = named!(
+        NAMED,
+        decoder_forward(&decoder_parts(&decoder), &x, &memory, Some(&self_mask), Some(&memory_mask)) => Matrix
+    );
     assert_matrix_close(
         "decoder layer: norm_3(h_2 + FFN(h_2)), h_2 = norm_2(h_1 + CA(h_1, memory)), \
          h_1 = norm_1(x + SA(x))",
         &forward.output,
-        &decoder
-            .norm_3
-            .forward(&(&h_2 + &decoder.ffn.forward(&h_2).output)),
+        &expected,
         Tol::TIGHT,
         &named!(
             NAMED,
