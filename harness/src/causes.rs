@@ -26,9 +26,18 @@ use std::sync::Mutex;
 /// `{CAUSE}` in a format string and `cause = CAUSE` in [`tr!`](crate::tr) give its text.
 #[derive(Clone, Copy)]
 pub struct Cause {
-    catalog: &'static Catalog,
+    catalog: Source,
     id: &'static str,
     args: &'static [(&'static str, CauseArg)],
+}
+
+/// Where a cause's message is. The harness's catalog is named without a reference, so
+/// that the cause constants are valid `const`s on the oldest Rust the course supports
+/// (1.89), where a constant cannot hold a reference to a static with interior mutability.
+#[derive(Clone, Copy)]
+enum Source {
+    Harness,
+    Catalog(&'static Catalog),
 }
 
 /// An argument of a [`Cause`]'s message.
@@ -44,7 +53,7 @@ impl Cause {
     /// The message `id` of `catalog`, without arguments.
     pub const fn new(catalog: &'static Catalog, id: &'static str) -> Cause {
         Cause {
-            catalog,
+            catalog: Source::Catalog(catalog),
             id,
             args: &[],
         }
@@ -52,7 +61,11 @@ impl Cause {
 
     /// The message `id` of the harness's catalog (`harness/locales/`).
     pub const fn harness(id: &'static str) -> Cause {
-        Cause::new(&MESSAGES, id)
+        Cause {
+            catalog: Source::Harness,
+            id,
+            args: &[],
+        }
     }
 
     /// The same message, with these arguments.
@@ -67,7 +80,10 @@ impl Cause {
 
     /// The catalog the message belongs to.
     pub fn catalog(&self) -> &'static Catalog {
-        self.catalog
+        match self.catalog {
+            Source::Harness => &MESSAGES,
+            Source::Catalog(catalog) => catalog,
+        }
     }
 
     /// The message's arguments.
@@ -78,7 +94,7 @@ impl Cause {
     /// The cause as the reports name it, whatever the language: `catalog:id`
     /// (`harness:mask-after-softmax`).
     pub fn key(&self) -> String {
-        format!("{}:{}", self.catalog.name(), self.id)
+        format!("{}:{}", self.catalog().name(), self.id)
     }
 
     /// Notes that a check found this mistake made: the learner's result is this cause's
@@ -104,12 +120,12 @@ impl Cause {
             .map(|&(name, arg)| {
                 let value = match arg {
                     CauseArg::Text(text) => text.to_owned(),
-                    CauseArg::Message(id) => self.catalog.tr(id, &[]),
+                    CauseArg::Message(id) => self.catalog().tr(id, &[]),
                 };
                 (name, Arg::from(value))
             })
             .collect();
-        kept(self.catalog.tr(self.id, &args))
+        kept(self.catalog().tr(self.id, &args))
     }
 }
 
@@ -121,7 +137,7 @@ impl std::panic::RefUnwindSafe for Cause {}
 
 impl PartialEq for Cause {
     fn eq(&self, other: &Cause) -> bool {
-        self.catalog.name() == other.catalog.name()
+        self.catalog().name() == other.catalog().name()
             && self.id == other.id
             && self.args == other.args
     }
@@ -148,7 +164,7 @@ impl fmt::Display for Cause {
 
 impl fmt::Debug for Cause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.catalog.name(), self.id)?;
+        write!(f, "{}:{}", self.catalog().name(), self.id)?;
         if !self.args.is_empty() {
             write!(f, "{:?}", self.args)?;
         }
