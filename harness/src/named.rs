@@ -83,6 +83,7 @@ impl Named {
     /// [`WRITE_ENV`]). Used by [`named!`](macro@crate::named) where the builders are compiled.
     #[track_caller]
     pub fn built<T: Recorded>(&self, call: &'static str, value: T) -> T {
+        let call = &call_key(call);
         let (test, rank) = next_call(call);
         let json = value.to_json();
         if let Some(root) = std::env::var_os(WRITE_ENV) {
@@ -106,6 +107,7 @@ impl Named {
     /// builders are not compiled.
     #[track_caller]
     pub fn recorded<T: Recorded>(&self, call: &'static str) -> T {
+        let call = &call_key(call);
         let (test, rank) = next_call(call);
         match self.entry(&test, call, rank) {
             Some(json) => T::from_json(json, self).unwrap_or_else(|| {
@@ -195,14 +197,14 @@ fn render(file: &Record) -> String {
 
 thread_local! {
     /// The test this thread runs, and how many times it has made each builder call.
-    static CALLS: RefCell<(String, HashMap<&'static str, usize>)> =
+    static CALLS: RefCell<(String, HashMap<String, usize>)> =
         RefCell::new((String::new(), HashMap::new()));
 }
 
 /// The running test's name (the last part of the thread's name, which the test runner
 /// sets, so that the same test has the same name in every crate that includes its file)
 /// and the rank of this call among the calls of the same text in it.
-fn next_call(call: &'static str) -> (String, usize) {
+fn next_call(call: &str) -> (String, usize) {
     let thread = std::thread::current();
     let name = thread.name().unwrap_or("main");
     let test = name.rsplit("::").next().unwrap_or(name).to_owned();
@@ -211,11 +213,21 @@ fn next_call(call: &'static str) -> (String, usize) {
         if calls.0 != test {
             *calls = (test.clone(), HashMap::new());
         }
-        let count = calls.1.entry(call).or_default();
+        let count = calls.1.entry(call.to_owned()).or_default();
         let rank = *count;
         *count += 1;
         (test, rank)
     })
+}
+
+/// The key of a builder call: its text (`stringify!`) without white space or trailing
+/// commas, so that reformatting the test does not change it.
+fn call_key(call: &str) -> String {
+    let compact: String = call.split_whitespace().collect();
+    compact
+        .replace(",)", ")")
+        .replace(",]", "]")
+        .replace(",}", "}")
 }
 
 /// Whether two recorded values are the same up to rounding: the same structure, the same
@@ -466,4 +478,42 @@ macro_rules! named {
         let found: $type = $named.recorded(stringify!($build));
         found
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_is_keyed_by_its_tokens_however_it_is_laid_out() {
+        let one_line = call_key("decoder_mistakes(&layer, &x, Some(&mask))");
+        let wrapped =
+            call_key("decoder_mistakes(\n    &layer,\n    &x,\n    Some(&mask),\n)");
+        assert_eq!(one_line, wrapped);
+        assert_ne!(one_line, call_key("decoder_mistakes(&layer, &x, None)"));
+    }
+
+    #[test]
+    fn recorded_values_are_the_same_up_to_rounding_only() {
+        let a = json!({"values": [1.0, "NaN", "inf"], "id": "wrong-axis"});
+        let b = json!({"values": [1.0 + 1e-13, "NaN", "inf"], "id": "wrong-axis"});
+        let c = json!({"values": [1.0 + 1e-6, "NaN", "inf"], "id": "wrong-axis"});
+        assert!(same(&a, &b));
+        assert!(!same(&a, &c));
+        assert!(!same(
+            &a,
+            &json!({"values": [1.0, "NaN", "inf"], "id": "no-tanh"})
+        ));
+    }
+
+    #[test]
+    fn a_matrix_with_non_finite_entries_comes_back_as_it_was_recorded() {
+        let named = Named::new("tests.rs", &[], "");
+        let m = Matrix::from_shape_vec((1, 3), vec![Float::NAN, Float::INFINITY, -0.5])
+            .expect("a 1 × 3 matrix");
+        let back = Matrix::from_json(&m.to_json(), &named).expect("it reads back");
+        assert!(back[[0, 0]].is_nan());
+        assert_eq!(back[[0, 1]], Float::INFINITY);
+        assert_eq!(back[[0, 2]], -0.5);
+    }
 }
