@@ -4,7 +4,7 @@
 //! Only maintainers read these problems, so they are plain English, not Fluent messages:
 //! each says what is wrong and ends with what to do about it.
 
-use crate::course::{Course, expected_tests};
+use crate::course::{Course, Tier, expected_tests};
 use anyhow::{Context, Result};
 use course_manifest::Lesson;
 use std::collections::BTreeSet;
@@ -442,6 +442,15 @@ pub fn check_suites(course: &Course, lesson: &Lesson) -> Vec<Problem> {
                 names.len()
             ));
         }
+        if tier == Tier::HeldOut && !judge_only_record(&suite) {
+            problems.push(format!(
+                "{file} reads its named mistakes' record (`{}.named.json`) outside the judge: \
+                 put `#[cfg(feature = \"judge\")]` on the line above its `static NAMED`, so \
+                 that the executable that runs the learner's code holds none of the \
+                 held-out tier's values",
+                tier.stem()
+            ));
+        }
         for name in names {
             if !all_names.insert(name.clone()) {
                 problems.push(format!(
@@ -496,6 +505,17 @@ pub fn check_stray_folders(course: &Course) -> Result<Vec<Problem>> {
         }
     }
     Ok(problems)
+}
+
+/// Whether a held-out suite's record of named mistakes, if it reads one, is compiled into
+/// the judge only: the `static NAMED` that `include_str!`s it is under the judge feature.
+fn judge_only_record(suite: &str) -> bool {
+    let lines: Vec<&str> = suite.lines().map(str::trim).collect();
+    lines.iter().enumerate().all(|(i, line)| {
+        !line.starts_with("static NAMED")
+            || i.checked_sub(1)
+                .is_some_and(|above| lines[above] == "#[cfg(feature = \"judge\")]")
+    })
 }
 
 /// The names the stub's `todo!("name")` calls give, in order, outside comments.
@@ -599,5 +619,14 @@ mod tests {
         let names = public_items(source);
         assert_eq!(names, ["ndarray", "softmax_rows"]);
         assert!(!COMMON_API.contains(&"softmax_rows"));
+    }
+
+    #[test]
+    fn a_held_out_record_of_named_mistakes_must_be_the_judge_s_alone() {
+        let open = "use x;\nstatic NAMED: Named = Named::new(file!(), &[], include_str!(\"heldout.named.json\"));\n";
+        let guarded = "use x;\n#[cfg(feature = \"judge\")]\nstatic NAMED: Named =\n    Named::new(file!(), &[], include_str!(\"heldout.named.json\"));\n";
+        assert!(!judge_only_record(open));
+        assert!(judge_only_record(guarded));
+        assert!(judge_only_record("no record here"));
     }
 }
