@@ -84,6 +84,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         println!("\n{lesson} ({} mistakes)\n", mistakes.len());
         println!("  {:<72} {:<9} {:<9}", "mistake", "visible", "checker");
         let mut named = 0;
+        let mut by_key = 0;
         for mistake in mistakes {
             let patched = apply(&solution, mistake)
                 .with_context(|| format!("{lesson}: mistake `{}`", mistake.name))?;
@@ -91,6 +92,9 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 try_mistake(&bench, lesson, &crate_name, &lesson_src, &patched, mistake)?;
             if outcome.graded_named {
                 named += 1;
+            }
+            if outcome.graded_by_key {
+                by_key += 1;
             }
             let mark = |failed: bool, named: bool| match (failed, named) {
                 (false, _) => "missed",
@@ -117,7 +121,7 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         write_sources(&lesson_src, &solution)?;
         let share = named as f64 / mistakes.len().max(1) as f64;
         println!(
-            "\n  named by the checker: {named} of {} ({:.0} %)",
+            "\n  named by the checker: {named} of {} ({:.0} %); by cause key: {by_key}",
             mistakes.len(),
             100.0 * share
         );
