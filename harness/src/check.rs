@@ -318,9 +318,18 @@ pub fn show(label: &str, m: &Matrix) -> String {
     text
 }
 
-/// The cause of a wrong number `got` among `candidates` (wrong answers as 1 × 1 results):
-/// the first that `got` equals to 1e-6, or `None`.
-pub fn scalar_cause(got: Float, candidates: &[Misconception]) -> Option<Cause> {
+/// The cause of a wrong number `got`, where `expected` is right, among `candidates`
+/// (wrong answers as 1 × 1 results): the first that `got` equals to 1e-6, or `None`. A
+/// `got` within 1e-9 (relative) of `expected` is right and has no cause; a cause found
+/// is noted as named ([`Cause::named`]), since the check it explains fails.
+pub fn scalar_cause(
+    got: Float,
+    expected: Float,
+    candidates: &[Misconception],
+) -> Option<Cause> {
+    if (got - expected).abs() <= 1e-9 * expected.abs().max(1.0) {
+        return None;
+    }
     candidates
         .iter()
         .find(|m| m.result.len() == 1 && (got - m.result[[0, 0]]).abs() < 1e-6)

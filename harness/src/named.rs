@@ -26,10 +26,12 @@
 //! A result is recorded under the test function's name, the builder call's text and its
 //! rank among the calls of that text in that test, so the same call in the same test finds
 //! it. A call must therefore run whether the test passes or fails: made only in a failure
-//! message, it would be recorded by no passing run. The the builders' inputs are fixed by the
-//! builders' inputs are fixed by the tests (or computed from values an earlier check has
-//! already found right), so the recorded answer is the one the builder would compute. Causes are recorded by id
-//! ([`Cause`]), and shown in the reader's language.
+//! message, it would be recorded by no passing run. A builder's inputs must be the test's
+//! own (fixed inputs, or values the builders compute from them), never a value the
+//! learner's code returned: the record holds what the builder computed from the
+//! solution's values, so a wrong intermediate value would leave the learner's result
+//! unnamed where the builder, given the learner's value, would have named it. Causes are
+//! recorded by id ([`Cause`]), and shown in the reader's language.
 //!
 //! Only wrong answers and values for the tests' own fixed inputs are recorded, which the
 //! learner could compute by hand: no code that computes a lesson's result ships.
@@ -260,12 +262,17 @@ pub trait Recorded: Sized {
     fn to_json(&self) -> Value;
     /// The value back from JSON, its causes resolved in `named`'s catalogs.
     fn from_json(json: &Value, named: &Named) -> Option<Self>;
-    /// What a call with no record returns: nothing to name for a list; a value a test
-    /// needs cannot be made up, so the others panic.
+    /// What a call with no record returns: nothing to name for a list of wrong answers;
+    /// a value a test needs cannot be made up, so the others panic.
     fn missing(source: &str, test: &str, call: &str) -> Self {
         panic!(
             "{source}: nothing is recorded for `{call}` in {test}: run `{RECORD_COMMAND}`"
         )
+    }
+    /// Whether a list of these may be missing from the record (and read as empty): only
+    /// wrong answers, which merely name a mistake.
+    fn may_be_missing_in_a_list() -> bool {
+        false
     }
 }
 
@@ -346,6 +353,9 @@ impl Recorded for Cause {
 }
 
 impl Recorded for Misconception {
+    fn may_be_missing_in_a_list() -> bool {
+        true
+    }
     fn to_json(&self) -> Value {
         json!({ "cause": self.cause.to_json(), "result": self.result.to_json() })
     }
@@ -367,8 +377,15 @@ impl<T: Recorded> Recorded for Vec<T> {
             .map(|item| T::from_json(item, named))
             .collect()
     }
-    fn missing(_: &str, _: &str, _: &str) -> Self {
-        Vec::new()
+    fn missing(source: &str, test: &str, call: &str) -> Self {
+        if T::may_be_missing_in_a_list() {
+            Vec::new()
+        } else {
+            panic!(
+                "{source}: nothing is recorded for `{call}` in {test}: run \
+                 `{RECORD_COMMAND}`"
+            )
+        }
     }
 }
 
@@ -382,11 +399,8 @@ impl<T: Recorded> Recorded for Option<T> {
     fn from_json(json: &Value, named: &Named) -> Option<Self> {
         match json.get("some") {
             Some(value) => Some(Some(T::from_json(value, named)?)),
-            None => Some(None),
+            None => json.is_null().then_some(None),
         }
-    }
-    fn missing(_: &str, _: &str, _: &str) -> Self {
-        None
     }
 }
 

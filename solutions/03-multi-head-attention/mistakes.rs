@@ -39,6 +39,15 @@ fn contiguous(head: usize, d_k: usize, _n_heads: usize) -> Vec<usize> {
     (head * d_k..(head + 1) * d_k).collect()
 }
 
+/// `x` cut into `n_heads` blocks of contiguous columns, as `split_heads` does: the input
+/// a test gives the merge builders, so that they never start from a learner's split.
+pub fn split(x: &Matrix, n_heads: usize) -> Vec<Matrix> {
+    let d_k = x.ncols() / n_heads;
+    (0..n_heads)
+        .map(|head| x.select(Axis(1), &contiguous(head, d_k, n_heads)))
+        .collect()
+}
+
 fn interleaved(head: usize, d_k: usize, n_heads: usize) -> Vec<usize> {
     (0..d_k).map(|m| m * n_heads + head).collect()
 }
@@ -411,12 +420,16 @@ pub fn parameter_count_mistakes(d_model: usize, n_heads: usize) -> Vec<Misconcep
         cause,
         result: Matrix::from_elem((1, 1), count as Float),
     };
-    vec![
+    let mistakes = vec![
         count(Cause::harness("count-no-biases"), 4 * d * d),
         count(Cause::harness("count-no-w-o"), 3 * d * d + 3 * d),
         count(
             Cause::harness("count-one-head"),
             4 * d * d / n_heads + 4 * d,
         ),
-    ]
+    ];
+    differing(
+        &Matrix::from_elem((1, 1), (4 * d * d + 4 * d) as Float),
+        mistakes,
+    )
 }

@@ -147,8 +147,8 @@ const COMMON_API: &[&str] = &[
 pub fn check_common_api(course: &Course) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
     let src = course.root.join("common").join("src");
-    for entry in std::fs::read_dir(&src).context("reading common/src/")? {
-        let path = entry?.path();
+    for entry in walkdir::WalkDir::new(&src) {
+        let path = entry.context("reading common/src/")?.into_path();
         if path.extension().is_none_or(|extension| extension != "rs") {
             continue;
         }
@@ -183,17 +183,31 @@ fn public_items(source: &str) -> Vec<String> {
             let (kind, rest) = rest.split_once(' ')?;
             KINDS.contains(&kind).then_some((kind, rest))
         })
-        .filter_map(|(kind, rest)| {
-            // A re-export is named by the last part of its path.
-            let rest = match kind {
-                "use" => rest.rsplit("::").next().unwrap_or(rest),
-                _ => rest,
+        .flat_map(|(kind, rest)| {
+            // A re-export is named by the last part of its path, or by each name of a
+            // `{a, b}` group.
+            let names: Vec<&str> = match (kind, rest.split_once('{')) {
+                ("use", Some((_, group))) => group.split(',').collect(),
+                ("use", None) => vec![rest],
+                _ => vec![rest],
             };
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            (!name.is_empty()).then_some(name)
+            names
+                .into_iter()
+                .map(|name| {
+                    let name = match kind {
+                        "use" => {
+                            let name = name.trim().trim_end_matches([';', '}']);
+                            let name = name.rsplit(" as ").next().unwrap_or(name).trim();
+                            name.rsplit("::").next().unwrap_or(name)
+                        }
+                        _ => name,
+                    };
+                    name.chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect::<String>()
+                })
+                .filter(|name| !name.is_empty())
+                .collect::<Vec<_>>()
         })
         .collect()
 }
@@ -508,14 +522,25 @@ pub fn check_stray_folders(course: &Course) -> Result<Vec<Problem>> {
 }
 
 /// Whether a held-out suite's record of named mistakes, if it reads one, is compiled into
-/// the judge only: the `static NAMED` that `include_str!`s it is under the judge feature.
+/// the judge only: the item that `include_str!`s `heldout.named.json` (its `static`)
+/// carries `#[cfg(feature = "judge")]` among the attributes and doc comments above it.
 fn judge_only_record(suite: &str) -> bool {
     let lines: Vec<&str> = suite.lines().map(str::trim).collect();
-    lines.iter().enumerate().all(|(i, line)| {
-        !line.starts_with("static NAMED")
-            || i.checked_sub(1)
-                .is_some_and(|above| lines[above] == "#[cfg(feature = \"judge\")]")
-    })
+    let judge_only = |include: usize| {
+        let Some(item) = (0..=include).rev().find(|&i| lines[i].contains("static "))
+        else {
+            return false;
+        };
+        (0..item)
+            .rev()
+            .take_while(|&i| lines[i].starts_with("///") || lines[i].starts_with("#["))
+            .any(|i| lines[i] == "#[cfg(feature = \"judge\")]")
+    };
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| line.contains("heldout.named.json"))
+        .all(|(i, _)| judge_only(i))
 }
 
 /// The names the stub's `todo!("name")` calls give, in order, outside comments.
@@ -618,15 +643,20 @@ mod tests {
                       pub(crate) fn private() {}\n";
         let names = public_items(source);
         assert_eq!(names, ["ndarray", "softmax_rows"]);
+        let grouped =
+            public_items("pub use helpers::{softmax as row_softmax, attend};\n");
+        assert_eq!(grouped, ["row_softmax", "attend"]);
         assert!(!COMMON_API.contains(&"softmax_rows"));
     }
 
     #[test]
     fn a_held_out_record_of_named_mistakes_must_be_the_judge_s_alone() {
         let open = "use x;\nstatic NAMED: Named = Named::new(file!(), &[], include_str!(\"heldout.named.json\"));\n";
-        let guarded = "use x;\n#[cfg(feature = \"judge\")]\nstatic NAMED: Named =\n    Named::new(file!(), &[], include_str!(\"heldout.named.json\"));\n";
+        let guarded = "use x;\n#[cfg(feature = \"judge\")]\n/// The record.\npub static HELD: Named =\n    Named::new(file!(), &[], include_str!(\"heldout.named.json\"));\n";
+        let other_name = "/// The record.\npub static HELD: Named =\n    Named::new(file!(), &[], include_str!(\"heldout.named.json\"));\n";
         assert!(!judge_only_record(open));
         assert!(judge_only_record(guarded));
+        assert!(!judge_only_record(other_name));
         assert!(judge_only_record("no record here"));
     }
 }

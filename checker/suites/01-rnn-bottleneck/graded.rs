@@ -326,7 +326,7 @@ fn step_backward_matches_numerical_gradients() {
         } = step_backward(&cell, &x, &h, &h_next, &upstream);
 
         // What the usual slips give, to name them.
-        let mistakes = named!(NAMED, Groups::from(step_backward_mistakes(&params(&cell), &x, &h, &h_next, &upstream)) => Groups);
+        let mistakes = named!(NAMED, Groups::from(step_backward_mistakes(&params(&cell), &x, &h, &params(&cell).step(&x, &h), &upstream)) => Groups);
 
         let loss = |cell: &Rnn, x: &Matrix, h: &Matrix| {
             weighted_sum(&step(cell, x, h), &upstream)
@@ -573,7 +573,14 @@ fn the_context_vector_is_the_last_state() {
                 &as_matrix(&encode(&cell, &prefix, &h0)),
                 &row(&states, len - 1),
                 Tol::TIGHT,
-                &named!(NAMED, context_mistakes(&states)),
+                &named!(
+                    NAMED,
+                    context_mistakes(&course_mistakes::rnn::states(
+                        &params(&cell),
+                        &prefix,
+                        &h0
+                    ))
+                ),
             );
         }
     });

@@ -288,7 +288,13 @@ fn softmax_backward_matches_numerical_gradient() {
             &analytic,
             &numerical,
             &tr!(MESSAGES, "softmax-backward-hint"),
-            &named!(NAMED, softmax_backward_mistakes(&weights, &upstream)),
+            &named!(
+                NAMED,
+                softmax_backward_mistakes(
+                    &course_mistakes::attention::softmax_along(&scores, 1),
+                    &upstream
+                )
+            ),
         );
     });
 }

@@ -787,7 +787,7 @@ fn parameter_count_is_four_d_model_squared_plus_four_d_model() {
             let d = d_model;
             let expected = 4 * d * d + 4 * d;
             let candidates = named!(NAMED, parameter_count_mistakes(d_model, n_heads));
-            let cause = parameter_count_cause(got, &candidates);
+            let cause = parameter_count_cause(got, expected, &candidates);
             assert!(
                 got == expected,
                 "{}",

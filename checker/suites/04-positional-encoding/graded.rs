@@ -641,10 +641,10 @@ fn the_course_initialisation_gives_a_ratio_of_sqrt_two() {
             let got =
                 embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
             let expected = (2.0 as Float).sqrt();
-            let cause =
-                scalar_cause(got, &named!(NAMED, ratio_mistakes(&weight, &table)))
-                    .map(|cause| cause.text().to_owned())
-                    .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula"));
+            let wrong_ratios = named!(NAMED, ratio_mistakes(&weight, &table));
+            let cause = scalar_cause(got, expected, &wrong_ratios)
+                .map(|cause| cause.text().to_owned())
+                .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula"));
             assert!(
                 (got - expected).abs() <= 1e-10,
                 "{}",
@@ -691,7 +691,8 @@ fn embedding_to_encoding_ratio_matches_numpy() {
         // The values common mistakes give (the rows unscaled 0.8512565308, the mean of the
         // norms 1.89963148, total norms 1.318760947) are the harness's to name.
         let expected = NUMPY.scalar("ratio");
-        let cause = scalar_cause(got, &named!(NAMED, ratio_mistakes(&weight, &table)))
+        let wrong_ratios = named!(NAMED, ratio_mistakes(&weight, &table));
+        let cause = scalar_cause(got, expected, &wrong_ratios)
             .map(|cause| cause.text().to_owned())
             .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula-short"));
         assert!(

@@ -790,7 +790,7 @@ fn layer_norm_backward_matches_numerical_gradients() {
         let hint = wrong
             .iter()
             .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
-            .map(|m| m.cause.to_string())
+            .map(|m| m.cause.named().to_string())
             .unwrap_or_else(|| tr!(MESSAGES, "layer-norm-d-x-hint"));
         assert_gradient_close("LayerNorm d_x", &grads.d_x, &d_x, &hint);
         let d_gamma = numerical_gradient(
@@ -930,7 +930,7 @@ fn feed_forward_backward_matches_numerical_gradients() {
             .iter()
             .find(|m| relative_error(&grads.d_x, &m.result) <= 1e-6)
         {
-            m.cause.to_string()
+            m.cause.named().to_string()
         } else {
             tr!(MESSAGES, "ffn-d-x-hint")
         };

@@ -18,10 +18,15 @@ pub const ONE_PER_HEAD: Cause = Cause::harness("one-weight-matrix-per-head");
 /// The heads handed `d_output` instead of `d_output W_o`: named by both input gradients.
 pub const NOT_THROUGH_W_O: Cause = Cause::harness("not-through-w-o");
 
-/// The likely cause of a wrong `parameter_count` that returned `got`: the wrong count
-/// among `candidates` (the builders' `parameter_count_mistakes`) that it equals, or else
-/// the general rule.
-pub fn parameter_count_cause(got: usize, candidates: &[Misconception]) -> Cause {
-    scalar_cause(got as course_common::Float, candidates)
+/// The likely cause of a `parameter_count` that returned `got` where `expected` is right:
+/// the wrong count among `candidates` (the builders' `parameter_count_mistakes`) that it
+/// equals, or else the general rule.
+pub fn parameter_count_cause(
+    got: usize,
+    expected: usize,
+    candidates: &[Misconception],
+) -> Cause {
+    use course_common::Float;
+    scalar_cause(got as Float, expected as Float, candidates)
         .unwrap_or(Cause::harness("count-every-parameter"))
 }

@@ -84,7 +84,13 @@ fn the_softmax_backward_pass_matches_the_numerical_gradient() {
         &numerical,
         "each row's Jacobian is diag(w) − w wᵀ, so dS = W ⊙ (dW − rowsum(W ⊙ dW)). (If the \
          softmax tests fail too, fix softmax_rows first: the numerical gradient uses it.)",
-        &named!(NAMED, softmax_backward_mistakes(&weights, &upstream)),
+        &named!(
+            NAMED,
+            softmax_backward_mistakes(
+                &course_mistakes::attention::softmax_along(&scores, 1),
+                &upstream
+            )
+        ),
     );
 }
 

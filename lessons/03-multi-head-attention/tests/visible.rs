@@ -88,7 +88,12 @@ fn merge_heads_undoes_split_heads() {
             &merge_heads(&heads),
             &x,
             Tol::TIGHT,
-            &named!(NAMED, merge_mistakes(&heads)),
+            &named!(
+                NAMED,
+                merge_mistakes(&course_mistakes::multi_head_attention::split(
+                    &x, n_heads
+                ))
+            ),
         );
     }
 }
@@ -209,7 +214,7 @@ fn the_base_models_attention_has_about_a_million_parameters() {
     assert!(
         got == 1_050_624,
         "parameter_count: expected 1,050,624, got {got}. Likely cause: {}.",
-        parameter_count_cause(got, &wrong_counts)
+        parameter_count_cause(got, 1_050_624, &wrong_counts)
     );
 }
 

@@ -161,12 +161,18 @@ fn embeddings_of_size_one_over_sqrt_d_model_sit_next_to_the_encoding() {
     });
     let table = sinusoidal_table(64, d_model);
     let ratio = embedding_to_encoding_ratio(&Embedding::new(weight.clone()), &table);
-    let wrong_ratios = named!(NAMED, ratio_mistakes(&weight, &table));
+    let wrong_ratios = named!(
+        NAMED,
+        ratio_mistakes(
+            &weight,
+            &course_mistakes::positional_encoding::reference_table(64, d_model)
+        )
+    );
     let expected = (2.0 as Float).sqrt();
     assert!(
         (ratio - expected).abs() <= 1e-12,
         "embedding_to_encoding_ratio: expected √2 = {expected}, got {ratio}. Likely cause: {}.",
-        scalar_cause(ratio, &wrong_ratios)
+        scalar_cause(ratio, expected, &wrong_ratios)
             .map(|cause| cause.text())
             .unwrap_or(
                 "ratio = sqrt(mean over the vocabulary of ‖scale · weight[v]‖²) / \

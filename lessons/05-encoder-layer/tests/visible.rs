@@ -2,9 +2,10 @@
 //!
 //! Run them with `cargo test -p encoder-layer`. A failure says what was expected, what
 //! came back and, when your result is what a common mistake gives, which mistake: the same
-//! checks the graded tests use. The layers are checked against themselves written out
-//! with their own parts (your LayerNorm, FFN and attention), so that a wiring mistake is
-//! named even while a part is wrong. The checker's graded tests check much more
+//! checks the graded tests use. The layers are checked against the course's outputs for
+//! the same weights and tokens (recorded beside this file): if a part (LayerNorm, the
+//! FFN, attention) is wrong, its own test fails too, so fix the parts first. The
+//! checker's graded tests check much more
 //! (PyTorch's values for every layer, post-LN and pre-LN, masks, every gradient);
 //! `cargo run -p checker -- grade 05-encoder-layer` runs them.
 //! Don't edit this file to make it pass: grading never reads it.

@@ -134,7 +134,7 @@ fn the_loss_ignores_padding_and_never_overflows() {
         "cross_entropy_loss with a PAD row: expected 0.5076059644443804, got {}. Likely \
          cause: {}.",
         loss.value,
-        scalar_cause(loss.value, &wrong_losses)
+        scalar_cause(loss.value, 0.5076059644443804, &wrong_losses)
             .map(|cause| cause.text())
             .unwrap_or("the mean is over the rows whose target is not PAD")
     );
