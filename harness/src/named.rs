@@ -339,9 +339,8 @@ impl Recorded for Cause {
                         if let Some(text) = value.get("text").and_then(Value::as_str) {
                             CauseArg::Text(kept(text.to_owned()))
                         } else {
-                            CauseArg::Message(kept(
-                                value.get("message")?.as_str()?.to_owned(),
-                            ))
+                            let id = value.get("message")?.as_str()?;
+                            CauseArg::Message(kept(id.to_owned()))
                         };
                     Some((kept(name.clone()), arg))
                 })

@@ -172,7 +172,9 @@ fn every_chinese_message_translates_the_english_as_it_is_now() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The string literals that follow `tr!(CATALOG, ` and `.tr(` in the workspace's Rust.
+/// The string literals that follow `tr!(CATALOG, ` and `.tr(` in the workspace's Rust, and
+/// the message ids of causes (`Cause::harness("id")`, `Cause::new(&CATALOG, "id")`,
+/// `CauseArg::Message("id")`).
 fn ids_asked_for() -> BTreeMap<String, PathBuf> {
     let mut asked = BTreeMap::new();
     // This crate's own examples and tests use catalogs of their own.
@@ -182,7 +184,13 @@ fn ids_asked_for() -> BTreeMap<String, PathBuf> {
         .filter(|path| !path.starts_with(&own))
     {
         let text = std::fs::read_to_string(&path).unwrap();
-        for marker in ["tr!(", ".tr("] {
+        for marker in [
+            "tr!(",
+            ".tr(",
+            "Cause::harness(",
+            "Cause::new(",
+            "CauseArg::Message(",
+        ] {
             for (start, _) in text.match_indices(marker) {
                 // `include_str!(` is not `tr!(`.
                 let before = text[..start].chars().next_back();
