@@ -268,28 +268,9 @@ fn cause_texts(root: &Path) -> Result<BTreeMap<String, String>> {
         let Ok(source) = std::fs::read_to_string(&path) else {
             continue;
         };
-        let mut current: Option<(String, String)> = None;
-        let mut finish = |entry: Option<(String, String)>| {
-            if let Some((id, text)) = entry {
-                texts.insert(format!("{name}:{id}"), flat(&text));
-            }
-        };
-        for line in source.lines() {
-            if line.starts_with(' ') && current.is_some() {
-                if let Some((_, text)) = current.as_mut() {
-                    text.push(' ');
-                    text.push_str(line.trim());
-                }
-            } else if let Some((id, value)) = line.split_once(" = ") {
-                finish(current.take());
-                if !id.starts_with('#') && !id.contains(' ') {
-                    current = Some((id.to_owned(), value.to_owned()));
-                }
-            } else {
-                finish(current.take());
-            }
+        for (id, text) in course_i18n::stamp::sources(&source) {
+            texts.insert(format!("{name}:{id}"), flat(&text));
         }
-        finish(current);
     }
     Ok(texts)
 }

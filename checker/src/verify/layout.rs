@@ -188,7 +188,6 @@ fn public_items(source: &str) -> Vec<String> {
             // `{a, b}` group.
             let names: Vec<&str> = match (kind, rest.split_once('{')) {
                 ("use", Some((_, group))) => group.split(',').collect(),
-                ("use", None) => vec![rest],
                 _ => vec![rest],
             };
             names
