@@ -45,7 +45,12 @@ pub fn results(report: &CourseReport) -> String {
                 score: if test.passed { points } else { 0.0 },
                 message,
                 test_code: format!("checker grade {}", lesson.id),
-                filename: format!("checker/suites/{}/{}.rs", lesson.id, test.tier.stem()),
+                filename: format!(
+                    "{}/{}/{}.rs",
+                    course_manifest::EXPORTED_SUITES,
+                    lesson.id,
+                    test.tier.stem()
+                ),
                 line_no: 0,
                 duration: 0,
             });

@@ -385,17 +385,22 @@ fn fingerprint_of(course: &Course, toolchain: &Toolchain, scratch: &Scratch) -> 
     use std::hash::{Hash, Hasher};
     let mut hasher = std::hash::DefaultHasher::new();
     let mut files: Vec<PathBuf> = Vec::new();
-    // What the workspace is made from: the shared crates, the suites, its own
-    // manifests, and the lessons' sources its origin takes (a learner's edit to
-    // lessons/ must not rebuild the reference judge).
+    // What the workspace is made from: the shared crates, its own manifests, and the
+    // lessons' sources its origin takes, the suites among them (they are in solutions/;
+    // a learner's edit to lessons/ must not rebuild the reference judge).
     let mut roots: Vec<PathBuf> = SHARED_CRATES
         .iter()
         .map(|name| course.root.join(name))
         .collect();
-    roots.extend([
-        course.root.join("checker").join("suites"),
-        scratch.dir.clone(),
-    ]);
+    roots.push(scratch.dir.clone());
+    // The suites, wherever this edition keeps them.
+    roots.extend(
+        course
+            .manifest
+            .lessons
+            .iter()
+            .map(|lesson| course.suite_dir(lesson)),
+    );
     match scratch.origin {
         crate::scratch::Origin::Stub => roots.push(course.root.join("lessons")),
         _ => roots.push(course.root.join("solutions")),

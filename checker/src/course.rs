@@ -10,10 +10,11 @@ use std::path::{Path, PathBuf};
 /// The tiers of tests, as Gradescope names its visibilities.
 ///
 /// Visible tests live in the lesson crates and are not graded (the learner runs them with
-/// `cargo test -p <crate>`). The two tiers below live with the checker, in
-/// `checker/suites/<id>/<tier>.rs`, and count. A tier's suite may read reference values
-/// from `checker/suites/<id>/<tier>.json` (written by a script of `tools/reference/`,
-/// compiled in with `include_str!`): that file goes wherever its suite goes.
+/// `cargo test -p <crate>`). The two tiers below live with the lesson's solution, in
+/// `solutions/<id>/suite/<tier>.rs` (the student edition ships the graded one in
+/// `checker/suites/<id>/`), and count. A tier's suite may read reference values from
+/// `<tier>.json` beside it (written by the lesson's `reference.py`, compiled in with
+/// `include_str!`): that file goes wherever its suite goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
@@ -162,28 +163,25 @@ impl Course {
         })
     }
 
-    /// A tier's test suite of a lesson: `checker/suites/<id>/<tier>.rs`.
-    pub fn suite_file(&self, lesson: &Lesson, tier: Tier) -> PathBuf {
-        self.root
-            .join("checker")
-            .join("suites")
-            .join(&lesson.id)
-            .join(format!("{}.rs", tier.stem()))
+    /// The folder of a lesson's suites: `solutions/<id>/suite/` in the full repository,
+    /// `checker/suites/<id>/` in the student edition (see [`Lesson::suite_dir`]).
+    pub fn suite_dir(&self, lesson: &Lesson) -> PathBuf {
+        lesson.suite_dir(&self.root)
     }
 
-    /// The messages of a lesson's suites, one folder per language:
-    /// `checker/suites/<id>/locales/`.
+    /// A tier's test suite of a lesson: `<suite dir>/<tier>.rs`.
+    pub fn suite_file(&self, lesson: &Lesson, tier: Tier) -> PathBuf {
+        self.suite_dir(lesson).join(format!("{}.rs", tier.stem()))
+    }
+
+    /// The messages of a lesson's suites, one folder per language: `<suite dir>/locales/`.
     pub fn suite_locales(&self, lesson: &Lesson) -> PathBuf {
-        self.root
-            .join("checker")
-            .join("suites")
-            .join(&lesson.id)
-            .join("locales")
+        self.suite_dir(lesson).join("locales")
     }
 
     /// The files a tier's suite of a lesson reads beside it (`include_str!`), where it has
     /// them: the reference values (`<tier>.json`, written by a script of
-    /// `tools/reference/`) and the named mistakes' recorded wrong answers
+    /// the lesson's `reference.py`) and the named mistakes' recorded wrong answers
     /// (`<tier>.named.json`, written by `cargo xtask named`).
     pub fn suite_companions(&self, lesson: &Lesson, tier: Tier) -> [PathBuf; 2] {
         let suite = self.suite_file(lesson, tier);

@@ -60,15 +60,16 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
         copy_tree(&root.join("book").join(part), &out.join("book").join(part))?;
     }
     // The graded tier of each suite with the reference values it reads, and nothing of
-    // the held-out tier.
+    // the held-out tier, from `solutions/<id>/suite/` into `checker/suites/<id>/` (the
+    // edition has no solutions folder).
     for lesson in &course.manifest.lessons {
-        let suite = Path::new("checker/suites")
-            .join(&lesson.id)
-            .join(format!("{}.rs", Tier::Graded.stem()));
-        copy_file(&root.join(&suite), &out.join(&suite))?;
+        let from = course.suite_dir(lesson);
+        let to = out.join(course_manifest::EXPORTED_SUITES).join(&lesson.id);
+        let graded = course.suite_file(lesson, Tier::Graded);
+        copy_file(&graded, &to.join(graded.strip_prefix(&from)?))?;
         // The graded suite's messages, without the held-out suite's (`heldout.ftl`).
         let locales = course.suite_locales(lesson);
-        for copy in copy_tree(&locales, &out.join(locales.strip_prefix(root)?))? {
+        for copy in copy_tree(&locales, &to.join(locales.strip_prefix(&from)?))? {
             if copy
                 .file_stem()
                 .is_some_and(|stem| stem == Tier::HeldOut.stem())
@@ -78,8 +79,7 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
         }
         for companion in course.suite_companions(lesson, Tier::Graded) {
             if companion.is_file() {
-                let relative = companion.strip_prefix(root)?;
-                copy_file(&companion, &out.join(relative))?;
+                copy_file(&companion, &to.join(companion.strip_prefix(&from)?))?;
             }
         }
     }
@@ -107,6 +107,7 @@ fn student_workspace(course: &Course) -> Result<String> {
             !entry.starts_with("\"solutions/")
                 && entry != "\"xtask\","
                 && entry != "\"mistakes\","
+                && entry != "\"measurements\","
                 && !entry.starts_with("course-mistakes ")
         })
         .collect();

@@ -196,7 +196,7 @@ pub fn let_the_sandbox_pass(_course: &Course) -> Result<()> {
 fn answers(course: &Course) -> Vec<PathBuf> {
     [
         course.root.join("solutions"),
-        course.root.join("checker/suites"),
+        course.root.join(course_manifest::EXPORTED_SUITES),
     ]
     .iter()
     .filter(|dir| dir.is_dir())

@@ -44,10 +44,10 @@ const COURSE_PARTS: &[&str] = &[
     "lessons",
     "solutions",
     "mistakes",
+    "measurements",
     "checker/Cargo.toml",
     "checker/src",
     "checker/locales",
-    "checker/suites",
     "xtask",
 ];
 

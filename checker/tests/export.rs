@@ -4,6 +4,22 @@ use crate::util::{checker, course_root};
 use std::path::Path;
 use std::process::Command;
 
+/// Every lesson's suite folder, `solutions/<id>/suite/`, with the lesson's id.
+fn suite_dirs() -> Vec<(String, std::path::PathBuf)> {
+    let mut dirs: Vec<_> = std::fs::read_dir(course_root().join("solutions"))
+        .unwrap()
+        .flatten()
+        .map(|lesson| {
+            let id = lesson.file_name().to_string_lossy().into_owned();
+            (id, lesson.path().join("suite"))
+        })
+        .filter(|(_, suite)| suite.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "the lessons have suites");
+    dirs
+}
+
 /// Lines of the solutions that nothing a learner is meant to see shows (the stubs, their
 /// tests and examples, the graded suites that call them): code that would give answers
 /// away.
@@ -11,7 +27,11 @@ fn solution_lines() -> Vec<String> {
     let root = course_root();
     let shown: String = walkdir::WalkDir::new(root.join("lessons"))
         .into_iter()
-        .chain(walkdir::WalkDir::new(root.join("checker/suites")))
+        .chain(
+            suite_dirs()
+                .into_iter()
+                .flat_map(|(_, suite)| walkdir::WalkDir::new(suite)),
+        )
         .flatten()
         .filter(|e| e.file_type().is_file() && e.file_name() != "heldout.rs")
         .filter_map(|e| std::fs::read_to_string(e.path()).ok())
@@ -45,12 +65,9 @@ fn solution_lines() -> Vec<String> {
 /// The names of every held-out test.
 fn heldout_names() -> Vec<String> {
     let mut names = Vec::new();
-    for entry in std::fs::read_dir(course_root().join("checker/suites"))
-        .unwrap()
-        .flatten()
-    {
+    for (_, suite) in suite_dirs() {
         let source =
-            std::fs::read_to_string(entry.path().join("heldout.rs")).unwrap_or_default();
+            std::fs::read_to_string(suite.join("heldout.rs")).unwrap_or_default();
         let mut after_test = false;
         for line in source.lines().map(str::trim) {
             if line == "#[test]" {
@@ -69,11 +86,8 @@ fn heldout_names() -> Vec<String> {
 /// one, such as 0.0, is in many files.
 fn heldout_values() -> Vec<String> {
     let mut numbers = Vec::new();
-    for entry in std::fs::read_dir(course_root().join("checker/suites"))
-        .unwrap()
-        .flatten()
-    {
-        let Ok(text) = std::fs::read_to_string(entry.path().join("heldout.json")) else {
+    for (_, suite) in suite_dirs() {
+        let Ok(text) = std::fs::read_to_string(suite.join("heldout.json")) else {
             continue;
         };
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -119,6 +133,7 @@ fn the_student_edition_builds_grades_and_leaks_nothing() {
     for absent in [
         "solutions",
         "mistakes",
+        "measurements",
         "tools",
         "xtask",
         ".ci",
@@ -129,20 +144,16 @@ fn the_student_edition_builds_grades_and_leaks_nothing() {
             "the student edition has {absent}/"
         );
     }
-    // The graded suites with the reference values they read.
-    for entry in std::fs::read_dir(course_root().join("checker/suites"))
-        .unwrap()
-        .flatten()
-    {
-        let suite = Path::new("checker/suites").join(entry.file_name());
+    // The graded suites with the reference values they read, in checker/suites/<id>/.
+    for (id, suite) in suite_dirs() {
+        let shipped = Path::new("checker/suites").join(&id);
         for file in ["graded.rs", "graded.json", "graded.named.json"] {
-            let file = suite.join(file);
-            if course_root().join(&file).is_file() {
+            if suite.join(file).is_file() {
                 assert!(
-                    std::fs::read(edition.join(&file)).ok()
-                        == std::fs::read(course_root().join(&file)).ok(),
+                    std::fs::read(edition.join(shipped.join(file))).ok()
+                        == std::fs::read(suite.join(file)).ok(),
                     "the student edition's {} is not the course's",
-                    file.display()
+                    shipped.join(file).display()
                 );
             }
         }

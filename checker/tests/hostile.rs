@@ -375,7 +375,7 @@ fn the_suites_and_solutions_are_out_of_reach_at_run_time() {
 #[test]
 fn the_solution_and_the_held_out_suite_are_out_of_reach_at_compile_time() {
     // The held-out suite's reference values are there to read, outside the sandbox.
-    let values = "checker/suites/02-attention/heldout.json";
+    let values = "solutions/02-attention/suite/heldout.json";
     assert!(crate::util::course_root().join(values).is_file());
     if !crate::util::without_sandbox().is_empty() {
         // Without the sandbox the files are there to read: the compiler's record of what

@@ -7,8 +7,8 @@
 //! swapped arguments when rows and columns differ.
 //!
 //! The values a suite compares with that come from NumPy or PyTorch are not pasted into
-//! the suite: the script of `tools/reference/` that computes them writes them into a JSON
-//! file beside the suite (`checker/suites/<lesson>/graded.json` for `graded.rs`, and
+//! the suite: the lesson's script (`solutions/<lesson>/reference.py`) that computes them writes them into a JSON
+//! file beside the suite (`solutions/<lesson>/suite/graded.json` for `graded.rs`, and
 //! likewise for the held-out tier), and the suite reads them with [`Reference`]. The file
 //! is compiled into the suite with `include_str!`, so it travels wherever the suite does
 //! and nothing reads it at run time. Its format is the one every script writes
@@ -16,7 +16,7 @@
 //!
 //! ```json
 //! {
-//!   "about": {"script": "tools/reference/lesson03_mha.py", "dtype": "float64", ...},
+//!   "about": {"script": "solutions/03-multi-head-attention/reference.py", "dtype": "float64", ...},
 //!   "values": {
 //!     "self_attention_output": {"what": "...", "shape": [4, 6], "data": [-0.3292, ...]}
 //!   }
@@ -57,7 +57,7 @@ pub fn linspace_matrix(rows: usize, cols: usize, start: Float, end: Float) -> Ma
 /// # use course_harness::Reference;
 /// let reference = Reference::parse(
 ///     "02-attention/graded.json",
-///     r#"{"about": {"script": "tools/reference/lesson02_attention.py"},
+///     r#"{"about": {"script": "solutions/02-attention/reference.py"},
 ///         "values": {"softmax": {"what": "softmax of [[1, 2]]", "shape": [1, 2],
 ///                                "data": [0.2689414213699951, 0.7310585786300049]}}}"#,
 /// );
@@ -95,7 +95,7 @@ impl Reference {
         let script = root
             .pointer("/about/script")
             .and_then(Value::as_str)
-            .unwrap_or("its script in tools/reference/")
+            .unwrap_or("its lesson's reference.py")
             .to_owned();
         let Some(Value::Object(values)) = root.get_mut("values").map(Value::take) else {
             fail("it has no \"values\" object");
@@ -266,7 +266,7 @@ mod tests {
     }
 
     const FILE: &str = r#"{
-      "about": {"script": "tools/reference/lesson09_demo.py", "dtype": "float64"},
+      "about": {"script": "solutions/09-demo/reference.py", "dtype": "float64"},
       "values": {
         "m": {"what": "a matrix", "shape": [2, 3], "data": [
           0.1, -2.5, 3.0,
@@ -343,7 +343,7 @@ mod tests {
         assert!(
             missing.contains("09-demo/graded.json")
                 && missing.contains("`nope`")
-                && missing.contains("tools/reference/lesson09_demo.py"),
+                && missing.contains("solutions/09-demo/reference.py"),
             "{missing}"
         );
         let vector_as_matrix = message(|| {

@@ -15,7 +15,7 @@
 //!   the same mistake the same way.
 //! - [`fixtures`] builds deterministic inputs (no random generator whose stream could
 //!   change between crate versions) and reads the reference values the scripts of
-//!   `tools/reference/` computed ([`Reference`]).
+//!   the lessons' `reference.py` computed ([`Reference`]).
 //!
 //! Every message a failed check shows exists in English and in Simplified Chinese
 //! (`locales/`, read through [`course_i18n`]); the checker chooses the language of the judge

@@ -7,7 +7,7 @@
 //! ```text
 //! checker/locales/en/checker.ftl        checker/locales/zh-CN/checker.ftl
 //! harness/locales/en/harness.ftl        harness/locales/zh-CN/harness.ftl
-//! checker/suites/NN/locales/en/suite.ftl …
+//! solutions/NN/suite/locales/en/suite.ftl …
 //! ```
 //!
 //! and reads them through a [`Catalog`], usually with the [`tr!`] macro:

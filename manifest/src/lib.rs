@@ -27,7 +27,7 @@ pub struct Manifest {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lesson {
-    /// The folder name under `lessons/`, `solutions/` and `checker/suites/`, e.g. `02-attention`.
+    /// The folder name under `lessons/` and `solutions/`, e.g. `02-attention`.
     pub id: String,
     /// The title, as the book and the progress table show it.
     pub title: String,
@@ -43,13 +43,15 @@ pub struct Lesson {
     /// besides `course-common` (whose ndarray every lesson has).
     #[serde(default)]
     pub dependencies: Vec<String>,
-    /// Examples of the lesson crate that draw the book's figures, byte for byte the same
-    /// on every run; `cargo xtask figures` runs them on the reference solutions (CI checks
-    /// the committed figures are current), a learner on their own code.
+    /// Programs that draw the book's figures, byte for byte the same on every run:
+    /// examples of the lesson crate, or of the [`MEASUREMENTS`] crate (see
+    /// [`Lesson::program_package`]). `cargo xtask figures` runs them on the reference
+    /// solutions (CI checks the committed figures are current), a learner the lesson
+    /// crate's on their own code.
     #[serde(default)]
     pub figures: Vec<String>,
-    /// Examples of the lesson crate that measure something (timings, training) and print
-    /// it (`cargo xtask experiments` runs them on the reference solutions).
+    /// Programs that measure something (timings, training) and print it, found as
+    /// `figures` are (`cargo xtask experiments` runs them on the reference solutions).
     #[serde(default)]
     pub experiments: Vec<String>,
     /// Hints for each function the learner writes, in reading order: the order of the
@@ -84,7 +86,49 @@ impl Lesson {
     pub fn first_function(&self) -> &str {
         self.hints.first().map_or("", |h| h.function.as_str())
     }
+
+    /// The package whose example `name` is, of the programs this lesson's `figures` and
+    /// `experiments` name in the course at `root`: the lesson crate's own, which a learner
+    /// runs on their code, or the maintainers' [`MEASUREMENTS`] crate's, for a program that
+    /// computes what a lesson asks a learner to write. `None` if neither has the file.
+    pub fn program_package(&self, root: &Path, name: &str) -> Option<String> {
+        let file = format!("examples/{name}.rs");
+        if root.join("lessons").join(&self.id).join(&file).is_file() {
+            Some(self.crate_name.clone())
+        } else if root.join(MEASUREMENTS).join(&file).is_file() {
+            Some(MEASUREMENTS.to_owned())
+        } else {
+            None
+        }
+    }
 }
+
+/// Where a lesson's graded and held-out suites are in the full repository, under its
+/// solution's folder: `solutions/<id>/suite/`, with everything else of the lesson that
+/// learners do not get.
+pub const SUITE_DIR: &str = "suite";
+
+/// Where the student edition keeps the graded suites it ships (it has no `solutions/`):
+/// `checker/suites/<id>/`.
+pub const EXPORTED_SUITES: &str = "checker/suites";
+
+impl Lesson {
+    /// The folder of the lesson's suites in the course at `root`: `solutions/<id>/suite/`
+    /// in the full repository, `checker/suites/<id>/` in the student edition.
+    pub fn suite_dir(&self, root: &Path) -> std::path::PathBuf {
+        let own = root.join("solutions").join(&self.id).join(SUITE_DIR);
+        if own.is_dir() {
+            own
+        } else {
+            root.join(EXPORTED_SUITES).join(&self.id)
+        }
+    }
+}
+
+/// The maintainers' crate (and folder) of the measurement programs that run on the
+/// reference solutions only: those that compute, on the way, something a lesson asks a
+/// learner to write. The student edition leaves it out.
+pub const MEASUREMENTS: &str = "measurements";
 
 /// Where the stubs' fingerprints are kept, relative to the manifest's folder: generated
 /// data, apart from the hand-written manifest, so that regenerating the stubs changes no

@@ -202,6 +202,19 @@ pub fn embedding_backward_mistakes(
     differing(&right, mistakes)
 }
 
+/// `add_positional_encoding(x, table, start)`, right: row t is x[t] + table[start + t].
+/// The suite reads it recorded, so that the student edition does not compute it.
+pub fn added(x: &Matrix, table: &Matrix, start: usize) -> Matrix {
+    x + &table.slice(s![start..start + x.nrows(), ..])
+}
+
+/// `embed_with_positions`, right, for the embedding `weight`: √d_model · weight[tokens]
+/// + table[0..n], recorded for the suite as [`added`] is.
+pub fn embedded(weight: &Matrix, tokens: &[usize], table: &Matrix) -> Matrix {
+    let scale = (weight.ncols() as Float).sqrt();
+    weight.select(Axis(0), tokens) * scale + table.slice(s![0..tokens.len(), ..])
+}
+
 /// What `add_positional_encoding(x, table, start)` returns with the first position's
 /// encoding on every row, the positions shifted by one, or `start` ignored.
 pub fn add_mistakes(x: &Matrix, table: &Matrix, start: usize) -> Vec<Misconception> {
@@ -224,7 +237,7 @@ pub fn add_mistakes(x: &Matrix, table: &Matrix, start: usize) -> Vec<Misconcepti
         cause: Cause::harness("start-ignored"),
         result: rows(0),
     });
-    differing(&rows(start), mistakes)
+    differing(&added(x, table, start), mistakes)
 }
 
 /// What `embed_with_positions(embedding, tokens, table)` returns for the embedding
@@ -247,7 +260,7 @@ pub fn embed_with_positions_mistakes(
             result: &rows + &pe,
         },
     ];
-    differing(&(&rows * scale + &pe), mistakes)
+    differing(&embedded(weight, tokens, table), mistakes)
 }
 
 /// The wrong values of `embedding_to_encoding_ratio(embedding, table)` for the embedding

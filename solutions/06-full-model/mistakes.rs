@@ -8,6 +8,18 @@ use course_harness::causes::full_model::*;
 /// The padding token, PAD (token 0 of every vocabulary of the course).
 pub const PAD: usize = 0;
 
+/// The leap years from `first` to `last`, for the suite's check that every sampled date
+/// exists: recorded, so that the student edition's suite does not carry the rule that
+/// `days_in_month` asks the learner to write.
+pub fn leap_years(first: u32, last: u32) -> Vec<Float> {
+    (first..=last)
+        .filter(|y| {
+            (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400)
+        })
+        .map(Float::from)
+        .collect()
+}
+
 /// PyTorch's label smoothing: ε/V everywhere and 1 − ε more on the gold class, PAD
 /// rows all 0.
 pub fn smoothed(targets: &[usize], vocab: usize, smoothing: Float) -> Matrix {

@@ -20,7 +20,7 @@ STUBS = ("lessons/*/src/*",)
 SOLUTIONS = ("solutions/*/src/*",)
 LESSON_06 = ("lessons/06-*/src/*", "solutions/06-*/src/*")
 CHARTS = ("lessons/*/examples/*", "solutions/*/examples/*", "figures/*")
-SUITES = ("checker/suites/*", "harness/*", "lessons/*/tests/*", "solutions/*/tests/*")
+SUITES = ("solutions/*/suite/*", "harness/*", "lessons/*/tests/*", "solutions/*/tests/*")
 TOOLING = ("checker/src/*", "xtask/src/*", "manifest/src/*")
 
 

@@ -1,9 +1,9 @@
 """Writes a suite's reference values into the file the suite reads, in the one format of
-every lesson: checker/suites/<lesson>/graded.json beside graded.rs (heldout.json beside
+every lesson: solutions/<lesson>/suite/graded.json beside graded.rs (heldout.json beside
 heldout.rs). The graded suites read it with course_harness::Reference.
 
     {
-      "about": {"script": "tools/reference/lesson03_mha.py", "python": "3.11.7",
+      "about": {"script": "solutions/03-multi-head-attention/reference.py", "python": "3.11.7",
                 "numpy": "2.4.6", "torch": "2.15.0+cu132", "dtype": "float64"},
       "values": {
         "self_attention_output": {
@@ -30,7 +30,7 @@ A lesson's script describes each value as it computes it and ends with `finish`:
     graded.matrix("self_attention_output", "nn.MultiheadAttention(6, 2) on ...", out)
     finish(graded)
 
-Run as `python3 tools/reference/lessonNN_*.py`, it writes the files; with `--check`, it
+Run as `python3 solutions/NN-name/reference.py`, it writes the files; with `--check`, it
 writes nothing and compares what it computes with the files: it names every value that is
 missing, extra or different (with its largest difference) and exits with status 1 if there
 is any. Differences of rounding alone (ROUNDING) are reported but do not fail: PyTorch's
@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Numbers closer than this (relative to their size, or absolutely below 1) differ by the
 # order of a sum, not by what was computed.
 ROUNDING = 1e-12
-SUITES = ROOT / "checker" / "suites"
+SOLUTIONS = ROOT / "solutions"
 
 
 def _floats(value):
@@ -70,9 +70,11 @@ class Fixture:
     """The values one suite reads, in the order the script adds them."""
 
     def __init__(self, path, **libraries):
-        """`path` is relative to checker/suites/ ("02-attention/heldout.json");
+        """`path` is the lesson and the file ("02-attention/heldout.json"), which goes in
+        the lesson's suite folder, solutions/02-attention/suite/;
         `libraries` the versions of what computed the values besides NumPy."""
-        self.path = SUITES / path
+        lesson, file = path.split("/", 1)
+        self.path = SOLUTIONS / lesson / "suite" / file
         script = Path(sys.modules["__main__"].__file__).resolve().relative_to(ROOT)
         self.about = {
             "script": script.as_posix(),

@@ -55,6 +55,7 @@ const COURSE_PARTS: &[&str] = &[
     "lessons",
     "solutions",
     "mistakes",
+    "measurements",
     "checker",
     "xtask",
 ];

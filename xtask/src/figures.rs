@@ -1,10 +1,12 @@
 //! `cargo xtask figures` and `cargo xtask experiments`: the book's figures and the
 //! course's measurements, regenerated from the solutions.
 //!
-//! `course.toml` lists, per lesson, the examples of its lesson crate that draw figures
-//! (deterministic: the same bytes on every run) and those that measure (timings, training
-//! runs). The examples live with the lessons, so that a learner measures their own code;
-//! these tasks run them on the reference solutions, in a copy of the course whose lessons
+//! `course.toml` lists, per lesson, the programs that draw figures (deterministic: the
+//! same bytes on every run) and those that measure (timings, training runs). Most are
+//! examples of the lesson crate, so that a learner measures their own code; those that
+//! compute on the way what a lesson asks a learner to write are examples of the
+//! maintainers' `measurements` crate instead. These tasks run them all on the reference
+//! solutions, in a copy of the course whose lessons
 //! are the solutions (`target/xtask/reference/`), with the examples' output folders
 //! pointed at the book's figures and at `target/experiments/` (see
 //! `course_common::output`).
@@ -65,14 +67,21 @@ fn examples(root: &Path, kind: Kind) -> Result<Vec<Example>> {
     let mut found = Vec::new();
     for lesson in manifest.lessons {
         let names = match kind {
-            Kind::Figures => lesson.figures,
-            Kind::Experiments => lesson.experiments,
+            Kind::Figures => lesson.figures.clone(),
+            Kind::Experiments => lesson.experiments.clone(),
         };
         for name in names {
             let draws = matches!(kind, Kind::Figures)
                 || DRAWING_EXPERIMENTS.contains(&name.as_str());
+            let package = lesson.program_package(root, &name).with_context(|| {
+                format!(
+                    "course.toml names the program `{name}` of lesson {}, which is an \
+                     example of neither its crate nor the measurements crate",
+                    lesson.id
+                )
+            })?;
             found.push(Example {
-                package: lesson.crate_name.clone(),
+                package,
                 name,
                 draws,
                 args: Vec::new(),

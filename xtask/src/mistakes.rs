@@ -260,7 +260,7 @@ fn cause_texts(root: &Path) -> Result<BTreeMap<String, String>> {
     )];
     let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
     for lesson in &manifest.lessons {
-        let suite = root.join("checker/suites").join(&lesson.id);
+        let suite = lesson.suite_dir(root);
         catalogs.push((lesson.id.clone(), suite.join("locales/en/suite.ftl")));
     }
     let mut texts = BTreeMap::new();

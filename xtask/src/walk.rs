@@ -13,6 +13,9 @@
 //!   `--lessons-dir`) run with `--help`: they are documented for the full repository;
 //! - everything else runs as written.
 //!
+//! A command of the maintainers' `measurements` crate, which the student edition leaves
+//! out (the book says so where it names one), runs the same way in the full repository.
+//!
 //! Commands with placeholders (`<crate>`, `NN-name`, `path/to`) and `cargo install` are
 //! skipped; the instructors' chapter is for the full repository and is not walked. The
 //! task fails, listing them, if any command fails.
@@ -43,6 +46,9 @@ const INSTRUCTORS_WORDS: &[&str] = &[
     "--lessons-dir",
 ];
 
+/// The package of the maintainers' measurements, which only the full repository has.
+const FULL_REPOSITORY_PACKAGE: &str = " -p measurements ";
+
 pub fn run(root: &Path) -> Result<()> {
     let base = root.join("target").join("xtask").join("walk");
     let student = base.join("student");
@@ -67,11 +73,16 @@ pub fn run(root: &Path) -> Result<()> {
             println!("  skip  {command}");
             continue;
         };
-        print!("  run   {}", plan.line);
+        let (place, folder) = if plan.full_repository {
+            ("(full repository) ", root)
+        } else {
+            ("", student.as_path())
+        };
+        print!("  run   {place}{}", plan.line);
         let output = Command::new("sh")
             .arg("-c")
             .arg(&plan.line)
-            .current_dir(&student)
+            .current_dir(folder)
             .env("CARGO_TARGET_DIR", &target)
             .env("CARGO_TERM_COLOR", "never")
             .stdin(Stdio::null())
@@ -139,6 +150,9 @@ fn check_text(root: &Path, student: &Path) -> Result<()> {
 struct Plan {
     line: String,
     options: Vec<String>,
+    /// Whether it runs in the full repository (a maintainers' measurement), not in the
+    /// student edition.
+    full_repository: bool,
 }
 
 /// The plan for `command`, or `None` when it is not run (a placeholder, an install).
@@ -150,6 +164,7 @@ fn plan(command: &str) -> Option<Plan> {
         return None;
     }
     let padded = format!("{command} ");
+    let full_repository = padded.contains(FULL_REPOSITORY_PACKAGE);
     let instructors = INSTRUCTORS_WORDS.iter().any(|w| padded.contains(w));
     let long = command.contains("--release") && command.contains("--example");
     let watch = padded.contains(" watch ");
@@ -157,6 +172,7 @@ fn plan(command: &str) -> Option<Plan> {
         return Some(Plan {
             line: command.to_owned(),
             options: Vec::new(),
+            full_repository,
         });
     }
     // Ask for help instead; the options the text passes must be ones the help lists.
@@ -180,7 +196,11 @@ fn plan(command: &str) -> Option<Plan> {
     } else {
         format!("{program} -- --help")
     };
-    Some(Plan { line, options })
+    Some(Plan {
+        line,
+        options,
+        full_repository,
+    })
 }
 
 /// Every `cargo` command of the student edition's README and book (outside the
@@ -282,5 +302,13 @@ mod tests {
             Some("cargo run -p checker -- verify --help".to_owned())
         );
         assert_eq!(plan_of("cargo test -p <crate>"), None);
+        let measurement =
+            plan("cargo run --release -p measurements --example length_sweep")
+                .expect("a measurement is run");
+        assert!(measurement.full_repository);
+        assert_eq!(
+            measurement.line,
+            "cargo run --release -p measurements --example length_sweep -- --help"
+        );
     }
 }

@@ -83,8 +83,8 @@ process-could-not-look-up-user = 无法查找用户 `{ $user }`
 process-no-such-user = 没有用户 `{ $user }`：请创建它，或者去掉 --run-as
 # en: 42d6a5b1c75d7041
 fallback-account-is-root = --run-as 指定的是 root：没有沙箱时，被测代码必须以一个专用、不拥有任何文件的账户运行（例如 `adduser --disabled-password student`）
-# en: ed81a46c9402f64e
-fallback-answers-readable = --run-as 指定的账户可以读取 { $path }：没有沙箱时，它能读到的任何东西都不可以包含答案。请让参考答案和测试套件对它不可读（例如 `chmod -R o-rwx { $course }/solutions { $course }/checker/suites`，Gradescope 包的 setup 就是这样做的），或者在能运行 bubblewrap 的地方评分
+# en: 20b907c45b90900f
+fallback-answers-readable = --run-as 指定的账户可以读取 { $path }：没有沙箱时，它能读到的任何东西都不可以包含答案。请让参考答案和测试套件对它不可读（例如 `chmod -R o-rwx { $course }/solutions`，Gradescope 包的 setup 就是这样做的），或者在能运行 bubblewrap 的地方评分
 # en: abfe0003d190f437
 process-run-as-needs-unix = --run-as { $user }：以另一个用户身份运行测试需要 Unix 系统
 # en: 39636246e7688d7d

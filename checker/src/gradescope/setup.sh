@@ -29,6 +29,6 @@ cargo fetch --locked
 
 id -u student >/dev/null 2>&1 || adduser --disabled-password --gecos "" student
 # Code under test runs as `student`, where bubblewrap cannot: it cannot read the solutions
-# and the suites (the checker refuses to grade while it can), nor the checker's build
+# and their suites (the checker refuses to grade while it can), nor the checker's build
 # folder (the checker keeps it root's), and it cannot write the results.
-chmod -R o-rwx "$course/solutions" "$course/checker/suites" "$source_dir"
+chmod -R o-rwx "$course/solutions" "$source_dir"

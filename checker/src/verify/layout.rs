@@ -211,22 +211,23 @@ fn public_items(source: &str) -> Vec<String> {
         .collect()
 }
 
-/// Checks that every figure and experiment course.toml names has its example file, so
-/// that `cargo xtask figures` and `cargo xtask experiments` can run it.
+/// Checks that every figure and experiment course.toml names has its program, an example
+/// of the lesson crate or of the maintainers' measurements crate, so that `cargo xtask
+/// figures` and `cargo xtask experiments` can run it. The student edition has no
+/// measurements crate: there, the names of its programs are not checked.
 pub fn check_examples(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     let lesson_dir = lesson_dir(lesson);
+    let measurements = course_manifest::MEASUREMENTS;
+    let has_measurements = course.root.join(measurements).is_dir();
     let mut problems = Vec::new();
     for example in lesson.figures.iter().chain(&lesson.experiments) {
-        let file = course
-            .root
-            .join(&lesson_dir)
-            .join("examples")
-            .join(format!("{example}.rs"));
-        if !file.is_file() {
+        if has_measurements && lesson.program_package(&course.root, example).is_none() {
             problems.push(format!(
-                "course.toml names the example `{example}` of {lesson_dir}, which has no \
-                 examples/{example}.rs: add that file, or remove the name from the \
-                 lesson's `figures` or `experiments` in course.toml"
+                "course.toml names the program `{example}` of {lesson_dir}, and neither \
+                 {lesson_dir}/examples/{example}.rs nor {measurements}/examples/{example}.rs \
+                 exists: add the file (in the lesson crate if a learner runs it on their own \
+                 code), or remove the name from the lesson's `figures` or `experiments` in \
+                 course.toml"
             ));
         }
     }
@@ -417,7 +418,7 @@ pub fn check_visible_test(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     )]
 }
 
-/// Checks the lesson's graded suites (`checker/suites/<id>/`): each has tests, every
+/// Checks the lesson's suites (`solutions/<id>/suite/`): each has tests, every
 /// `#[test]` is followed by the function the checker expects, every test's body is
 /// wrapped in `graded(...)` (or it could never report a pass), and no test name is used
 /// twice in the lesson (the report tells tests apart by name). A suite that cannot be
@@ -431,7 +432,13 @@ pub fn check_suites(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut all_names = BTreeSet::new();
     for (tier, suite) in suites {
-        let file = format!("checker/suites/{id}/{}.rs", tier.stem());
+        let file = course
+            .suite_file(lesson, tier)
+            .strip_prefix(&course.root)
+            .map_or_else(
+                |_| format!("{}.rs", tier.stem()),
+                |p| p.display().to_string(),
+            );
         let names = expected_tests(&suite);
         let attributes = suite.lines().filter(|l| l.trim() == "#[test]").count();
         let wrapped = suite.matches("graded(||").count();
@@ -498,12 +505,15 @@ pub fn check_chapter(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     }
 }
 
-/// Checks, course-wide, that every folder under lessons/, solutions/ and
-/// checker/suites/ is a lesson of course.toml: a stray one (a renamed or removed lesson)
-/// is built and shipped, but never graded. A folder that cannot be read is an error.
+/// Checks, course-wide, that every folder under lessons/ and solutions/ (and the student
+/// edition's checker/suites/) is a lesson of course.toml: a stray one (a renamed or
+/// removed lesson) is built and shipped, but never graded. A folder that cannot be read is an error.
 pub fn check_stray_folders(course: &Course) -> Result<Vec<Problem>> {
     let mut problems = Vec::new();
-    for folder in ["lessons", "solutions", "checker/suites"] {
+    for folder in ["lessons", "solutions", course_manifest::EXPORTED_SUITES] {
+        if !course.root.join(folder).is_dir() {
+            continue;
+        }
         for entry in std::fs::read_dir(course.root.join(folder))
             .with_context(|| format!("reading {folder}/"))?
         {

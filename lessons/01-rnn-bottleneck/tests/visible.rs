@@ -84,7 +84,7 @@ fn forward_keeps_one_state_per_token_and_the_context_is_the_last() {
     let xs = linspace_matrix(5, 3, -0.9, 1.2);
     let h0 = Vector::from(linspace(0.3, -0.4, 4));
     let states = cell.forward(&xs, &h0);
-    // NumPy (tools/reference/lesson01_rnn.py): one state (a row) per token.
+    // NumPy (solutions/01-rnn-bottleneck/reference.py): one state (a row) per token.
     let expected = array![
         [0.6639407599, 0.2343600703, -0.3115240031, -0.7080500397],
         [0.3765695486, 0.2484414105, 0.1109865836, -0.03084982658],

@@ -20,25 +20,30 @@ fn main() {
     let v = array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]];
     println!("{}{}{}", show("Q", &q), show("K", &k), show("V", &v));
 
-    // Step 1: how well each query matches each key.
-    let scores = q.dot(&k.t());
-    println!("Step 1, scores = Q Kᵀ\n{}", show("scores", &scores));
-
-    // Step 2: scale by 1/√d_k and normalise each row into weights.
+    // Step 1: how well each query matches each key, scaled by 1/√d_k.
     let d_k = q.ncols() as Float;
-    let weights = softmax_rows(&(&scores / d_k.sqrt()));
+    let scaled = q.dot(&k.t()) / d_k.sqrt();
     println!(
-        "Step 2, weights = softmax(scores / √{d_k})\n{}",
-        show("weights", &weights)
+        "Step 1, scores = Q Kᵀ / √{d_k}\n{}",
+        show("scores", &scaled)
     );
 
-    // Step 3: each output row is the weighted average of the values.
-    let output = weights.dot(&v);
-    println!("Step 3, output = weights V\n{}", show("output", &output));
+    // Step 2: your softmax_rows normalises each row of those scores into weights.
+    println!(
+        "Step 2, your softmax_rows(scores)\n{}",
+        show("weights", &softmax_rows(&scaled))
+    );
 
+    // Steps 2 and 3 inside your attention: the weights it used, and the output, each
+    // row the weighted average of the values (weights · V). The chapter computes both by
+    // hand; compare.
     let attention = scaled_dot_product_attention(&q, &k, &v, None);
     println!(
-        "Your scaled_dot_product_attention gives\n{}",
+        "Your scaled_dot_product_attention's weights\n{}",
+        show("weights", &attention.weights)
+    );
+    println!(
+        "Step 3, its output = weights V\n{}",
         show("output", &attention.output)
     );
 }

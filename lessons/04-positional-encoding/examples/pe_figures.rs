@@ -352,8 +352,9 @@ fn heatmap_svg(max_len: usize, d_model: usize, lang: Lang) -> String {
     svg.finish()
 }
 
-/// A few columns of the table against the position: the continuous curve
-/// sin(pos·ω) or cos(pos·ω), with a dot at each integer position the table keeps.
+/// A few columns of your table against the position: a dot at each integer position the
+/// table keeps, and the continuous sinusoid of the column's frequency through them
+/// (sin(pos·ω) or cos(pos·ω), told apart by the table's value at position 0).
 fn curves_svg(max_len: usize, d_model: usize, columns: &[usize], lang: Lang) -> String {
     let table = sinusoidal_table(max_len, d_model);
     let omega = frequencies(d_model);
@@ -436,13 +437,10 @@ fn curves_svg(max_len: usize, d_model: usize, columns: &[usize], lang: Lang) -> 
     for (n, &col) in columns.iter().enumerate() {
         let (stroke, dash) = styles[n % styles.len()];
         let w = omega[col / 2];
-        let f = |p: Float| {
-            if col.is_multiple_of(2) {
-                (p * w).sin()
-            } else {
-                (p * w).cos()
-            }
-        };
+        // The sinusoid of frequency ω through your table's value at position 0: its
+        // phase is asin(PE(0, col)), 0 for a sine, π/2 for a cosine.
+        let phase = table[[0, col]].clamp(-1.0, 1.0).asin();
+        let f = |p: Float| (p * w + phase).sin();
         let samples = (max_len - 1) * 8;
         let points: Vec<(Float, Float)> = (0..=samples)
             .map(|s| {
@@ -469,7 +467,12 @@ fn curves_svg(max_len: usize, d_model: usize, columns: &[usize], lang: Lang) -> 
             .attr("stroke-width", 2)
             .attr_opt("stroke-dasharray", dash)
             .end();
-        let (kind, i) = (if col.is_multiple_of(2) { "sin" } else { "cos" }, col / 2);
+        let kind = if phase > std::f64::consts::FRAC_PI_4 as Float {
+            "cos"
+        } else {
+            "sin"
+        };
+        let i = col / 2;
         let sub = format!("ω<tspan baseline-shift=\"sub\" font-size=\"10\">{i}</tspan>");
         let wavelength = std::f64::consts::TAU as Float / w;
         svg.text(one(left + 50.0), one(y)).markup(&match lang {

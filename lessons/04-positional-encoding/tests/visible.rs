@@ -32,10 +32,28 @@ fn the_table_for_four_positions_and_d_model_4() {
     // d_model = 4 has two frequencies: ω_0 = 1 and ω_1 = 1/10000^(2/4) = 0.01.
     // Row p is [sin p, cos p, sin 0.01p, cos 0.01p].
     let table = sinusoidal_table(4, 4);
-    let expected = Matrix::from_shape_fn((4, 4), |(p, i)| {
-        let angle = p as Float * [1.0, 0.01][i / 2];
-        if i % 2 == 0 { angle.sin() } else { angle.cos() }
-    });
+    // Written out from a calculator (Python's math.sin and math.cos), not computed here.
+    let expected = array![
+        [0.0, 1.0, 0.0, 1.0],
+        [
+            0.8414709848078965,
+            0.5403023058681398,
+            0.009999833334166664,
+            0.9999500004166653
+        ],
+        [
+            0.9092974268256817,
+            -0.4161468365471424,
+            0.01999866669333308,
+            0.9998000066665778
+        ],
+        [
+            0.1411200080598672,
+            -0.9899924966004454,
+            0.02999550020249566,
+            0.9995500337489875
+        ],
+    ];
     assert_matrix_close(
         "sinusoidal_table(4, 4)",
         &table,

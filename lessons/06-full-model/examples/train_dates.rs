@@ -45,8 +45,8 @@ use course_figures::{Lang, LangArgs, lang::languages};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 use transformer::{
-    Adam, BOS, Batch, Config, Date, DateFormat, DateTask, Example, NormPosition, Split,
-    TrainConfig, Transformer, greedy_decode, greedy_decode_cached, next_token,
+    Adam, BOS, Batch, Config, Date, DateFormat, DateTask, EOS, Example, NormPosition,
+    Split, TrainConfig, Transformer, greedy_decode, greedy_decode_cached, next_token,
     seeded_rng, train_step,
 };
 
@@ -555,7 +555,7 @@ fn decoding_cost(
         "\ngreedy decoding of a held-out date: {dates_full_ms:.3} ms re-running the \
          decoder over the prefix, {dates_cached_ms:.3} ms with the key/value cache"
     );
-    // Fixed lengths, EOS ignored: the cost of n steps of each method, the best of 5 runs.
+    // Fixed lengths: the cost of n steps of each method, the best of 5 runs.
     let few = &sources[..20];
     let mut by_length = Vec::new();
     println!(
@@ -571,7 +571,10 @@ fn decoding_cost(
             };
         let (full_ms, full) = best(&|s| fixed_length_full(model, s, n));
         let (cached_ms, cached) = best(&|s| fixed_length_cached(model, s, n));
-        assert_eq!(full, cached, "the cache must not change what is generated");
+        assert_eq!(
+            full, cached,
+            "the cache must not change what the model predicts"
+        );
         println!("{n:>16} | {full_ms:>22.3} | {cached_ms:>19.3}");
         by_length.push((n, full_ms, cached_ms));
     }
@@ -582,29 +585,37 @@ fn decoding_cost(
     }
 }
 
-/// `n` greedy steps re-running the decoder over the prefix, whatever the tokens.
+/// The `n` steps of a decoding that does not stop, re-running your decoder over the
+/// prefix at each step: the tokens fed are a fixed cycle over the target vocabulary
+/// ([`fed_tokens`]), so that every source takes exactly `n` steps, whatever the model
+/// predicts. Returns the token each step's logits rank first, to compare with the cache.
 fn fixed_length_full(model: &Transformer, src: &[usize], n: usize) -> Vec<usize> {
     let memory = model.encode(src).output;
-    let mut tokens = vec![BOS];
-    for _ in 0..n {
-        let out = model.decode(&tokens, src, &memory).output;
-        let logits = model
-            .output
-            .forward(&out.slice(s![out.nrows() - 1.., ..]).to_owned());
-        tokens.push(next_token(logits.row(0)));
-    }
-    tokens
+    let fed = fed_tokens(model, n);
+    (1..=n)
+        .map(|t| {
+            let out = model.decode(&fed[..t], src, &memory).output; // (t, d_model)
+            let last = out.slice(s![t - 1.., ..]).to_owned(); // (1, d_model)
+            next_token(model.output.forward(&last).row(0))
+        })
+        .collect()
 }
 
-/// `n` greedy steps with the key/value cache, whatever the tokens.
+/// The same `n` steps with your key/value cache: one `decode_step` per fed token.
 fn fixed_length_cached(model: &Transformer, src: &[usize], n: usize) -> Vec<usize> {
     let mut cache = model.start_decoding(src);
-    let mut tokens = vec![BOS];
-    for _ in 0..n {
-        let logits = model.decode_step(&mut cache, *tokens.last().expect("never empty"));
-        tokens.push(next_token(logits.view()));
-    }
-    tokens
+    fed_tokens(model, n)
+        .into_iter()
+        .map(|token| next_token(model.decode_step(&mut cache, token).view()))
+        .collect()
+}
+
+/// `BOS`, then `n − 1` tokens cycling over the target vocabulary after the special ones.
+fn fed_tokens(model: &Transformer, n: usize) -> Vec<usize> {
+    let vocab = model.output.weight.nrows();
+    std::iter::once(BOS)
+        .chain((0..n - 1).map(|i| EOS + 1 + i % (vocab - EOS - 1)))
+        .collect()
 }
 
 fn machine() -> String {

@@ -3,5 +3,5 @@
 // The tests name the lesson crate `rnn`; here the solution stands in for it.
 extern crate rnn_solution as rnn;
 
-#[path = "../../../checker/suites/01-rnn-bottleneck/graded.rs"]
+#[path = "../suite/graded.rs"]
 mod graded;

@@ -3,5 +3,5 @@
 // The tests name the lesson crate `attention`; here the solution stands in for it.
 extern crate attention_solution as attention;
 
-#[path = "../../../checker/suites/02-attention/heldout.rs"]
+#[path = "../suite/heldout.rs"]
 mod heldout;

@@ -3,5 +3,5 @@
 // The tests name the lesson crate `multi_head_attention`; here the solution stands in for it.
 extern crate multi_head_attention_solution as multi_head_attention;
 
-#[path = "../../../checker/suites/03-multi-head-attention/graded.rs"]
+#[path = "../suite/graded.rs"]
 mod graded;

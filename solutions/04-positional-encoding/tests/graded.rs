@@ -3,5 +3,5 @@
 // The tests name the lesson crate `positional_encoding`; here the solution stands in for it.
 extern crate positional_encoding_solution as positional_encoding;
 
-#[path = "../../../checker/suites/04-positional-encoding/graded.rs"]
+#[path = "../suite/graded.rs"]
 mod graded;

@@ -14,7 +14,7 @@
 //! - The target of a Markdown link or image, `[text](target)`, outside code, is a named
 //!   path too, relative to its page; web addresses and anchors within the page are not.
 //! - Placeholders are not paths: a span or target with `<`, `>`, `*`, `?`, `{`, `[`, `$`,
-//!   `…`, `...` or `NN` (`lessons/NN-name/src/lib.rs`, `checker/suites/<lesson>/`,
+//!   `…`, `...` or `NN` (`lessons/NN-name/src/lib.rs`, `solutions/<lesson>/suite/`,
 //!   `lessons/06-full-model/src/*.rs`), or with `:` (a line, an anchor). Nor are what
 //!   commands create: paths under `target/` and `book/build/`. Nor are the few spans that
 //!   name a kind of file anyone's project may have (`.cargo/config.toml`: "not a
@@ -390,7 +390,7 @@ mod tests {
     #[test]
     fn placeholders_patterns_and_outputs_are_not_paths() {
         let text = "Edit `lessons/NN-name/src/lib.rs`, `lessons/NN-*/src/lib.rs`, \
-                    `lessons/06-full-model/src/*.rs` or `checker/suites/<lesson>/graded.json` \
+                    `lessons/06-full-model/src/*.rs` or `solutions/<lesson>/suite/graded.json` \
                     (`lessons/…`); figures go to `target/figures/` and `book/build/`; \
                     not a `.cargo/config.toml`.\n";
         let top: BTreeSet<String> = ["lessons", "checker", "target", "book", ".cargo"]
@@ -401,16 +401,20 @@ mod tests {
 
     #[test]
     fn the_full_repository_mark_holds_for_its_own_sentence_only() {
-        let text = "The script `tools/reference/lesson03_mha.py` (in the full repository) made them. \
-                    Run `tools/reference/lesson05_layers.py`.\n\
+        let text = "The script `solutions/03-multi-head-attention/reference.py` (in the full repository) made them. \
+                    Run `solutions/05-encoder-layer/reference.py`.\n\
                     | `tools/reference/a.py` | `tools/reference/b.py`, full repository only |\n\
                     1. 脚本 `tools/reference/c.py` 在完整仓库中。然后 `tools/reference/d.py`。\n";
         assert_eq!(
             paths(text),
             [
-                ("tools/reference/lesson03_mha.py".to_owned(), false, true),
                 (
-                    "tools/reference/lesson05_layers.py".to_owned(),
+                    "solutions/03-multi-head-attention/reference.py".to_owned(),
+                    false,
+                    true
+                ),
+                (
+                    "solutions/05-encoder-layer/reference.py".to_owned(),
                     false,
                     false
                 ),
