@@ -20,12 +20,10 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::encoder_layer::{
-    Decoder, Encoder, Ffn, Norm, Position, decoder_forward, decoder_mistakes,
-    encoder_d_x_mistakes, encoder_forward, encoder_mistakes, ffn_backward_mistakes,
-    ffn_mistakes, layer_norm_backward_mistakes, layer_norm_mistakes,
+    decoder_forward, decoder_mistakes, encoder_d_x_mistakes, encoder_forward,
+    encoder_mistakes, ffn_backward_mistakes, ffn_mistakes, layer_norm_backward_mistakes,
+    layer_norm_mistakes,
 };
-#[cfg(feature = "builders")]
-use course_mistakes::multi_head_attention::{Layer, LinearWeights};
 use encoder_layer::{
     DecoderLayer, EncoderLayer, FeedForward, LayerNorm, Linear, MultiHeadAttention,
     NormPosition, causal_mask, padding_mask,
@@ -380,73 +378,10 @@ fn the_decoder_reads_the_memory_and_never_the_future() {
     assert_eq!(grads.d_memory.dim(), (5, 6));
 }
 
-// The layers' parts, as the builders of common mistakes
-// (`course_mistakes::encoder_layer`) take them.
-
+// The layers' parts, as the builders of common mistakes (`course_mistakes::encoder_layer`)
+// take them: the graded suite's adapters, in the maintainers' builds only.
 #[cfg(feature = "builders")]
-fn linear_parts(layer: &Linear) -> LinearWeights<'_> {
-    LinearWeights {
-        weight: &layer.weight,
-        bias: &layer.bias,
-    }
-}
-
+#[path = "../../../solutions/05-encoder-layer/suite/parts.rs"]
+mod parts;
 #[cfg(feature = "builders")]
-fn attention_parts(attention: &MultiHeadAttention) -> Layer<'_> {
-    Layer {
-        n_heads: attention.n_heads,
-        w_q: linear_parts(&attention.w_q),
-        w_k: linear_parts(&attention.w_k),
-        w_v: linear_parts(&attention.w_v),
-        w_o: linear_parts(&attention.w_o),
-    }
-}
-
-#[cfg(feature = "builders")]
-fn norm_parts(norm: &LayerNorm) -> Norm<'_> {
-    Norm {
-        gamma: &norm.gamma,
-        beta: &norm.beta,
-        eps: norm.eps,
-    }
-}
-
-#[cfg(feature = "builders")]
-fn ffn_parts(ffn: &FeedForward) -> Ffn<'_> {
-    Ffn {
-        w_1: linear_parts(&ffn.w_1),
-        w_2: linear_parts(&ffn.w_2),
-    }
-}
-
-#[cfg(feature = "builders")]
-fn position_of(position: NormPosition) -> Position {
-    match position {
-        NormPosition::Post => Position::Post,
-        NormPosition::Pre => Position::Pre,
-    }
-}
-
-#[cfg(feature = "builders")]
-fn encoder_parts(layer: &EncoderLayer) -> Encoder<'_> {
-    Encoder {
-        self_attention: attention_parts(&layer.self_attention),
-        ffn: ffn_parts(&layer.ffn),
-        norm_1: norm_parts(&layer.norm_1),
-        norm_2: norm_parts(&layer.norm_2),
-        position: position_of(layer.norm_position),
-    }
-}
-
-#[cfg(feature = "builders")]
-fn decoder_parts(layer: &DecoderLayer) -> Decoder<'_> {
-    Decoder {
-        self_attention: attention_parts(&layer.self_attention),
-        cross_attention: attention_parts(&layer.cross_attention),
-        ffn: ffn_parts(&layer.ffn),
-        norm_1: norm_parts(&layer.norm_1),
-        norm_2: norm_parts(&layer.norm_2),
-        norm_3: norm_parts(&layer.norm_3),
-        position: position_of(layer.norm_position),
-    }
-}
+use parts::*;

@@ -32,12 +32,9 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::encoder_layer::{
-    self as mistakes, Decoder, Encoder, Ffn, Norm, Position, encoder_d_x_mistakes,
-    ffn_backward_mistakes, ffn_mistakes, layer_norm_backward_mistakes,
-    layer_norm_mistakes, normalise,
+    self as mistakes, Norm, encoder_d_x_mistakes, ffn_backward_mistakes, ffn_mistakes,
+    layer_norm_backward_mistakes, layer_norm_mistakes, normalise,
 };
-#[cfg(feature = "builders")]
-use course_mistakes::multi_head_attention::{Layer, LinearWeights};
 use encoder_layer::{
     DecoderLayer, DecoderLayerForward, DecoderLayerGrads, EncoderLayer,
     EncoderLayerForward, EncoderLayerGrads, FeedForward, FeedForwardForward,
@@ -348,78 +345,13 @@ fn ffn_output(ffn: &FeedForward, x: &Matrix) -> Matrix {
     observe("FeedForward::forward", || ffn.forward(x).output)
 }
 
-// ---------------------------------------------------------------------------------------
-// The layers' parts as the builders of wrong answers take them
-// (`course_mistakes::encoder_layer`, which computes every layer itself)
-// ---------------------------------------------------------------------------------------
-
+// The layers' parts as the builders of wrong answers take them, shared with the visible
+// tests (maintainers' builds only).
 #[cfg(feature = "builders")]
-fn linear_parts(layer: &Linear) -> LinearWeights<'_> {
-    LinearWeights {
-        weight: &layer.weight,
-        bias: &layer.bias,
-    }
-}
-
+#[path = "parts.rs"]
+mod parts;
 #[cfg(feature = "builders")]
-fn attention_parts(attention: &MultiHeadAttention) -> Layer<'_> {
-    Layer {
-        n_heads: attention.n_heads,
-        w_q: linear_parts(&attention.w_q),
-        w_k: linear_parts(&attention.w_k),
-        w_v: linear_parts(&attention.w_v),
-        w_o: linear_parts(&attention.w_o),
-    }
-}
-
-#[cfg(feature = "builders")]
-fn norm_parts(norm: &LayerNorm) -> Norm<'_> {
-    Norm {
-        gamma: &norm.gamma,
-        beta: &norm.beta,
-        eps: norm.eps,
-    }
-}
-
-#[cfg(feature = "builders")]
-fn ffn_parts(ffn: &FeedForward) -> Ffn<'_> {
-    Ffn {
-        w_1: linear_parts(&ffn.w_1),
-        w_2: linear_parts(&ffn.w_2),
-    }
-}
-
-#[cfg(feature = "builders")]
-fn position_of(position: NormPosition) -> Position {
-    match position {
-        NormPosition::Post => Position::Post,
-        NormPosition::Pre => Position::Pre,
-    }
-}
-
-#[cfg(feature = "builders")]
-fn encoder_parts(layer: &EncoderLayer) -> Encoder<'_> {
-    Encoder {
-        self_attention: attention_parts(&layer.self_attention),
-        ffn: ffn_parts(&layer.ffn),
-        norm_1: norm_parts(&layer.norm_1),
-        norm_2: norm_parts(&layer.norm_2),
-        position: position_of(layer.norm_position),
-    }
-}
-
-#[cfg(feature = "builders")]
-fn decoder_parts(layer: &DecoderLayer) -> Decoder<'_> {
-    Decoder {
-        self_attention: attention_parts(&layer.self_attention),
-        cross_attention: attention_parts(&layer.cross_attention),
-        ffn: ffn_parts(&layer.ffn),
-        norm_1: norm_parts(&layer.norm_1),
-        norm_2: norm_parts(&layer.norm_2),
-        norm_3: norm_parts(&layer.norm_3),
-        position: position_of(layer.norm_position),
-    }
-}
+use parts::*;
 
 // ---------------------------------------------------------------------------------------
 // LayerNorm
