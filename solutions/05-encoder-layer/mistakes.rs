@@ -267,6 +267,11 @@ pub fn feed_forward(ffn: &Ffn, x: &Matrix) -> Matrix {
     ffn_with(ffn, x, relu).1
 }
 
+/// The FFN's hidden layer, `max(0, x W_1ᵀ + b_1)`, recorded for the suite.
+pub fn ffn_hidden(ffn: &Ffn, x: &Matrix) -> Matrix {
+    ffn_with(ffn, x, relu).0
+}
+
 /// The wrong results of `FeedForward::forward`.
 pub struct FfnMistakes {
     /// For `hidden`: the pre-activation, GELU.

@@ -11,8 +11,8 @@
 //! a BLAS library multiplies on one), the best of several runs of
 //!
 //! - the whole attention call, `softmax(Q Kᵀ / √d_k) V`;
-//! - its three stages on their own: the scores `Q Kᵀ / √d_k`, the row softmax, and the
-//!   weighted sum `W V`;
+//! - its three stages, each on its own inputs of the right shape: the scores
+//!   `Q Kᵀ / √d_k`, the row softmax (of an `(n, n)` fill), and the weighted sum `W V`;
 //! - for comparison, the three projections `X W_qᵀ + b_q`, `X W_kᵀ + b_k`,
 //!   `X W_vᵀ + b_v` of a head of width 64 (lesson 02's `Linear`), whose work grows
 //!   like `n`, not `n²`,
@@ -150,8 +150,10 @@ fn measure(n: usize) -> Row {
             None,
         ));
     });
-    // The stages' inputs: the scores, and the weights your attention returns.
-    let scores = q.dot(&k.t()) / scale;
+    // Each stage on inputs of its own shape, timed alone: the product Q Kᵀ and its
+    // scaling; your softmax_rows of an (n, n) fill; the product of the weights your
+    // attention returns with V.
+    let scores = fill(n, n, 8);
     let weights = scaled_dot_product_attention(&q, &k, &v, None).weights;
     let score_time = best_time(|| {
         black_box(black_box(&q).dot(&black_box(&k).t()) / scale);

@@ -2,8 +2,7 @@
 //!
 //! Run it once your attention works: `cargo run -p attention --example three_words`.
 
-use attention::{scaled_dot_product_attention, softmax_rows};
-use course_common::Float;
+use attention::scaled_dot_product_attention;
 use course_common::ndarray::array;
 use course_harness::check::show;
 
@@ -20,26 +19,15 @@ fn main() {
     let v = array![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]];
     println!("{}{}{}", show("Q", &q), show("K", &k), show("V", &v));
 
-    // Step 1: how well each query matches each key, scaled by 1/√d_k.
-    let d_k = q.ncols() as Float;
-    let scaled = q.dot(&k.t()) / d_k.sqrt();
-    println!(
-        "Step 1, scores = Q Kᵀ / √{d_k}\n{}",
-        show("scores", &scaled)
-    );
+    // Step 1: how well each query matches each key, a dot product per pair.
+    println!("Step 1, Q Kᵀ\n{}", show("Q Kᵀ", &q.dot(&k.t())));
 
-    // Step 2: your softmax_rows normalises each row of those scores into weights.
-    println!(
-        "Step 2, your softmax_rows(scores)\n{}",
-        show("weights", &softmax_rows(&scaled))
-    );
-
-    // Steps 2 and 3 inside your attention: the weights it used, and the output, each
-    // row the weighted average of the values (weights · V). The chapter computes both by
-    // hand; compare.
+    // Steps 2 and 3 are your attention's: the weights it computed from those scores
+    // (scaled by 1/√d_k, then normalised row by row), and the output, each row the
+    // weighted average of the values. The chapter computes both by hand; compare.
     let attention = scaled_dot_product_attention(&q, &k, &v, None);
     println!(
-        "Your scaled_dot_product_attention's weights\n{}",
+        "Step 2, your scaled_dot_product_attention's weights\n{}",
         show("weights", &attention.weights)
     );
     println!(

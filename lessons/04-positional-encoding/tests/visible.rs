@@ -15,8 +15,8 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::positional_encoding::{
-    add_mistakes, embed_with_positions_mistakes, embedding_backward_mistakes,
-    embedding_mistakes, ratio_mistakes, table_mistakes,
+    add_mistakes, added, embed_with_positions_mistakes, embedded,
+    embedding_backward_mistakes, embedding_mistakes, ratio_mistakes, table_mistakes,
 };
 use positional_encoding::{
     Embedding, add_positional_encoding, embed_with_positions,
@@ -121,7 +121,7 @@ fn the_encoding_is_added_from_position_start_after_the_scale() {
     // Any table will do here: row t of x gets row start + t of the table.
     let table = linspace_matrix(6, 4, 0.5, -2.0);
     let x = linspace_matrix(3, 4, -1.0, 1.2);
-    let expected = &x + &table.slice(s![2..5, ..]);
+    let expected = named!(NAMED, added(&x, &table, 2) => Matrix);
     assert_matrix_close(
         "add_positional_encoding(x, table, 2) (rows 2, 3, 4 of the table)",
         &add_positional_encoding(&x, &table, 2),
@@ -131,11 +131,10 @@ fn the_encoding_is_added_from_position_start_after_the_scale() {
     );
     // √d_model · weight[tokens] + table[0..n]: the scale is the embedding's alone.
     let embedding = Embedding::new(array![[1.0, 0.0, 0.5, -1.0], [0.25, 2.0, 0.0, 1.0]]);
-    let expected = array![
-        [0.5, 4.0, 0.0, 2.0],
-        [2.0, 0.0, 1.0, -2.0],
-        [0.5, 4.0, 0.0, 2.0]
-    ] + table.slice(s![0..3, ..]);
+    // The scaled rows are [0.5, 4, 0, 2], [2, 0, 1, −2] and [0.5, 4, 0, 2] (√4 = 2 times
+    // rows 1, 0 and 1); the recorded value adds rows 0 to 2 of the table.
+    let expected =
+        named!(NAMED, embedded(&embedding.weight, &[1, 0, 1], &table) => Matrix);
     assert_matrix_close(
         "embed_with_positions(embedding, &[1, 0, 1], table)",
         &embed_with_positions(&embedding, &[1, 0, 1], &table),

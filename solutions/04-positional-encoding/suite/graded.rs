@@ -258,13 +258,13 @@ fn table_interleaves_sine_at_even_columns_and_cosine_at_odd_columns() {
             )
         );
         let two = sinusoidal_table(4, 2);
-        let expected = Matrix::from_shape_fn((4, 2), |(p, c)| {
-            if c == 0 {
-                (p as Float).sin()
-            } else {
-                (p as Float).cos()
-            }
-        });
+        // sin p and cos p for p = 0 to 3, written out (Python's math.sin and math.cos).
+        let expected = array![
+            [0.0, 1.0],
+            [0.8414709848078965, 0.5403023058681398],
+            [0.9092974268256817, -0.4161468365471424],
+            [0.1411200080598672, -0.9899924966004454],
+        ];
         assert_matrix_close(
             &tr!(MESSAGES, "table-d2"),
             &two,

@@ -32,8 +32,8 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::encoder_layer::{
-    self as mistakes, Norm, encoder_d_x_mistakes, ffn_backward_mistakes, ffn_mistakes,
-    layer_norm_backward_mistakes, layer_norm_mistakes, normalise,
+    self as mistakes, Norm, encoder_d_x_mistakes, ffn_backward_mistakes, ffn_hidden,
+    ffn_mistakes, layer_norm_backward_mistakes, layer_norm_mistakes, normalise,
 };
 use encoder_layer::{
     DecoderLayer, DecoderLayerForward, DecoderLayerGrads, EncoderLayer,
@@ -535,15 +535,12 @@ fn layer_norm_output_std_is_sqrt_of_var_over_var_plus_eps() {
             &got,
             (4, 5),
         );
-        let moments = |m: &Matrix, i: usize| {
-            let r = m.row(i);
-            let mean = r.sum() / 5.0;
-            let var = r.mapv(|v| (v - mean) * (v - mean)).sum() / 5.0;
-            (mean, var)
-        };
-        for i in 0..4 {
-            let (_, var_in) = moments(&x, i);
-            let (mean_out, var_out) = moments(&got, i);
+        for (i, &(_, half_variance)) in rows.iter().enumerate() {
+            // The input row's variance by construction, and the output row's mean and,
+            // since that mean is 0, its variance: the mean of its squares.
+            let var_in = 2.0 * half_variance;
+            let mean_out = got.row(i).sum() / 5.0;
+            let var_out = got.row(i).mapv(|v| v * v).sum() / 5.0;
             let expected = (var_in / (var_in + LAYER_NORM_EPS)).sqrt();
             let std_out = var_out.sqrt();
             assert!(
@@ -780,7 +777,7 @@ fn feed_forward_matches_pytorch() {
         );
         let x = scrambled(3, 6, 11, 1.0);
         let forward = observe_parts("FeedForward::forward", || ffn.forward(&x));
-        let hidden = ffn.w_1.forward(&x).mapv(|v| v.max(0.0));
+        let hidden = named!(NAMED, ffn_hidden(&ffn_parts(&ffn), &x) => Matrix);
         // The ReLU left out or replaced by GELU, in the hidden layer and the output.
         let mistakes =
             named!(NAMED, Groups::from(ffn_mistakes(&ffn_parts(&ffn), &x)) => Groups);
