@@ -202,14 +202,14 @@ pub fn embedding_backward_mistakes(
     differing(&right, mistakes)
 }
 
-/// `add_positional_encoding(x, table, start)`, right: row t is x[t] + table[start + t].
+/// `add_positional_encoding(x, table, start)`, right: row t is `x[t] + table[start + t]`.
 /// The suite reads it recorded, so that the student edition does not compute it.
 pub fn added(x: &Matrix, table: &Matrix, start: usize) -> Matrix {
     x + &table.slice(s![start..start + x.nrows(), ..])
 }
 
-/// `embed_with_positions`, right, for the embedding `weight`: √d_model · weight[tokens]
-/// + table[0..n], recorded for the suite as [`added`] is.
+/// `embed_with_positions`, right, for the embedding `weight`: √d_model · `weight[tokens]`
+/// + `table[0..n]`, recorded for the suite as [`added`] is.
 pub fn embedded(weight: &Matrix, tokens: &[usize], table: &Matrix) -> Matrix {
     let scale = (weight.ncols() as Float).sqrt();
     weight.select(Axis(0), tokens) * scale + table.slice(s![0..tokens.len(), ..])

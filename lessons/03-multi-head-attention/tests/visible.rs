@@ -20,9 +20,8 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::multi_head_attention::{
-    Layer, LinearWeights, forward as mha_forward, input_gradient_mistakes,
-    merge_mistakes, output_mistakes, parameter_count_mistakes, split_mistakes,
-    weights_mistakes,
+    forward as mha_forward, input_gradient_mistakes, merge_mistakes, output_mistakes,
+    parameter_count_mistakes, split_mistakes, weights_mistakes,
 };
 use multi_head_attention::{Linear, MultiHeadAttention, merge_heads, split_heads};
 
@@ -35,23 +34,13 @@ fn identity(d: usize) -> Linear {
     Linear::new(Matrix::eye(d), Vector::zeros(d))
 }
 
-/// The layer's weights, as the builders of common mistakes take them.
+/// The layer's weights as the builders of wrong answers take them: one adapter, shared
+/// by the graded suite and the visible tests (maintainers' builds only).
 #[cfg(feature = "builders")]
-fn params(mha: &MultiHeadAttention) -> Layer<'_> {
-    fn projection(layer: &Linear) -> LinearWeights<'_> {
-        LinearWeights {
-            weight: &layer.weight,
-            bias: &layer.bias,
-        }
-    }
-    Layer {
-        n_heads: mha.n_heads,
-        w_q: projection(&mha.w_q),
-        w_k: projection(&mha.w_k),
-        w_v: projection(&mha.w_v),
-        w_o: projection(&mha.w_o),
-    }
-}
+#[path = "../../../solutions/03-multi-head-attention/suite/parts.rs"]
+mod parts;
+#[cfg(feature = "builders")]
+use parts::params;
 
 #[test]
 fn split_heads_cuts_the_features_into_blocks_of_d_k_columns() {
