@@ -182,5 +182,8 @@ fn sources_fingerprint(course: &Course, submission: &Path, lesson: &Lesson) -> S
             std::fs::read(file).unwrap_or_default().hash(&mut hasher);
         }
     }
+    for module in course.suite_modules(lesson) {
+        std::fs::read(module).unwrap_or_default().hash(&mut hasher);
+    }
     format!("{:016x}", hasher.finish())
 }

@@ -191,6 +191,30 @@ impl Course {
         ]
     }
 
+    /// The modules a lesson's suites share (`calls.rs`, `parts.rs`): every `.rs` file of
+    /// its suite folder that is not a tier's suite. They go wherever the suites go.
+    pub fn suite_modules(&self, lesson: &Lesson) -> Vec<PathBuf> {
+        let tiers: Vec<String> = Tier::ALL
+            .iter()
+            .map(|tier| format!("{}.rs", tier.stem()))
+            .collect();
+        let mut modules: Vec<PathBuf> = std::fs::read_dir(self.suite_dir(lesson))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| {
+                path.is_file()
+                    && path.extension().is_some_and(|e| e == "rs")
+                    && path
+                        .file_name()
+                        .is_some_and(|name| !tiers.iter().any(|t| name == t.as_str()))
+            })
+            .collect();
+        modules.sort();
+        modules
+    }
+
     /// The suites of a lesson that this edition of the course has, with their sources:
     /// the graded suite always, the held-out one in the instructor's edition.
     pub fn suites(&self, lesson: &Lesson) -> Result<Vec<(Tier, String)>> {

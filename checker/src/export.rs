@@ -82,6 +82,11 @@ pub fn export_student(course: &Course, out: &Path) -> Result<()> {
                 copy_file(&companion, &to.join(companion.strip_prefix(&from)?))?;
             }
         }
+        // The modules the suites share (the calls into the lesson), which the graded one
+        // includes.
+        for module in course.suite_modules(lesson) {
+            copy_file(&module, &to.join(module.strip_prefix(&from)?))?;
+        }
     }
     std::fs::write(out.join("README.md"), STUDENT_README)?;
     std::fs::write(out.join("README.zh-CN.md"), STUDENT_README_ZH)?;

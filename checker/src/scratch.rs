@@ -385,8 +385,15 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
         }
     }
     if !suites.is_empty() {
-        // The suites' messages in every language, which they `include_str!`.
+        // The suites' messages in every language, which they `include_str!`, and the
+        // modules they share.
         copy_if_changed(&course.suite_locales(lesson), &suites_dir.join("locales"))?;
+        for module in course.suite_modules(lesson) {
+            let bytes = std::fs::read(&module)
+                .with_context(|| format!("could not read {}", module.display()))?;
+            let name = module.file_name().map(ToOwned::to_owned).unwrap_or_default();
+            write_bytes_if_changed(&suites_dir.join(name), &bytes)?;
+        }
     }
     if place.origin == Origin::Empty {
         // Builds the suites' dependencies too: an empty test target that links them.

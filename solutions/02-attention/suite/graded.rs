@@ -8,15 +8,11 @@
 //! exact mathematical property.
 //!
 //! Every call into the lesson goes through `observe` (in the helpers `softmax`, `attend`,
-//! `linear_forward`, `head_forward` and the others below), so that the checker's judge can
-//! replay the values it returned (see `course_harness::tape`).
+//! `linear_forward`, `head_forward` and the others of `calls.rs`, which the held-out suite
+//! shares), so that the checker's judge can replay the values it returned (see
+//! `course_harness::tape`).
 
-use attention::{
-    Attention, AttentionGrads, HeadForward, HeadGrads, Linear, LinearGrads, Mask,
-    SelfAttentionHead, apply_mask, causal_mask, padding_mask,
-    scaled_dot_product_attention, scaled_dot_product_attention_backward, softmax_rows,
-    softmax_rows_backward,
-};
+use attention::{Attention, Linear, Mask, SelfAttentionHead};
 use course_common::ndarray::{Axis, array, s};
 use course_common::{Float, Matrix, Vector};
 use course_harness::causes::attention::{MASK_AFTER_SOFTMAX, WRONG_AXIS};
@@ -25,7 +21,7 @@ use course_harness::{
     Catalog, Cause, Misconception, Named, Reference, Tol, assert_all_finite,
     assert_gradient_close, assert_gradient_close_named, assert_mask_eq,
     assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, graded, linspace,
-    linspace_matrix, named, numerical_gradient, observe, relative_error, tr,
+    linspace_matrix, named, numerical_gradient, relative_error, tr,
 };
 #[cfg(feature = "builders")]
 use course_mistakes::attention::{
@@ -50,137 +46,10 @@ static MESSAGES: Catalog = Catalog::new(
     include_str!("locales/zh-CN/suite.ftl"),
 );
 
-// ---------------------------------------------------------------------------------------
-// Calls into the lesson, each observed
-// ---------------------------------------------------------------------------------------
-//
-// Layers and heads are built with `Linear::new` and struct literals, which the lesson gives
-// complete; every function and method below is the learner's, so every call goes through
-// `observe` and returns course types only. Results come back as matrices and are put back
-// in the lesson's plain structs (`Attention`, the gradients) here.
-
-/// `softmax_rows(scores)`.
-fn softmax(scores: &Matrix) -> Matrix {
-    observe("softmax_rows", || softmax_rows(scores))
-}
-
-/// `softmax_rows_backward(weights, d_weights)`.
-fn softmax_backward(weights: &Matrix, d_weights: &Matrix) -> Matrix {
-    observe("softmax_rows_backward", || {
-        softmax_rows_backward(weights, d_weights)
-    })
-}
-
-/// `causal_mask(len)`.
-fn causal(len: usize) -> Mask {
-    observe("causal_mask", || causal_mask(len))
-}
-
-/// `padding_mask(n_queries, key_is_token)`.
-fn padding(n_queries: usize, key_is_token: &[bool]) -> Mask {
-    observe("padding_mask", || padding_mask(n_queries, key_is_token))
-}
-
-/// `apply_mask(scores, mask)`.
-fn masked(scores: &Matrix, mask: &Mask) -> Matrix {
-    observe("apply_mask", || apply_mask(scores, mask))
-}
-
-/// `scaled_dot_product_attention(q, k, v, mask)`.
-fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Option<&Mask>) -> Attention {
-    let (output, weights) = observe("scaled_dot_product_attention", || {
-        let attention = scaled_dot_product_attention(q, k, v, mask);
-        (attention.output, attention.weights)
-    });
-    Attention { output, weights }
-}
-
-/// `scaled_dot_product_attention_backward(q, k, v, weights, d_output)`.
-fn attend_backward(
-    q: &Matrix,
-    k: &Matrix,
-    v: &Matrix,
-    weights: &Matrix,
-    d_output: &Matrix,
-) -> AttentionGrads {
-    let (d_q, d_k, d_v) = observe("scaled_dot_product_attention_backward", || {
-        let grads = scaled_dot_product_attention_backward(q, k, v, weights, d_output);
-        (grads.d_q, grads.d_k, grads.d_v)
-    });
-    AttentionGrads { d_q, d_k, d_v }
-}
-
-/// `layer.forward(x)`.
-fn linear_forward(layer: &Linear, x: &Matrix) -> Matrix {
-    observe("Linear::forward", || layer.forward(x))
-}
-
-/// `layer.backward(x, d_y)`.
-fn linear_backward(layer: &Linear, x: &Matrix, d_y: &Matrix) -> LinearGrads {
-    let (d_x, d_weight, d_bias) = observe("Linear::backward", || {
-        let grads = layer.backward(x, d_y);
-        (grads.d_x, grads.d_weight, grads.d_bias)
-    });
-    LinearGrads {
-        d_x,
-        d_weight,
-        d_bias,
-    }
-}
-
-/// `head.forward(x, mask)`.
-fn head_forward(
-    head: &SelfAttentionHead,
-    x: &Matrix,
-    mask: Option<&Mask>,
-) -> HeadForward {
-    let (q, k, v, output, weights) = observe("SelfAttentionHead::forward", || {
-        let forward = head.forward(x, mask);
-        (
-            forward.q,
-            forward.k,
-            forward.v,
-            forward.attention.output,
-            forward.attention.weights,
-        )
-    });
-    HeadForward {
-        q,
-        k,
-        v,
-        attention: Attention { output, weights },
-    }
-}
-
-/// `head.backward(x, forward, d_output)`, with `forward` as `head_forward` returned it.
-fn head_backward(
-    head: &SelfAttentionHead,
-    x: &Matrix,
-    forward: &HeadForward,
-    d_output: &Matrix,
-) -> HeadGrads {
-    let (d_x, w_q, w_k, w_v) = observe("SelfAttentionHead::backward", || {
-        let grads = head.backward(x, forward, d_output);
-        let parts = |g: LinearGrads| (g.d_x, g.d_weight, g.d_bias);
-        (
-            grads.d_x,
-            parts(grads.w_q),
-            parts(grads.w_k),
-            parts(grads.w_v),
-        )
-    });
-    let linear = |(d_x, d_weight, d_bias): (Matrix, Matrix, Vector)| LinearGrads {
-        d_x,
-        d_weight,
-        d_bias,
-    };
-    HeadGrads {
-        d_x,
-        w_q: linear(w_q),
-        w_k: linear(w_k),
-        w_v: linear(w_v),
-    }
-}
+// The calls into the lesson, each observed (shared with the held-out suite).
+#[path = "calls.rs"]
+mod calls;
+use calls::*;
 
 // ---------------------------------------------------------------------------------------
 // Softmax

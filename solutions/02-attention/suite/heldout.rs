@@ -18,14 +18,11 @@
 // Without the judge's checks, what they would have used is unused.
 #![cfg_attr(not(feature = "judge"), allow(unused))]
 
-use attention::{
-    Attention, AttentionGrads, Linear, LinearGrads, Mask, causal_mask, padding_mask,
-    scaled_dot_product_attention, scaled_dot_product_attention_backward, softmax_rows,
-};
+use attention::Linear;
 use course_common::ndarray::{Array2, array};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{STEP, weighted_sum};
-use course_harness::{Catalog, graded, linspace_matrix, numerical_gradient, observe, tr};
+use course_harness::{Catalog, graded, linspace_matrix, numerical_gradient, tr};
 #[cfg(feature = "judge")]
 use course_harness::{
     Reference, Tol, assert_all_finite, assert_gradient_close, assert_matrix_close,
@@ -47,70 +44,10 @@ static MESSAGES: Catalog = Catalog::new(
     include_str!("locales/zh-CN/heldout.ftl"),
 );
 
-// ---------------------------------------------------------------------------------------
-// Calls into the lesson, each observed
-// ---------------------------------------------------------------------------------------
-//
-// Layers are built with `Linear::new`, which the lesson gives complete; every function and
-// method below is the learner's, so every call goes through `observe` and returns course
-// types only, put back in the lesson's plain structs here.
-
-/// `softmax_rows(scores)`.
-fn softmax(scores: &Matrix) -> Matrix {
-    observe("softmax_rows", || softmax_rows(scores))
-}
-
-/// `causal_mask(len)`.
-fn causal(len: usize) -> Mask {
-    observe("causal_mask", || causal_mask(len))
-}
-
-/// `padding_mask(n_queries, key_is_token)`.
-fn padding(n_queries: usize, key_is_token: &[bool]) -> Mask {
-    observe("padding_mask", || padding_mask(n_queries, key_is_token))
-}
-
-/// `scaled_dot_product_attention(q, k, v, mask)`.
-fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Option<&Mask>) -> Attention {
-    let (output, weights) = observe("scaled_dot_product_attention", || {
-        let attention = scaled_dot_product_attention(q, k, v, mask);
-        (attention.output, attention.weights)
-    });
-    Attention { output, weights }
-}
-
-/// `scaled_dot_product_attention_backward(q, k, v, weights, d_output)`.
-fn attend_backward(
-    q: &Matrix,
-    k: &Matrix,
-    v: &Matrix,
-    weights: &Matrix,
-    d_output: &Matrix,
-) -> AttentionGrads {
-    let (d_q, d_k, d_v) = observe("scaled_dot_product_attention_backward", || {
-        let grads = scaled_dot_product_attention_backward(q, k, v, weights, d_output);
-        (grads.d_q, grads.d_k, grads.d_v)
-    });
-    AttentionGrads { d_q, d_k, d_v }
-}
-
-/// `layer.forward(x)`.
-fn linear_forward(layer: &Linear, x: &Matrix) -> Matrix {
-    observe("Linear::forward", || layer.forward(x))
-}
-
-/// `layer.backward(x, d_y)`.
-fn linear_backward(layer: &Linear, x: &Matrix, d_y: &Matrix) -> LinearGrads {
-    let (d_x, d_weight, d_bias) = observe("Linear::backward", || {
-        let grads = layer.backward(x, d_y);
-        (grads.d_x, grads.d_weight, grads.d_bias)
-    });
-    LinearGrads {
-        d_x,
-        d_weight,
-        d_bias,
-    }
-}
+// The calls into the lesson, each observed (the graded suite's).
+#[path = "calls.rs"]
+mod calls;
+use calls::*;
 
 /// softmax of a (3, 4) fixture whose rows differ in spread matches NumPy.
 #[test]
