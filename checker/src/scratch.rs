@@ -391,7 +391,10 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
         for module in course.suite_modules(lesson) {
             let bytes = std::fs::read(&module)
                 .with_context(|| format!("could not read {}", module.display()))?;
-            let name = module.file_name().map(ToOwned::to_owned).unwrap_or_default();
+            let name = module
+                .file_name()
+                .map(ToOwned::to_owned)
+                .unwrap_or_default();
             write_bytes_if_changed(&suites_dir.join(name), &bytes)?;
         }
     }
