@@ -19,6 +19,9 @@
 //!   the account is killed (`kill(-1)` sent by a process of that account, which reaches
 //!   every process of the same user). So the account's runs go one at a time, each starting
 //!   with the account emptied: no two students' code ever runs beside each other under it.
+//!   A checker that is killed cannot empty the account itself: a warden it starts (the
+//!   checker's own program, in [`warden`]) waits for the checker's end, whatever it is,
+//!   and empties the account then.
 //!
 //! What this cannot do that the sandbox does: hide the rest of the machine's readable
 //! files and the network, or limit memory per process tree rather than per process. The
@@ -47,6 +50,68 @@ pub struct Fallback {
     /// grading of this course (a `class` grades several submissions at once; two checkers
     /// may grade at once), so that no two runs of the account overlap.
     turn: PathBuf,
+    /// The warden that empties the account when this checker ends, however it ends: it
+    /// reads its standard input, the other end of which only this process holds, to the
+    /// end (see [`warden`]).
+    warden: Option<std::process::Child>,
+}
+
+/// The environment variable that makes the checker's program a warden: `uid:gid:turn`.
+pub const WARDEN: &str = "CHECKER_RUN_AS_WARDEN";
+
+/// The warden's whole life (`main` runs it when [`WARDEN`] is set): waits until its
+/// standard input ends, which happens when the checker that started it ends, whatever
+/// ends it (a kill signal too: the kernel closes the checker's end of the pipe); then,
+/// in the account's turn, ends every process of the account, which a killed checker
+/// leaves behind. It is in a process group of its own, so that a signal to the checker's
+/// group (Ctrl-C in a terminal) does not end it first.
+#[cfg(unix)]
+pub fn warden(spec: &std::ffi::OsStr) -> std::process::ExitCode {
+    use std::io::Read;
+    let spec = spec.to_string_lossy();
+    let mut parts = spec.splitn(3, ':');
+    let (Some(uid), Some(gid), Some(turn)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return std::process::ExitCode::from(2);
+    };
+    let (Ok(uid), Ok(gid)) = (uid.parse(), gid.parse()) else {
+        return std::process::ExitCode::from(2);
+    };
+    let mut sink = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut sink);
+    let _turn = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(turn)
+        .ok()
+        .filter(|file| file.lock().is_ok());
+    crate::process::end_every_process_of(Account { uid, gid });
+    std::process::ExitCode::SUCCESS
+}
+
+#[cfg(not(unix))]
+pub fn warden(_spec: &std::ffi::OsStr) -> std::process::ExitCode {
+    std::process::ExitCode::SUCCESS
+}
+
+/// Starts the warden of `account` (see [`warden`]): the checker's own program, with its
+/// standard input a pipe this process alone holds the other end of.
+#[cfg(unix)]
+fn start_warden(account: Account, turn: &Path) -> Result<std::process::Child> {
+    use std::os::unix::process::CommandExt;
+    let program = std::env::current_exe()?;
+    std::process::Command::new(program)
+        .env(
+            WARDEN,
+            format!("{}:{}:{}", account.uid, account.gid, turn.display()),
+        )
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .with_context(|| tr!(INSTRUCTOR, "process-could-not-start", program = "warden"))
 }
 
 impl Fallback {
@@ -89,11 +154,14 @@ impl Fallback {
         std::fs::create_dir(&cwd)?;
         std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o700))?;
         account.own(&cwd)?;
+        let turn = scratch.join(format!("run-as-{}.lock", account.uid));
+        let warden = start_warden(account, &turn)?;
         Ok(Self {
             account,
             stage,
             copies: Mutex::new(HashMap::new()),
-            turn: scratch.join(format!("run-as-{}.lock", account.uid)),
+            turn,
+            warden: Some(warden),
         })
     }
 
@@ -166,8 +234,15 @@ impl Fallback {
 
 impl Drop for Fallback {
     fn drop(&mut self) {
-        let _turn = self.take_turn();
-        crate::process::end_every_process_of(self.account);
+        {
+            let _turn = self.take_turn();
+            crate::process::end_every_process_of(self.account);
+        }
+        // The warden's input ends: it empties the account once more and exits.
+        if let Some(mut warden) = self.warden.take() {
+            drop(warden.stdin.take());
+            let _ = warden.wait();
+        }
         let _ = std::fs::remove_dir_all(&self.stage);
     }
 }

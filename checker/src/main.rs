@@ -46,6 +46,10 @@ use session::Session;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A warden of the `--run-as` account, started by a grading checker (see fallback).
+    if let Some(spec) = std::env::var_os(fallback::WARDEN) {
+        return fallback::warden(&spec);
+    }
     let args: Vec<_> = std::env::args_os().collect();
     let lang = cli::language(&args);
     course_i18n::set_current(lang);
