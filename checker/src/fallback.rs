@@ -79,13 +79,7 @@ pub fn warden(spec: &std::ffi::OsStr) -> std::process::ExitCode {
     };
     let mut sink = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut sink);
-    let _turn = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(turn)
-        .ok()
-        .filter(|file| file.lock().is_ok());
+    let _turn = lock_turn(Path::new(turn));
     crate::process::end_every_process_of(Account { uid, gid });
     std::process::ExitCode::SUCCESS
 }
@@ -93,6 +87,27 @@ pub fn warden(spec: &std::ffi::OsStr) -> std::process::ExitCode {
 #[cfg(not(unix))]
 pub fn warden(_spec: &std::ffi::OsStr) -> std::process::ExitCode {
     std::process::ExitCode::SUCCESS
+}
+
+/// Waits for the account's turn, whose lock is the file `turn`; it lasts as long as what
+/// this returns lives. Each call locks its own opening of the file, so threads of one
+/// checker wait for each other too. A lock that cannot be taken (the file cannot be
+/// opened) is not waited for.
+#[cfg(unix)]
+fn lock_turn(turn: &Path) -> Option<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(turn)
+        .ok()?;
+    file.lock().ok()?;
+    Some(file)
+}
+
+#[cfg(not(unix))]
+fn lock_turn(_turn: &Path) -> Option<std::fs::File> {
+    None
 }
 
 /// Starts the warden of `account` (see [`warden`]): the checker's own program, with its
@@ -190,24 +205,9 @@ impl Fallback {
         Ok(copy)
     }
 
-    /// Waits for the account's turn; it lasts as long as what this returns lives. Each call
-    /// locks its own opening of the file, so threads of one checker wait for each other too.
-    /// A lock that cannot be taken (the file cannot be opened) is not waited for.
-    #[cfg(unix)]
+    /// Waits for the account's turn (see [`lock_turn`]).
     fn take_turn(&self) -> Option<std::fs::File> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&self.turn)
-            .ok()?;
-        file.lock().ok()?;
-        Some(file)
-    }
-
-    #[cfg(not(unix))]
-    fn take_turn(&self) -> Option<std::fs::File> {
-        None
+        lock_turn(&self.turn)
     }
 
     /// Accounts exist only on Unix.
@@ -234,11 +234,7 @@ impl Fallback {
 
 impl Drop for Fallback {
     fn drop(&mut self) {
-        {
-            let _turn = self.take_turn();
-            crate::process::end_every_process_of(self.account);
-        }
-        // The warden's input ends: it empties the account once more and exits.
+        // The warden's input ends: it empties the account in its turn and exits.
         if let Some(mut warden) = self.warden.take() {
             drop(warden.stdin.take());
             let _ = warden.wait();
