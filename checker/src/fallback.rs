@@ -59,11 +59,20 @@ pub struct Fallback {
 /// The environment variable that makes the checker's program a warden: `uid:gid:turn`.
 pub const WARDEN: &str = "CHECKER_RUN_AS_WARDEN";
 
+/// The warden's second instruction: the private folder it removes once the account is
+/// empty (a killed checker cannot remove it; left there, every killed grading would leave
+/// a copy of each test executable behind).
+pub const WARDEN_STAGE: &str = "CHECKER_RUN_AS_WARDEN_STAGE";
+
+/// How the private folder's name starts: the warden removes nothing else.
+const STAGE_PREFIX: &str = "course-run-";
+
 /// The warden's whole life (`main` runs it when [`WARDEN`] is set): waits until its
 /// standard input ends, which happens when the checker that started it ends, whatever
 /// ends it (a kill signal too: the kernel closes the checker's end of the pipe); then,
 /// in the account's turn, ends every process of the account, which a killed checker
-/// leaves behind. It is in a process group of its own, so that a signal to the checker's
+/// leaves behind, and removes the checker's private folder ([`WARDEN_STAGE`]). It is in a
+/// process group of its own, so that a signal to the checker's
 /// group (Ctrl-C in a terminal) does not end it first.
 #[cfg(unix)]
 pub fn warden(spec: &std::ffi::OsStr) -> std::process::ExitCode {
@@ -81,6 +90,14 @@ pub fn warden(spec: &std::ffi::OsStr) -> std::process::ExitCode {
     let _ = std::io::stdin().read_to_end(&mut sink);
     let _turn = lock_turn(Path::new(turn));
     crate::process::end_every_process_of(Account { uid, gid });
+    if let Some(stage) = std::env::var_os(WARDEN_STAGE).map(PathBuf::from) {
+        let named_as_a_stage = stage
+            .file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with(STAGE_PREFIX));
+        if named_as_a_stage {
+            let _ = std::fs::remove_dir_all(&stage);
+        }
+    }
     std::process::ExitCode::SUCCESS
 }
 
@@ -113,7 +130,11 @@ fn lock_turn(_turn: &Path) -> Option<std::fs::File> {
 /// Starts the warden of `account` (see [`warden`]): the checker's own program, with its
 /// standard input a pipe this process alone holds the other end of.
 #[cfg(unix)]
-fn start_warden(account: Account, turn: &Path) -> Result<std::process::Child> {
+fn start_warden(
+    account: Account,
+    turn: &Path,
+    stage: &Path,
+) -> Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
     let program = std::env::current_exe()?;
     std::process::Command::new(program)
@@ -121,6 +142,7 @@ fn start_warden(account: Account, turn: &Path) -> Result<std::process::Child> {
             WARDEN,
             format!("{}:{}:{}", account.uid, account.gid, turn.display()),
         )
+        .env(WARDEN_STAGE, stage)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -157,7 +179,7 @@ impl Fallback {
                 tr!(INSTRUCTOR, "file-could-not-create", path = path)
             })?;
         let stage = std::env::temp_dir().join(format!(
-            "course-run-{:032x}",
+            "{STAGE_PREFIX}{:032x}",
             rand::RngExt::random::<u128>(&mut rand::rng())
         ));
         std::fs::create_dir(&stage).with_context(|| {
@@ -170,7 +192,7 @@ impl Fallback {
         std::fs::set_permissions(&cwd, std::fs::Permissions::from_mode(0o700))?;
         account.own(&cwd)?;
         let turn = scratch.join(format!("run-as-{}.lock", account.uid));
-        let warden = start_warden(account, &turn)?;
+        let warden = start_warden(account, &turn, &stage)?;
         Ok(Self {
             account,
             stage,
@@ -239,6 +261,7 @@ impl Drop for Fallback {
             drop(warden.stdin.take());
             let _ = warden.wait();
         }
+        // The warden removed it; this covers a warden that could not.
         let _ = std::fs::remove_dir_all(&self.stage);
     }
 }

@@ -588,6 +588,15 @@ fn killing_the_checker_ends_every_process_it_started() {
         "pub fn padding_mask(",
         &crate::util::fixture("loops_with_a_hidden_child"),
     );
+    // The checker's temporary folder is this test's own, so that what a killed checker
+    // leaves there can be seen; the account the tests run as passes through it.
+    let temporary = tempfile::tempdir().unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let pass_through = std::fs::Permissions::from_mode(0o711);
+        std::fs::set_permissions(temporary.path(), pass_through).unwrap();
+    }
     let mut checker = crate::util::checker()
         .args([
             "grade",
@@ -600,6 +609,7 @@ fn killing_the_checker_ends_every_process_it_started() {
         .arg("--lessons-dir")
         .arg(submission.path())
         .args(crate::util::without_sandbox())
+        .env("TMPDIR", temporary.path())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -627,6 +637,23 @@ fn killing_the_checker_ends_every_process_it_started() {
         assert!(
             std::time::Instant::now() < deadline,
             "a process the test started outlived the killed checker"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Nor does the folder the tests ran from (with a copy of each test executable).
+    let left = || {
+        std::fs::read_dir(temporary.path())
+            .unwrap()
+            .filter_map(|entry| entry.ok())
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("course-run-"))
+            .collect::<Vec<_>>()
+    };
+    while !left().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the killed checker left {:?} behind",
+            left()
         );
         std::thread::sleep(Duration::from_millis(100));
     }
