@@ -348,9 +348,9 @@ mod tests {
         std::fs::create_dir_all(src.join("model")).unwrap();
         std::fs::write(
             root.path().join("course.toml"),
-            "format_version = 1\n[[lessons]]\nid = \"09-demo\"\ntitle = \"Demo\"\n\
+            "format_version = 2\n[[lessons]]\nid = \"09-demo\"\ntitle = \"Demo\"\n\
              crate = \"demo\"\nchapter = \"09-demo.md\"\n[[lessons.hints]]\n\
-             function = \"f\"\ntext = [\"h\"]\n",
+             function = \"f\"\n[[lessons.hints.steps]]\nname = \"idea\"\ntext = \"h\"\n",
         )
         .unwrap();
         std::fs::write(

@@ -67,7 +67,7 @@ pub fn hint(
                     .or_default()
                     .entry(entry.function.clone())
                     .or_default();
-                *count = (*count + 1).min(entry.text.len());
+                *count = (*count + 1).min(entry.steps.len());
                 next(lesson, entry, *count, &why, again)
             }
         },
@@ -100,7 +100,7 @@ fn target<'a>(
             .iter()
             .find(|e| {
                 shown.and_then(|s| s.get(&e.function)).copied().unwrap_or(0)
-                    < e.text.len()
+                    < e.steps.len()
             })
             .unwrap_or(&lesson.hints[0])
     };
@@ -150,7 +150,7 @@ fn next(
     why: &str,
     again: Again,
 ) -> String {
-    let total = entry.text.len();
+    let total = entry.steps.len();
     let mut out = format!(
         "{}\n",
         tr!(
@@ -164,8 +164,8 @@ fn next(
     if !why.is_empty() {
         let _ = writeln!(out, "{why}");
     }
-    for (index, text) in entry.text.iter().take(count).enumerate() {
-        let text = messages::hint(&lesson.id, &entry.function, index + 1, text);
+    for (index, step) in entry.steps.iter().take(count).enumerate() {
+        let text = messages::hint(&lesson.id, &entry.function, step);
         let _ = writeln!(out, "\n{}/{total}. {}", index + 1, flow(&text));
     }
     if count < total {
@@ -212,9 +212,9 @@ fn all(lesson: &Lesson) -> String {
     );
     for entry in &lesson.hints {
         let _ = writeln!(out, "\n`{}`", entry.function);
-        let total = entry.text.len();
-        for (index, text) in entry.text.iter().enumerate() {
-            let text = messages::hint(&lesson.id, &entry.function, index + 1, text);
+        let total = entry.steps.len();
+        for (index, step) in entry.steps.iter().enumerate() {
+            let text = messages::hint(&lesson.id, &entry.function, step);
             let _ = writeln!(out, "  {}/{total}. {}", index + 1, flow(&text));
         }
     }

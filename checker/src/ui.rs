@@ -1,7 +1,6 @@
 //! Grading with a progress display on the terminal (standard error, so that standard
 //! output stays clean for `--format json`).
 
-use crate::course::Course;
 use crate::grade::{self, Event};
 use crate::messages::MESSAGES;
 use crate::report::CourseReport;
@@ -91,7 +90,7 @@ impl crate::class::ClassProgress for ClassBar {
 /// Grades a class, showing a bar over its students.
 #[cfg(feature = "instructor")]
 pub fn grade_class_with_progress(
-    course: &Course,
+    course: &crate::course::Course,
     dir: &std::path::Path,
     options: &crate::grade::Options,
 ) -> Result<crate::class::Gradebook> {

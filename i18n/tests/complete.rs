@@ -3,7 +3,7 @@
 //!
 //! A catalog is a pair of files `…/locales/en/NAME.ftl` and `…/locales/zh-CN/NAME.ftl`.
 //! Messages are asked for in Rust as `tr!(CATALOG, "id", …)` or `.tr("id", …)`. (Chinese
-//! files without an English twin translate English kept elsewhere, course.toml's hints or
+//! files without an English twin translate English kept elsewhere, the lessons' hints or
 //! the checker's doc comments, and are tested where that English is read.) Each Chinese
 //! message is stamped with the English it translates (`course_i18n::stamp`).
 

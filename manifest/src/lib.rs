@@ -1,21 +1,32 @@
 //! `course.toml`: the one manifest that lists the course's lessons, typed.
 //!
 //! The checker and the xtask read the lessons from here; nothing else repeats the list.
+//! In the full repository `course.toml` is the ordered index of the lessons' ids, and
+//! each lesson's entry is `solutions/<id>/lesson.toml` ([`LESSON_ENTRY`]), in the folder
+//! that holds everything else a maintainer writes for the lesson. The student edition,
+//! which has no `solutions/`, writes every entry out in `course.toml` itself
+//! ([`Manifest::to_inline_toml`]); [`Manifest::load`] reads both.
 //! It also records each lesson's stub by a fingerprint ([`stub_fingerprint`]), so that a
 //! lesson still exactly as the course ships it is known to be not started without being
 //! built: `checker verify` runs every stub and proves that it scores nothing.
 
 use anyhow::{Context, Result, bail};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// The manifest format this checker understands.
-pub const FORMAT_VERSION: u32 = 1;
+/// The manifest format this checker understands (2: lessons' entries in their folders,
+/// hint steps by name).
+pub const FORMAT_VERSION: u32 = 2;
+
+/// A lesson's entry, in its folder under `solutions/`.
+pub const LESSON_ENTRY: &str = "lesson.toml";
+
+/// The Chinese of a lesson's title and hints, beside its entry.
+pub const LESSON_CHINESE: &str = "lesson.zh-CN.ftl";
 
 /// The whole manifest.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Manifest {
     /// The format of the file; must equal [`FORMAT_VERSION`].
     pub format_version: u32,
@@ -23,11 +34,22 @@ pub struct Manifest {
     pub lessons: Vec<Lesson>,
 }
 
+/// `course.toml` as written: each lesson is its id (its entry is in its folder) or its
+/// whole entry (the student edition's).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestFile {
+    format_version: u32,
+    lessons: Vec<toml::Value>,
+}
+
 /// One lesson of the course.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lesson {
-    /// The folder name under `lessons/` and `solutions/`, e.g. `02-attention`.
+    /// The folder name under `lessons/` and `solutions/`, e.g. `02-attention`. A
+    /// `lesson.toml` leaves it out (it is the folder's name).
+    #[serde(default)]
     pub id: String,
     /// The title, as the book and the progress table show it.
     pub title: String,
@@ -37,22 +59,22 @@ pub struct Lesson {
     /// The book chapter, relative to `book/src/`.
     pub chapter: String,
     /// Ids of earlier lessons whose crates this one uses.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub depends_on: Vec<String>,
     /// Crates of the workspace's `[workspace.dependencies]` the lesson's code may use,
     /// besides `course-common` (whose ndarray every lesson has).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<String>,
     /// Programs that draw the book's figures, byte for byte the same on every run:
     /// examples of the lesson crate, or of the [`MEASUREMENTS`] crate (see
     /// [`Lesson::program_package`]). `cargo xtask figures` runs them on the reference
     /// solutions (CI checks the committed figures are current), a learner the lesson
     /// crate's on their own code.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub figures: Vec<String>,
     /// Programs that measure something (timings, training) and print it, found as
     /// `figures` are (`cargo xtask experiments` runs them on the reference solutions).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub experiments: Vec<String>,
     /// Hints for each function the learner writes, in reading order: the order of the
     /// stub's `src/lib.rs`, then of the modules it declares, as it declares them.
@@ -66,16 +88,32 @@ pub struct Lesson {
 }
 
 /// The progressive hints for one function of a lesson, from a nudge to nearly the answer.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FunctionHints {
     /// The function, as its stub's `todo!` names it: `softmax_rows`, `Linear::backward`.
     pub function: String,
-    /// The hints, in the order they are shown.
-    pub text: Vec<String>,
+    /// The steps, in the order they are shown.
+    pub steps: Vec<HintStep>,
+}
+
+/// One step of a function's hints.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HintStep {
+    /// Its name, unique among the function's steps (`idea`, `code`): what its translation
+    /// is known by, so that adding or reordering steps leaves the others' alone.
+    pub name: String,
+    /// The text, in English: one paragraph.
+    pub text: String,
 }
 
 impl Lesson {
+    /// Where the entry of lesson `id` is in the course at `root`: `solutions/<id>/lesson.toml`.
+    pub fn entry_path(root: &Path, id: &str) -> PathBuf {
+        root.join("solutions").join(id).join(LESSON_ENTRY)
+    }
+
     /// The package name of the lesson's solution crate.
     pub fn solution_crate(&self) -> String {
         format!("{}-solution", self.crate_name)
@@ -142,13 +180,14 @@ impl Manifest {
         let text = std::fs::read_to_string(path).with_context(|| {
             format!("could not read the course manifest {}", path.display())
         })?;
-        let mut manifest: Manifest = toml::from_str(&text).with_context(|| {
+        let root = path.parent().unwrap_or(Path::new("."));
+        let mut manifest = Self::parse(&text, root).with_context(|| {
             format!("{} is not a valid course manifest", path.display())
         })?;
         manifest
             .validate()
             .with_context(|| format!("in {}", path.display()))?;
-        let fingerprints = path.parent().unwrap_or(Path::new(".")).join(FINGERPRINTS);
+        let fingerprints = root.join(FINGERPRINTS);
         if let Ok(text) = std::fs::read_to_string(&fingerprints) {
             let stubs: std::collections::BTreeMap<String, String> = toml::from_str(&text)
                 .with_context(|| {
@@ -159,6 +198,74 @@ impl Manifest {
             }
         }
         Ok(manifest)
+    }
+
+    /// The manifest in `text`, its lessons' entries read from the course at `root` where
+    /// it names them by id; not yet validated.
+    fn parse(text: &str, root: &Path) -> Result<Self> {
+        let file: ManifestFile = toml::from_str(text)?;
+        if file.format_version != FORMAT_VERSION {
+            bail!(
+                "format_version is {}, but this checker reads version {FORMAT_VERSION}; \
+                 update the checker (git pull) or the manifest",
+                file.format_version
+            );
+        }
+        let mut lessons = Vec::with_capacity(file.lessons.len());
+        for (index, item) in file.lessons.into_iter().enumerate() {
+            let lesson = match item {
+                toml::Value::String(id) => {
+                    let entry = Lesson::entry_path(root, &id);
+                    let text = std::fs::read_to_string(&entry).with_context(|| {
+                        format!(
+                            "lesson `{id}` has no entry: could not read {} (create it, \
+                             e.g. with `cargo xtask new-lesson`, or remove `{id}` from the \
+                             index)",
+                            entry.display()
+                        )
+                    })?;
+                    let mut lesson: Lesson =
+                        toml::from_str(&text).with_context(|| {
+                            format!("{} is not a valid lesson entry", entry.display())
+                        })?;
+                    if !lesson.id.is_empty() && lesson.id != id {
+                        bail!(
+                            "{} says its id is `{}`, but it is the entry of `{id}`: remove \
+                             its `id` (the folder's name is the id)",
+                            entry.display(),
+                            lesson.id
+                        );
+                    }
+                    lesson.id = id;
+                    lesson
+                }
+                toml::Value::Table(table) => {
+                    let lesson: Lesson = table.try_into().with_context(|| {
+                        format!("lesson {} is not a valid lesson entry", index + 1)
+                    })?;
+                    if lesson.id.is_empty() {
+                        bail!("lesson {} written out in full needs its `id`", index + 1);
+                    }
+                    lesson
+                }
+                _ => bail!(
+                    "lesson {} must be its id (\"02-attention\", its entry in \
+                     solutions/02-attention/lesson.toml) or a table with its whole entry",
+                    index + 1
+                ),
+            };
+            lessons.push(lesson);
+        }
+        Ok(Self {
+            format_version: file.format_version,
+            lessons,
+        })
+    }
+
+    /// The manifest with every lesson's entry written out in full: the student edition's
+    /// `course.toml` (it has no `solutions/` to read entries from).
+    pub fn to_inline_toml(&self) -> Result<String> {
+        Ok(toml::to_string(self)?)
     }
 
     /// The lesson a learner names: by its id (`02-attention`), its number (`02` or `2`),
@@ -207,13 +314,6 @@ impl Manifest {
 
     /// Checks what the types cannot: the version, unique ids, names, hints, dependencies.
     fn validate(&self) -> Result<()> {
-        if self.format_version != FORMAT_VERSION {
-            bail!(
-                "format_version is {}, but this checker reads version {FORMAT_VERSION}; \
-                 update the checker (git pull) or the manifest",
-                self.format_version
-            );
-        }
         for (index, lesson) in self.lessons.iter().enumerate() {
             let valid_id = !lesson.id.is_empty()
                 && lesson
@@ -236,13 +336,38 @@ impl Manifest {
                 bail!("lesson `{}` needs hints", lesson.id);
             }
             for (at, entry) in lesson.hints.iter().enumerate() {
-                if entry.text.is_empty() || entry.text.iter().any(|h| h.trim().is_empty())
+                if entry.steps.is_empty()
+                    || entry.steps.iter().any(|h| h.text.trim().is_empty())
                 {
                     bail!(
-                        "the hints of `{}` in lesson `{}` must be at least one, and none empty",
+                        "the hints of `{}` in lesson `{}` must be at least one step, and none \
+                         empty",
                         entry.function,
                         lesson.id
                     );
+                }
+                for (place, step) in entry.steps.iter().enumerate() {
+                    let valid_name = !step.name.is_empty()
+                        && step.name.chars().all(|c| {
+                            c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'
+                        });
+                    if !valid_name {
+                        bail!(
+                            "the hint step `{}` of `{}` in lesson `{}` needs a name of \
+                             lowercase letters, digits and `-`",
+                            step.name,
+                            entry.function,
+                            lesson.id
+                        );
+                    }
+                    if entry.steps[..place].iter().any(|s| s.name == step.name) {
+                        bail!(
+                            "the hints of `{}` in lesson `{}` have two steps named `{}`",
+                            entry.function,
+                            lesson.id,
+                            step.name
+                        );
+                    }
                 }
                 if lesson.hints[..at]
                     .iter()
@@ -311,13 +436,14 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Manifest> {
-        let manifest: Manifest = toml::from_str(text)?;
+        let manifest = Manifest::parse(text, Path::new("no-such-course"))?;
         manifest.validate()?;
         Ok(manifest)
     }
 
+    /// A manifest with its one lesson written out in full, as the student edition's is.
     const ONE: &str = r#"
-        format_version = 1
+        format_version = 2
         [[lessons]]
         id = "02-attention"
         title = "Attention"
@@ -325,8 +451,41 @@ mod tests {
         chapter = "02-attention.md"
         [[lessons.hints]]
         function = "softmax_rows"
-        text = ["start with softmax"]
+        [[lessons.hints.steps]]
+        name = "idea"
+        text = "start with softmax"
     "#;
+
+    #[test]
+    fn an_index_reads_each_entry_from_the_lessons_folder() {
+        let root =
+            std::env::temp_dir().join(format!("manifest-index-{}", std::process::id()));
+        let folder = root.join("solutions/02-attention");
+        std::fs::create_dir_all(&folder).unwrap();
+        let entry = &ONE[ONE.find("title").unwrap()..].replace("lessons.", "");
+        std::fs::write(folder.join(LESSON_ENTRY), entry).unwrap();
+        let index = "format_version = 2\nlessons = [\"02-attention\"]\n";
+        std::fs::write(root.join("course.toml"), index).unwrap();
+        let read = Manifest::load(&root.join("course.toml"));
+        std::fs::write(root.join("course.toml"), index.replace("02-", "03-")).unwrap();
+        let missing = Manifest::load(&root.join("course.toml"));
+        std::fs::remove_dir_all(&root).unwrap();
+        let read = read.unwrap();
+        assert_eq!(read.lessons[0].id, "02-attention");
+        assert_eq!(read.lessons[0].hints[0].steps[0].name, "idea");
+        let missing = format!("{:#}", missing.unwrap_err());
+        assert!(
+            missing.contains("lesson `03-attention` has no entry"),
+            "{missing}"
+        );
+        // Written out in full, the same manifest reads back the same.
+        let inline = read.to_inline_toml().unwrap();
+        let again = parse(&inline).unwrap();
+        assert_eq!(
+            format!("{:?}", again.lessons),
+            format!("{:?}", read.lessons)
+        );
+    }
 
     /// The expected digest was computed independently, with Python's hashlib, from the
     /// bytes the format above describes.
@@ -382,19 +541,25 @@ mod tests {
     fn bad_manifests_are_rejected_with_a_reason() {
         let cases = [
             (
-                ONE.replace("format_version = 1", "format_version = 9"),
+                ONE.replace("format_version = 2", "format_version = 9"),
                 "format_version",
             ),
-            (
-                ONE.replace("[\"start with softmax\"]", "[]"),
-                "at least one",
-            ),
+            (ONE.replace("\"start with softmax\"", "\" \""), "none empty"),
             (
                 format!(
-                    "{ONE}\n        [[lessons.hints]]\n        function = \"softmax_rows\"\n        text = [\"again\"]"
+                    "{ONE}\n        [[lessons.hints]]\n        function = \"softmax_rows\"\n        \
+                     [[lessons.hints.steps]]\n        name = \"a\"\n        text = \"again\""
                 ),
                 "two hint entries",
             ),
+            (
+                format!(
+                    "{ONE}\n        [[lessons.hints.steps]]\n        name = \"idea\"\n        \
+                     text = \"again\""
+                ),
+                "two steps named `idea`",
+            ),
+            (ONE.replace("\"idea\"", "\"Idea 1\""), "needs a name"),
             (
                 ONE.replace("02-attention\"\n", "02 Attention\"\n"),
                 "lowercase",

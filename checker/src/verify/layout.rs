@@ -102,13 +102,14 @@ pub fn check_dependencies(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     }
     vec![format!(
         "{lesson_dir}/Cargo.toml depends on {declared:?}, but grading provides \
-         {expected:?} (course.toml's depends_on and dependencies): make its \
-         [dependencies] exactly these, or change course.toml"
+         {expected:?} (the `depends_on` and `dependencies` of solutions/{id}/lesson.toml): \
+         make its [dependencies] exactly these, or change the lesson's entry",
+        id = lesson.id
     )]
 }
 
 /// Checks that a lesson's library reaches no crate of the workspace but course-common and
-/// its earlier lessons: course.toml's `dependencies` are third-party crates. The harness,
+/// its earlier lessons: a lesson entry's `dependencies` are third-party crates. The harness,
 /// the builders of the named mistakes and the tools are the tests' and the maintainers';
 /// a library that could call them could call code that computes a lesson's result.
 pub fn check_reach(workspace: &Workspace, lesson: &Lesson) -> Vec<Problem> {
@@ -118,7 +119,7 @@ pub fn check_reach(workspace: &Workspace, lesson: &Lesson) -> Vec<Problem> {
         .filter(|name| workspace.packages.contains(*name) && *name != "course-common")
         .map(|name| {
             format!(
-                "course.toml gives lesson {} the workspace crate `{name}` as a dependency, \
+                "solutions/{}/lesson.toml gives the lesson the workspace crate `{name}` as a dependency, \
                  which its library could call: a lesson's library may reach only \
                  course-common, third-party crates and its earlier lessons (depends_on); \
                  make `{name}` a dev-dependency of its tests instead",
@@ -223,11 +224,11 @@ pub fn check_examples(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     for example in lesson.figures.iter().chain(&lesson.experiments) {
         if has_measurements && lesson.program_package(&course.root, example).is_none() {
             problems.push(format!(
-                "course.toml names the program `{example}` of {lesson_dir}, and neither \
+                "solutions/{id}/lesson.toml names the program `{example}` of {lesson_dir}, and neither \
                  {lesson_dir}/examples/{example}.rs nor {measurements}/examples/{example}.rs \
                  exists: add the file (in the lesson crate if a learner runs it on their own \
-                 code), or remove the name from the lesson's `figures` or `experiments` in \
-                 course.toml"
+                 code), or remove the name from the lesson's `figures` or `experiments`",
+                id = lesson.id
             ));
         }
     }
@@ -312,7 +313,7 @@ pub fn check_stub_unsolved(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     )]
 }
 
-/// The names of the functions course.toml has hints for, in its order.
+/// The names of the functions the lesson's entry has hints for, in its order.
 fn hinted(lesson: &Lesson) -> Vec<String> {
     lesson.hints.iter().map(|h| h.function.clone()).collect()
 }
@@ -327,16 +328,17 @@ pub fn check_todos_have_hints(course: &Course, lesson: &Lesson) -> Vec<Problem> 
         .filter(|name| !hinted.contains(name))
         .map(|name| {
             format!(
-                "{}/src/ has `todo!(\"{name}\")`, but course.toml has no hints for \
-                 `{name}`: add them (a [[lessons.hints]] with function = \"{name}\"), or \
+                "{}/src/ has `todo!(\"{name}\")`, but solutions/{}/lesson.toml has no \
+                 hints for `{name}`: add them (a [[hints]] with function = \"{name}\"), or \
                  fix the name in the todo!()",
-                lesson_dir(lesson)
+                lesson_dir(lesson),
+                lesson.id
             )
         })
         .collect()
 }
 
-/// Checks that course.toml's hints name only functions the stub has a `todo!("name")`
+/// Checks that the lesson entry's hints name only functions the stub has a `todo!("name")`
 /// for: hints for any other name could never be shown.
 pub fn check_hints_have_todos(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     let todos = stub_todos(&stub_text(course, lesson));
@@ -345,7 +347,7 @@ pub fn check_hints_have_todos(course: &Course, lesson: &Lesson) -> Vec<Problem> 
         .filter(|name| !todos.contains(name))
         .map(|name| {
             format!(
-                "course.toml has hints for `{name}` in {}, but its stub has no \
+                "solutions/{}/lesson.toml has hints for `{name}`, but its stub has no \
                  `todo!(\"{name}\")`: fix the hints' `function`, or remove them",
                 lesson.id
             )
@@ -353,7 +355,7 @@ pub fn check_hints_have_todos(course: &Course, lesson: &Lesson) -> Vec<Problem> 
         .collect()
 }
 
-/// Checks that course.toml lists the hints in the order the learner meets the functions
+/// Checks that the lesson's entry lists the hints in the order the learner meets the functions
 /// in the stub's files, so that the hints read in the same order as the code.
 pub fn check_hint_order(course: &Course, lesson: &Lesson) -> Vec<Problem> {
     let todos = stub_todos(&stub_text(course, lesson));
@@ -374,7 +376,7 @@ pub fn check_hint_order(course: &Course, lesson: &Lesson) -> Vec<Problem> {
         .map(|name| format!("`{name}`"))
         .collect();
     vec![format!(
-        "course.toml lists the hints of {} in another order than the functions of {}/src/ \
+        "solutions/{}/lesson.toml lists the hints in another order than the functions of {}/src/ \
          (lib.rs, then its modules in the order it declares them): list them in that \
          order ({})",
         lesson.id,
@@ -490,9 +492,9 @@ pub fn check_chapter(course: &Course, lesson: &Lesson) -> Vec<Problem> {
         .unwrap_or_default();
     if !course.chapter_file(lesson).is_file() {
         vec![format!(
-            "the chapter book/src/{} is missing: write it, or fix the lesson's `chapter` \
-             in course.toml",
-            lesson.chapter
+            "the chapter book/src/{} is missing: write it, or fix the `chapter` of \
+             solutions/{}/lesson.toml",
+            lesson.chapter, lesson.id
         )]
     } else if !summary.contains(&format!("({})", lesson.chapter)) {
         vec![format!(
@@ -522,7 +524,7 @@ pub fn check_stray_folders(course: &Course) -> Result<Vec<Problem>> {
             if entry.file_type()?.is_dir() && course.manifest.lesson(&name).is_err() {
                 problems.push(format!(
                     "{folder}/{name}/ is not a lesson of course.toml: remove the folder, or \
-                     add its lesson to course.toml"
+                     add its id to course.toml's `lessons`"
                 ));
             }
         }
@@ -597,9 +599,10 @@ mod tests {
         std::fs::create_dir_all(&src).unwrap();
         std::fs::write(src.join("lib.rs"), "pub fn a() { todo!(\"a\") }\n").unwrap();
         let lesson = |stub: &str| -> Lesson {
-            let manifest = "format_version = 1\n[[lessons]]\nid = \"02-attention\"\n\
+            let manifest = "format_version = 2\n[[lessons]]\nid = \"02-attention\"\n\
                  title = \"A\"\ncrate = \"attention\"\nchapter = \"02-attention.md\"\n\
-                 [[lessons.hints]]\nfunction = \"a\"\ntext = [\"h\"]\n";
+                 [[lessons.hints]]\nfunction = \"a\"\n\
+                 [[lessons.hints.steps]]\nname = \"idea\"\ntext = \"h\"\n";
             std::fs::write(root.path().join("course.toml"), manifest).unwrap();
             let fingerprints = root.path().join(course_manifest::FINGERPRINTS);
             std::fs::write(fingerprints, stub).unwrap();
