@@ -246,6 +246,10 @@ pub enum Command {
     /// For maintainers: every solution scores 100%, every stub 0%, and the manifest, the
     /// folders and the book agree.
     Verify {
+        /// The lessons to grade as solutions and as stubs, by folder, number or crate (the
+        /// one being written, say). Default: all. The manifest, folders and book are
+        /// checked whole either way.
+        lessons: Vec<String>,
         #[command(flatten)]
         limits: LimitArgs,
     },

@@ -108,8 +108,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Gradescope { out }) => write_gradescope_bundle(&course, &out),
-        Some(Command::Verify { limits }) => {
-            let problems = verify::verify(&course, &limits.options()?)?;
+        Some(Command::Verify { lessons, limits }) => {
+            let problems = verify::verify(&course, &lessons, &limits.options()?)?;
             if problems.is_empty() {
                 println!("{}", tr!(MESSAGES, "verify-consistent"));
                 Ok(ExitCode::SUCCESS)

@@ -32,48 +32,9 @@ fn differing(right: &Matrix, mistakes: Vec<Misconception>) -> Vec<Misconception>
         .collect()
 }
 
-/// Lesson 01: the Elman RNN's step, forward pass, context vector and backpropagation
-/// through time.
-///
-/// The builders take the cell's parameters as a [`Cell`](rnn::Cell) of borrowed matrices
-/// (this crate knows no lesson's types) and compute the step themselves:
-/// `h' = tanh(x W_xhᵀ + h W_hhᵀ + b)`, every weight `(d_out, d_in)`.
-#[path = "../../solutions/01-rnn-bottleneck/mistakes.rs"]
-pub mod rnn;
-
-/// Lesson 02: softmax, attention, masks, `Linear`.
-#[path = "../../solutions/02-attention/mistakes.rs"]
-pub mod attention;
-
-/// Lesson 03: split and merge heads, multi-head attention's forward and backward passes,
-/// its parameter count.
-///
-/// The builders take the layer as a [`Layer`](multi_head_attention::Layer) of borrowed
-/// weights and compute attention themselves (with lesson 02's formulas, in
-/// [`attention`]).
-#[path = "../../solutions/03-multi-head-attention/mistakes.rs"]
-pub mod multi_head_attention;
-
-/// Lesson 04: the frequencies, the sinusoidal table, the embedding and its backward pass,
-/// adding the encoding, the embedding-to-encoding ratio.
-#[path = "../../solutions/04-positional-encoding/mistakes.rs"]
-pub mod positional_encoding;
-
-/// Lesson 05: LayerNorm and its backward pass, the feed-forward network, the encoder and
-/// decoder layers, post-LN and pre-LN.
-///
-/// The builders take the layers as [`Norm`](encoder_layer::Norm), [`Ffn`](encoder_layer::Ffn),
-/// [`Encoder`](encoder_layer::Encoder) and [`Decoder`](encoder_layer::Decoder) of borrowed
-/// weights, and compute LayerNorm, the FFN and multi-head attention themselves.
-#[path = "../../solutions/05-encoder-layer/mistakes.rs"]
-pub mod encoder_layer;
-
-/// Lesson 06: the label-smoothed loss, the schedule, clipping and Adam.
-///
-/// The whole model's wrong logits are PyTorch's, recorded in the graded suite's
-/// reference values; what is here are the builders of the loss's and the optimiser's
-/// wrong results, which take plain matrices and numbers.
-#[path = "../../solutions/06-full-model/mistakes.rs"]
-pub mod full_model;
+// Every lesson's builders, `solutions/<id>/mistakes.rs`, as a module named after the
+// lesson's crate (`attention`, `multi_head_attention`): the build script lists them from
+// course.toml, so that a new lesson's builders need no line here.
+include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
 
 pub use course_harness::Cause;

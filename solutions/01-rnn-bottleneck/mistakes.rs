@@ -1,3 +1,10 @@
+//! Lesson 01: the Elman RNN's step, forward pass, context vector and backpropagation
+//! through time.
+//!
+//! The builders take the cell's parameters as a [`Cell`] of borrowed matrices
+//! (this crate knows no lesson's types) and compute the step themselves:
+//! `h' = tanh(x W_xhᵀ + h W_hhᵀ + b)`, every weight `(d_out, d_in)`.
+
 use crate::differing;
 use course_common::ndarray::{Axis, s};
 use course_common::{Float, Matrix, Vector};

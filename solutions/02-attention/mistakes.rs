@@ -1,3 +1,5 @@
+//! Lesson 02: softmax, attention, masks, `Linear`.
+
 use course_common::ndarray::{Array2, Axis};
 use course_common::{Float, Matrix, Vector};
 use course_harness::Cause;

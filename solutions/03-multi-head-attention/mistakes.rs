@@ -1,3 +1,10 @@
+//! Lesson 03: split and merge heads, multi-head attention's forward and backward passes,
+//! its parameter count.
+//!
+//! The builders take the layer as a [`Layer`] of borrowed
+//! weights and compute attention themselves (with lesson 02's formulas, in
+//! [`attention`](crate::attention)).
+
 use crate::attention::{attend, attend_backward, linear};
 use crate::differing;
 use course_common::ndarray::{Array2, Axis, concatenate, s};

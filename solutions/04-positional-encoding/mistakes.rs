@@ -1,3 +1,6 @@
+//! Lesson 04: the frequencies, the sinusoidal table, the embedding and its backward pass,
+//! adding the encoding, the embedding-to-encoding ratio.
+
 use crate::differing;
 use course_common::ndarray::{Axis, s};
 use course_common::{Float, Matrix};

@@ -1,3 +1,10 @@
+//! Lesson 05: LayerNorm and its backward pass, the feed-forward network, the encoder and
+//! decoder layers, post-LN and pre-LN.
+//!
+//! The builders take the layers as [`Norm`], [`Ffn`],
+//! [`Encoder`] and [`Decoder`] of borrowed
+//! weights, and compute LayerNorm, the FFN and multi-head attention themselves.
+
 use crate::attention::linear;
 use crate::differing;
 use crate::multi_head_attention::{self, Layer, LinearWeights};

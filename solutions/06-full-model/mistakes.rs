@@ -1,3 +1,9 @@
+//! Lesson 06: the label-smoothed loss, the schedule, clipping and Adam.
+//!
+//! The whole model's wrong logits are PyTorch's, recorded in the graded suite's
+//! reference values; what is here are the builders of the loss's and the optimiser's
+//! wrong results, which take plain matrices and numbers.
+
 use crate::attention::masked_softmax;
 use crate::differing;
 use course_common::{Float, Matrix};

@@ -19,7 +19,9 @@
 # solutions/*/src: they are still in the tree, and repeat the solutions almost line for
 # line, but they are maintained once. For a revision that has the generator, jscpd runs
 # twice: over the whole tree (raw) and without lessons/*/src (maintained duplication).
-# Before it, the stubs were written by hand and the two counts are one.
+# Before it, the stubs were written by hand and the two counts are one. Since the lessons'
+# folders under solutions/ became their one home, the whole of lessons/ is generated (the
+# learner's manifest, visible tests and examples are copies of solutions/*/learner/).
 #
 # jscpd 4 is JavaScript and runs wherever Node.js 20.19 or newer does (its 5.x line is a
 # native binary, one registry package per platform). It sees copies token for token only:
@@ -68,7 +70,11 @@ for rev in "${revs[@]}"; do
 
     run_jscpd "$tree" "$work/raw-${commit:0:12}"
     maintained=()
-    if [[ -f "$tree/xtask/src/stubs.rs" ]]; then
+    if [[ -d "$tree/solutions/02-attention/learner" ]]; then
+        # Since the one-home layout, the whole of lessons/ is generated.
+        run_jscpd "$tree" "$work/maintained-${commit:0:12}" "lessons/**"
+        maintained=(--maintained "$work/maintained-${commit:0:12}/jscpd-report.json")
+    elif [[ -f "$tree/xtask/src/stubs.rs" ]]; then
         run_jscpd "$tree" "$work/maintained-${commit:0:12}" "lessons/*/src/**"
         maintained=(--maintained "$work/maintained-${commit:0:12}/jscpd-report.json")
     fi

@@ -10,7 +10,9 @@ mod figures;
 mod latency;
 mod mistakes;
 mod named;
+mod new_lesson;
 mod newcomer;
+mod scaffold_check;
 mod stubs;
 mod walk;
 
@@ -68,14 +70,35 @@ enum Task {
         /// Only the lessons whose id starts with this (e.g. 02).
         lesson: Option<String>,
     },
-    /// Write every lesson's stub (lessons/NN/src/) from its solution, the one source
-    /// (markers say what the learner gets), and record each stub's fingerprint in
-    /// course.toml; with --check, write nothing and fail if a stub is stale.
+    /// Write every lesson's learner copy, lessons/NN/, from its one home, solutions/NN/:
+    /// the stub from the solution (markers say what the learner gets), the rest from its
+    /// learner/ folder; record each stub's fingerprint and gather the Chinese of titles
+    /// and hints; with --check, write nothing and fail if anything is stale.
     Stubs {
         /// Fail if a stub or its fingerprint is stale, instead of writing it.
         #[arg(long)]
         check: bool,
     },
+    /// Add a lesson after the last one: its one home, solutions/NN-name/ (entry, hints in
+    /// both languages, a solution with one function, suites, visible tests, mistakes), its
+    /// id in course.toml and its chapter in both languages; then generate lessons/NN-name/.
+    /// It grades 0% as a stub and 100% as a solution; what is left to write is listed.
+    NewLesson {
+        /// The lesson's id, its folder's name: two digits, `-`, a name (`07-gpt`).
+        id: String,
+        /// The learner's crate (`cargo test -p CRATE`).
+        #[arg(value_name = "CRATE")]
+        crate_name: String,
+        /// Its title (default: from the id).
+        #[arg(long)]
+        title: Option<String>,
+        /// Its title in Chinese (default: the English, to translate).
+        #[arg(long)]
+        title_zh: Option<String>,
+    },
+    /// Prove, on a copy of the course, that `new-lesson` makes a lesson that verifies and
+    /// is translated, touching only its folder, the index, the book and generated files.
+    ScaffoldCheck,
     /// Walk a newcomer's first steps from an empty cargo home (no crate downloaded), in a
     /// fresh clone and in the student edition: the progress table, the first function of
     /// lesson 01 written and graded, a hint, watch mode in a pseudo-terminal, the checker
@@ -122,6 +145,21 @@ fn main() -> ExitCode {
             newcomer::run(&workspace_root(), cargo_home.as_deref())
         }
         Task::Stubs { check } => stubs::run(&workspace_root(), check),
+        Task::NewLesson {
+            id,
+            crate_name,
+            title,
+            title_zh,
+        } => new_lesson::run(
+            &workspace_root(),
+            &new_lesson::NewLesson {
+                id,
+                crate_name,
+                title,
+                title_zh,
+            },
+        ),
+        Task::ScaffoldCheck => scaffold_check::run(&workspace_root()),
         Task::Named { lesson } => named::run(&workspace_root(), lesson.as_deref()),
         Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
         Task::Latency { rounds, lesson } => {

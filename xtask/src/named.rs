@@ -40,6 +40,8 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 .env(WRITE_ENV, root),
         )?;
     }
+    // The visible tests' records are in each lesson's learner folder: lessons/ gets them.
+    crate::stubs::run(root, false)?;
     eprintln!("done: commit the changed .named.json files");
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! `cargo xtask stubs`: writes every lesson's stub from its solution, the one source.
+//! `cargo xtask stubs`: writes every lesson's stub from its solution, the one source, and
+//! the rest of the learner's crate from its [`LEARNER`] folder: `lessons/` is generated.
 //!
 //! A learner's `lessons/NN/src/` is generated from `solutions/NN/src/`: each file is
 //! copied line by line, except inside two kinds of marked regions (each marker alone on
@@ -27,28 +28,56 @@ use anyhow::{Context, Result, bail};
 use course_manifest::{Manifest, stub_fingerprint};
 use std::path::{Path, PathBuf};
 
+/// The folder under `solutions/<id>/` that holds what the learner's crate has besides the
+/// stub's `src/`: its `Cargo.toml`, its visible tests (with their record of named
+/// mistakes) and its examples. `lessons/<id>/` gets a copy of each file.
+pub const LEARNER: &str = "learner";
+
 pub fn run(root: &Path, check: bool) -> Result<()> {
     let path = root.join("course.toml");
     let manifest = Manifest::load(&path)?;
     let mut stale = Vec::new();
+    let mut strays = Vec::new();
     for lesson in &manifest.lessons {
-        let from = root.join("solutions").join(&lesson.id).join("src");
-        let to = root.join("lessons").join(&lesson.id).join("src");
-        for (relative, stub) in generate(&from)? {
-            let target = to.join(&relative);
-            if std::fs::read_to_string(&target).ok().as_deref() != Some(stub.as_str()) {
-                stale.push(format!("lessons/{}/src/{}", lesson.id, relative.display()));
+        let solution = root.join("solutions").join(&lesson.id);
+        let lesson_dir = root.join("lessons").join(&lesson.id);
+        let mut expected: Vec<(PathBuf, Vec<u8>)> = generate(&solution.join("src"))?
+            .into_iter()
+            .map(|(relative, stub)| (Path::new("src").join(relative), stub.into_bytes()))
+            .collect();
+        expected.extend(learner_files(&solution.join(LEARNER))?);
+        for (relative, bytes) in &expected {
+            let target = lesson_dir.join(relative);
+            if std::fs::read(&target).ok().as_deref() != Some(bytes.as_slice()) {
+                stale.push(format!("lessons/{}/{}", lesson.id, relative.display()));
                 if !check {
                     std::fs::create_dir_all(target.parent().context("a parent folder")?)?;
-                    std::fs::write(&target, stub)?;
+                    std::fs::write(&target, bytes)?;
                 }
             }
         }
+        for entry in walkdir::WalkDir::new(&lesson_dir).sort_by_file_name() {
+            let entry = entry?;
+            let relative = entry.path().strip_prefix(&lesson_dir)?;
+            if entry.file_type().is_file() && !expected.iter().any(|(e, _)| e == relative)
+            {
+                strays.push(format!("lessons/{}/{}", lesson.id, relative.display()));
+            }
+        }
+    }
+    if !strays.is_empty() {
+        bail!(
+            "lessons/ is generated, but these files come from nothing under solutions/: {}. \
+             Move each into its lesson's solutions/<id>/{LEARNER}/ (or, for source, \
+             solutions/<id>/src/), or remove it; then run `cargo xtask stubs`",
+            strays.join(", ")
+        );
     }
     if check && !stale.is_empty() {
         bail!(
-            "these stubs are not what their solutions generate: {}. Edit the solution (the \
-             one source of a lesson) and run `cargo xtask stubs`",
+            "these files of lessons/ are not what solutions/ generates: {}. Edit the \
+             lesson's folder under solutions/ (its src/ for the stub, {LEARNER}/ for the rest \
+             of the learner's crate), never lessons/, and run `cargo xtask stubs`",
             stale.join(", ")
         );
     }
@@ -57,6 +86,23 @@ pub fn run(root: &Path, check: bool) -> Result<()> {
     }
     gather_chinese(root, &manifest, check)?;
     record_fingerprints(root, &manifest, check)
+}
+
+/// Every file under a lesson's [`LEARNER`] folder, by path relative to it.
+fn learner_files(learner: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let mut files = Vec::new();
+    if !learner.is_dir() {
+        return Ok(files);
+    }
+    for entry in walkdir::WalkDir::new(learner).sort_by_file_name() {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            let bytes = std::fs::read(entry.path())
+                .with_context(|| format!("could not read {}", entry.path().display()))?;
+            files.push((entry.path().strip_prefix(learner)?.to_path_buf(), bytes));
+        }
+    }
+    Ok(files)
 }
 
 /// Where the checker's program finds the course's Chinese titles and hints.

@@ -35,6 +35,8 @@ cli-export-student-about = 供教师使用：把课程的学生版写入 OUT（�
 cli-gradescope-about = 供教师使用：把 Gradescope 自动评分包写入 OUT（setup.sh、run_autograder、课程，以及装着它们的 autograder.zip）。
 # en: c37d9ea918b293c2
 cli-verify-about = 供维护者使用：每个参考答案得 100%，每个练习框架得 0%，清单、文件夹和书彼此一致。
+# en: faa77675ab411513
+cli-verify-arg-lessons = 要作为参考答案和练习框架来评分的课（例如正在编写的那一课），按文件夹、编号或 crate 指定。默认：全部。无论如何，清单、文件夹和书都会整体检查。
 # en: d4311cccccec41a0
 cli-help-about = 显示这条消息，或给定子命令的帮助。
 

@@ -13,7 +13,8 @@ use std::path::Path;
 /// One problem found, as the maintainer reads it.
 pub type Problem = String;
 
-/// The workspace's `members` and `default-members`, from the root Cargo.toml.
+/// The workspace's `members` and `default-members`, as cargo reads the root Cargo.toml
+/// (its globs, `lessons/*`, expanded): each a folder relative to the course's root.
 pub struct Workspace {
     members: BTreeSet<String>,
     defaults: BTreeSet<String>,
@@ -22,33 +23,60 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// Reads the root Cargo.toml of `course`; an unreadable or invalid one is an error.
+    /// Asks cargo (`cargo metadata`) for the workspace of `course`; a workspace cargo cannot
+    /// read is an error.
     pub fn read(course: &Course) -> Result<Self> {
-        let workspace = std::fs::read_to_string(course.root.join("Cargo.toml"))
-            .context("reading Cargo.toml")?;
-        let workspace: toml::Table =
-            toml::from_str(&workspace).context("parsing Cargo.toml")?;
-        let list = |key: &str| -> BTreeSet<String> {
-            workspace
-                .get("workspace")
-                .and_then(|w| w.get(key))
-                .and_then(|v| v.as_array())
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default()
+        let output = std::process::Command::new("cargo")
+            .current_dir(&course.root)
+            .args([
+                "metadata",
+                "--no-deps",
+                "--offline",
+                "--format-version",
+                "1",
+            ])
+            .output()
+            .context("running `cargo metadata`")?;
+        if !output.status.success() {
+            anyhow::bail!(
+                "cargo cannot read the workspace in Cargo.toml: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        let metadata: serde_json::Value =
+            serde_json::from_slice(&output.stdout).context("reading `cargo metadata`")?;
+        let root = std::fs::canonicalize(&course.root).unwrap_or(course.root.clone());
+        // Each package by id: its folder relative to the root, and its name.
+        let mut by_id = std::collections::BTreeMap::new();
+        for package in metadata["packages"].as_array().into_iter().flatten() {
+            let (Some(id), Some(name), Some(manifest)) = (
+                package["id"].as_str(),
+                package["name"].as_str(),
+                package["manifest_path"].as_str(),
+            ) else {
+                continue;
+            };
+            let folder = Path::new(manifest).parent().unwrap_or(Path::new(""));
+            let folder = folder.strip_prefix(&root).unwrap_or(folder);
+            let folder = folder.to_string_lossy().replace('\\', "/");
+            by_id.insert(id.to_owned(), (folder, name.to_owned()));
+        }
+        let list = |key: &str| -> Vec<&(String, String)> {
+            metadata[key]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|id| by_id.get(id.as_str()?))
+                .collect()
         };
-        let members = list("members");
-        let packages = members
-            .iter()
-            .filter_map(|member| package_name(&course.root.join(member)))
-            .collect();
+        let members = list("workspace_members");
         Ok(Workspace {
-            members,
-            defaults: list("default-members"),
-            packages,
+            packages: members.iter().map(|(_, name)| name.clone()).collect(),
+            members: members.iter().map(|(folder, _)| folder.clone()).collect(),
+            defaults: list("workspace_default_members")
+                .iter()
+                .map(|(folder, _)| folder.clone())
+                .collect(),
         })
     }
 }

@@ -36,9 +36,12 @@ fn identity(d: usize) -> Linear {
 
 /// The layer's weights as the builders of wrong answers take them: one adapter, shared
 /// by the graded suite and the visible tests (maintainers' builds only).
+// Included as text rather than as a module file, so that the learner's copy of this file
+// (where the suite is not) still formats: only the maintainers' builds compile it.
 #[cfg(feature = "builders")]
-#[path = "../../../solutions/03-multi-head-attention/suite/parts.rs"]
-mod parts;
+mod parts {
+    include!("../../suite/parts.rs");
+}
 #[cfg(feature = "builders")]
 use parts::params;
 

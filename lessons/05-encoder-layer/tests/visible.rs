@@ -380,8 +380,11 @@ fn the_decoder_reads_the_memory_and_never_the_future() {
 
 // The layers' parts, as the builders of common mistakes (`course_mistakes::encoder_layer`)
 // take them: the graded suite's adapters, in the maintainers' builds only.
+// Included as text rather than as a module file, so that the learner's copy of this file
+// (where the suite is not) still formats: only the maintainers' builds compile it.
 #[cfg(feature = "builders")]
-#[path = "../../../solutions/05-encoder-layer/suite/parts.rs"]
-mod parts;
+mod parts {
+    include!("../../suite/parts.rs");
+}
 #[cfg(feature = "builders")]
 use parts::*;

@@ -18,7 +18,7 @@ use course_harness::{
     Misconception, Named, Tol, assert_mask_eq, assert_matrix_close, named, scalar_cause,
 };
 #[cfg(feature = "builders")]
-use course_mistakes::full_model::{
+use course_mistakes::transformer::{
     adam_mistakes, loss_gradient_mistakes, loss_value_mistakes, noam_mistakes,
     smoothing_mistakes,
 };

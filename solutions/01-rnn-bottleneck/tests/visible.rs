@@ -3,5 +3,5 @@
 // The tests name the lesson crate `rnn`; here the solution stands in for it.
 extern crate rnn_solution as rnn;
 
-#[path = "../../../lessons/01-rnn-bottleneck/tests/visible.rs"]
+#[path = "../learner/tests/visible.rs"]
 mod visible;

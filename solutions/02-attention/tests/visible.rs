@@ -3,5 +3,5 @@
 // The tests name the lesson crate `attention`; here the solution stands in for it.
 extern crate attention_solution as attention;
 
-#[path = "../../../lessons/02-attention/tests/visible.rs"]
+#[path = "../learner/tests/visible.rs"]
 mod visible;

@@ -3,5 +3,5 @@
 // The tests name the lesson crate `multi_head_attention`; here the solution stands in for it.
 extern crate multi_head_attention_solution as multi_head_attention;
 
-#[path = "../../../lessons/03-multi-head-attention/tests/visible.rs"]
+#[path = "../learner/tests/visible.rs"]
 mod visible;

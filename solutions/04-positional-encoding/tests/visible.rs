@@ -3,5 +3,5 @@
 // The tests name the lesson crate `positional_encoding`; here the solution stands in for it.
 extern crate positional_encoding_solution as positional_encoding;
 
-#[path = "../../../lessons/04-positional-encoding/tests/visible.rs"]
+#[path = "../learner/tests/visible.rs"]
 mod visible;

@@ -1,10 +1,10 @@
-//! The lesson's layers taken apart into what the builders of wrong answers take
-//! (`course_mistakes::encoder_layer`, which computes every layer itself): one file, which
-//! the graded suite and the visible tests both include.
-//!
-//! Only the maintainers' builds compile it (the `builders` feature): everywhere else the
-//! builders' calls, and so these adapters, are compiled out, and their results are read
-//! from the records (see `course_harness::named`).
+// The lesson's layers taken apart into what the builders of wrong answers take
+// (`course_mistakes::encoder_layer`, which computes every layer itself): one file, which
+// the graded suite and the visible tests both include.
+//
+// Only the maintainers' builds compile it (the `builders` feature): everywhere else the
+// builders' calls, and so these adapters, are compiled out, and their results are read
+// from the records (see `course_harness::named`).
 
 use course_mistakes::encoder_layer::{Decoder, Encoder, Ffn, Norm, Position};
 use course_mistakes::multi_head_attention::{Layer, LinearWeights};

@@ -3,5 +3,5 @@
 // The tests name the lesson crate `encoder_layer`; here the solution stands in for it.
 extern crate encoder_layer_solution as encoder_layer;
 
-#[path = "../../../lessons/05-encoder-layer/tests/visible.rs"]
+#[path = "../learner/tests/visible.rs"]
 mod visible;

@@ -12,7 +12,7 @@
 //! nn.TransformerEncoderLayer / nn.TransformerDecoderLayer. The wrong logits used to
 //! name mistakes come from the same script, with one piece switched off at a time; the
 //! other wrong answers, and the causes that name every mistake, come from
-//! `course_mistakes::full_model`, which the lesson's visible tests use too.
+//! `course_mistakes::transformer`, which the lesson's visible tests use too.
 //!
 //! Random generators appear only where any stream would do: a test of an initialiser
 //! checks statistics that hold for every draw order, and the data tests check properties
@@ -38,7 +38,7 @@ use course_harness::{
     relative_error, tr,
 };
 #[cfg(feature = "builders")]
-use course_mistakes::full_model::{
+use course_mistakes::transformer::{
     adam_eps_inside_the_root, clip_mistakes, leap_years, loss_gradient_mistakes,
     noam_mistakes, smoothing_mistakes,
 };

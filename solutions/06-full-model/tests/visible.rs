@@ -3,5 +3,5 @@
 // The tests name the lesson crate `transformer`; here the solution stands in for it.
 extern crate transformer_solution as transformer;
 
-#[path = "../../../lessons/06-full-model/tests/visible.rs"]
+#[path = "../learner/tests/visible.rs"]
 mod visible;
