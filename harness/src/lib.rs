@@ -54,3 +54,7 @@ pub use gradient::{
 pub use named::{Groups, Named};
 pub use report::graded;
 pub use tape::{Held, Taped, object, object_any, observe, observe_any};
+
+/// The course's types, for [`tape_structs!`]'s expansion in a suite.
+#[doc(hidden)]
+pub use course_common as __course_common;

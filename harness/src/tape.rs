@@ -736,6 +736,84 @@ taped_tuple!(A, B, C, D, E, F);
 taped_tuple!(A, B, C, D, E, F, G);
 taped_tuple!(A, B, C, D, E, F, G, H);
 
+/// Puts a lesson's result structs on the tape: the one way every suite (and the visible
+/// tests that share its calls) does it.
+///
+/// The tape carries course types only ([`Taped`]); a lesson's own structs (`LinearGrads`,
+/// a layer's forward cache) are the learner's crate's, which the harness cannot know. So
+/// the macro writes, in the calling module, a trait `Parts` that takes such a struct apart
+/// into a tuple of course types and puts it back together, its impls for the listed
+/// structs (fields that are themselves listed structs are taken apart in turn) and for
+/// the course's value types, and `observe_parts`, which calls into the lesson through
+/// [`observe`] and returns the struct the learner's code returned (in the judge, the one
+/// replayed from the tape):
+///
+/// ```ignore
+/// course_harness::tape_structs! {
+///     LinearGrads { d_x: Matrix, d_weight: Matrix, d_bias: Vector }
+///     MultiHeadGrads { d_query_input: Matrix, w_q: LinearGrads, w_o: LinearGrads }
+/// }
+/// let grads = observe_parts("Linear::backward", || layer.backward(&x, &d_y));
+/// ```
+///
+/// A struct of more than eight fields (the longest tuple the tape holds) gets a hand-written
+/// `impl Parts` that groups its fields (see lesson 05's decoder layer).
+#[macro_export]
+macro_rules! tape_structs {
+    ($($name:ident { $($field:ident: $part:ty),+ $(,)? })*) => {
+        /// A result struct of the lesson as the tape carries it: its fields, taken apart
+        /// inside `observe` and put back together outside (`course_harness::tape_structs`).
+        #[allow(dead_code)]
+        trait Parts: Sized {
+            /// The struct's fields as course types.
+            type Tape: $crate::Taped;
+            fn into_tape(self) -> Self::Tape;
+            fn from_tape(tape: Self::Tape) -> Self;
+        }
+
+        /// Calls `call`, a call into the lesson that returns one of its result structs,
+        /// through `observe`.
+        #[allow(dead_code)]
+        fn observe_parts<T: Parts>(label: &str, call: impl FnOnce() -> T) -> T {
+            T::from_tape($crate::observe(label, || call().into_tape()))
+        }
+
+        $crate::tape_structs!(@values
+            $crate::__course_common::Matrix,
+            $crate::__course_common::Vector,
+            ::std::vec::Vec<$crate::__course_common::Matrix>,
+            $crate::__course_common::ndarray::Array2<bool>,
+            $crate::__course_common::Float,
+            usize,
+            bool
+        );
+
+        $(
+            impl Parts for $name {
+                type Tape = ($(<$part as Parts>::Tape,)+);
+                fn into_tape(self) -> Self::Tape {
+                    ($(Parts::into_tape(self.$field),)+)
+                }
+                fn from_tape(tape: Self::Tape) -> Self {
+                    let ($($field,)+) = tape;
+                    Self { $($field: Parts::from_tape($field),)+ }
+                }
+            }
+        )*
+    };
+    (@values $($value:ty),+) => {$(
+        impl Parts for $value {
+            type Tape = Self;
+            fn into_tape(self) -> Self {
+                self
+            }
+            fn from_tape(tape: Self) -> Self {
+                tape
+            }
+        }
+    )+};
+}
+
 /// An element type of an array that can go on the tape, written compactly.
 pub trait TapedElement: Sized + Clone {
     /// The number of hexadecimal digits of one element.

@@ -1,4 +1,5 @@
-//! `cargo xtask new-lesson NN-name crate`: a new lesson, in its one home.
+//! `cargo xtask new-lesson NN-name crate`: a new lesson, in its one home, from the
+//! template in `xtask/template/`.
 //!
 //! Writes `solutions/NN-name/` (the lesson's entry and hints in both languages, a solution
 //! with one function and its stub markers, the graded and held-out suites with their
@@ -16,7 +17,7 @@
 
 use anyhow::{Context, Result, ensure};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What a new lesson is called.
 pub struct NewLesson {
@@ -46,13 +47,16 @@ pub fn run(root: &Path, lesson: &NewLesson) -> Result<()> {
         title_zh: &title_zh,
     };
     let home = root.join("solutions").join(id);
-    for (path, text) in lesson_files(&names) {
-        write_new(&home.join(path), &text)?;
+    let mut files = lesson_files(&names)?;
+    stamp_translations(&mut files, id)?;
+    for (path, text) in &files {
+        write_new(&home.join(path), text)?;
     }
     add_to_index(root, id)?;
+    let chapter = std::fs::read_to_string(template_dir().join("book/chapter.md"))?;
     write_new(
         &root.join("book/src").join(format!("{id}.md")),
-        &chapter(&names),
+        &fill(&chapter, &names)?,
     )?;
     add_to_summary(root, &names)?;
     add_translations(root, &names)?;
@@ -200,30 +204,15 @@ fn add_translations(root: &Path, names: &Names) -> Result<()> {
     let path = root.join("book/po/zh-CN.po");
     let mut po = std::fs::read_to_string(&path)
         .with_context(|| format!("could not read {}", path.display()))?;
-    for (english, chinese) in chapter_messages(names)
-        .into_iter()
-        .chain(code_messages(names))
-    {
-        let msgid = format!("msgid \"{}\"", po_escape(&english));
+    for (msgid, msgstr) in chapter_translations(names)? {
+        let msgid = format!("msgid {msgid}");
         if po.lines().any(|line| line == msgid) {
             continue;
         }
-        let _ = write!(
-            po,
-            "\n#: src/{}.md\n{msgid}\nmsgstr \"{}\"\n",
-            names.id,
-            po_escape(&chinese)
-        );
+        let _ = write!(po, "\n#: src/{}.md\n{msgid}\nmsgstr {msgstr}\n", names.id);
     }
     std::fs::write(&path, po)?;
     Ok(())
-}
-
-/// A string as a PO file quotes it.
-fn po_escape(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
 }
 
 /// Runs `book/po/update.sh` where the book's tools are installed; says whether it ran.
@@ -278,432 +267,149 @@ fn next_steps(names: &Names, template_updated: bool) -> String {
     )
 }
 
-/// The English messages of the scaffold's suite.
-const SUITE_ENGLISH: &str =
-    "scale-doubled = scale(x, 2) of a 2 × 2 matrix: every entry doubled\n";
-
-/// The files of the lesson's folder, by path relative to `solutions/<id>/`.
-fn lesson_files(n: &Names) -> Vec<(&'static str, String)> {
-    let Names {
-        id,
-        krate,
-        module,
-        number,
-        title,
-        title_zh,
-    } = n;
-    let padded = format!("{number:02}");
-    let hint_idea = "`scale` multiplies every entry of `x` by `factor`: the result has the \
-                     shape of `x`, (n, d).";
-    let hint_code =
-        "`x * factor` (an ndarray matrix times a number multiplies every entry).";
-    let stamp = course_i18n::stamp::stamp;
-    vec![
-        (
-            "lesson.toml",
-            format!(
-                "# The entry of lesson {id} in the course: course.toml lists the lessons in \
-                 order,\n# and each one's entry is its own lesson.toml (the fields are \
-                 described in course.toml).\n\n\
-                 title = \"{title}\"\n\
-                 crate = \"{krate}\"\n\
-                 chapter = \"{id}.md\"\n\
-                 depends_on = []\n\n\
-                 [[hints]]\n\
-                 function = \"scale\"\n\n\
-                 [[hints.steps]]\n\
-                 name = \"idea\"\n\
-                 text = \"\"\"{hint_idea}\"\"\"\n\n\
-                 [[hints.steps]]\n\
-                 name = \"code\"\n\
-                 text = \"\"\"{hint_code}\"\"\"\n"
-            ),
-        ),
-        (
-            "lesson.zh-CN.ftl",
-            format!(
-                "### Simplified Chinese (zh-CN) text of lesson {id}'s title and hints, whose \
-                 English\n### is in lesson.toml beside this file. `cargo xtask stubs` gathers \
-                 every lesson's file\n### into the checker's checker/locales/zh-CN/course.ftl.\n\
-                 ###\n### Message ids:\n###   lesson-{id}-title\n###   hint-{id}-<function, \
-                 every :: written as -->-<the hint step's name>\n### Each message carries the \
-                 stamp of the English it translates (`# en:`); see CONTRIBUTING.md.\n\n\
-                 # en: {}\nlesson-{id}-title = {title_zh}\n\n\
-                 # en: {}\nhint-{id}-scale-idea =\n    `scale` 把 `x` 的每个元素都乘以 \
-                 `factor`：结果的形状与 `x` 相同，为 (n, d)。\n\
-                 # en: {}\nhint-{id}-scale-code =\n    `x * factor`（ndarray 的矩阵乘以一个数，\
-                 会把每个元素都乘以它）。\n",
-                stamp(title),
-                stamp(hint_idea),
-                stamp(hint_code),
-            ),
-        ),
-        (
-            "Cargo.toml",
-            format!(
-                "[package]\n\
-                 name = \"{krate}-solution\"\n\
-                 version = \"0.1.0\"\n\
-                 description = \"Lesson {padded} solved: the reference the graded tests, the \
-                 book's figures and later lessons trust.\"\n\
-                 edition.workspace = true\n\
-                 rust-version.workspace = true\n\
-                 license.workspace = true\n\
-                 publish.workspace = true\n\n\
-                 [dependencies]\n\
-                 course-common.workspace = true\n\n\
-                 [dev-dependencies]\n\
-                 approx.workspace = true\n\
-                 course-harness.workspace = true\n\
-                 # The builders of the named mistakes' wrong answers, which the tests check \
-                 against\n# their record (`builders`, on by default here; see \
-                 course_harness::named).\n\
-                 course-mistakes.workspace = true\n\n\
-                 # The held-out suite compiles its checks and expected values only with \
-                 `judge` (the\n# checker's learner builds leave them out); the solution's \
-                 own `cargo test` runs them.\n\
-                 [features]\n\
-                 default = [\"judge\", \"builders\"]\n\
-                 builders = []\n\
-                 judge = []\n\n\
-                 [lints]\n\
-                 workspace = true\n"
-            ),
-        ),
-        (
-            "src/lib.rs",
-            format!(
-                "// BEGIN STUB\n// //! Lesson {padded}: {title}.\n// END STUB\n\
-                 // BEGIN SOLUTION\n//! Lesson {padded}: {title}, solved.\n// END SOLUTION\n\
-                 //!\n\
-                 //! The formula and the shapes of the lesson go here, and the book chapter \
-                 that explains\n//! them: chapter {padded}, \"{title}\".\n\
-                 // BEGIN STUB\n// //!\n// //! # How to work on this lesson\n// //!\n\
-                 // //! Every `todo!()` below is yours to replace; the `///` comment above it \
-                 is the\n// //! contract (shapes, formula, where the book explains it). Check \
-                 yourself with\n// //!\n// //! ```text\n\
-                 // //! cargo test -p {krate}     # the visible tests in tests/visible.rs\n\
-                 // //! cargo run -p checker -- watch         # the graded tests, re-run on \
-                 every save\n// //! ```\n// //!\n\
-                 // //! Don't change the signatures or the tests: grading uses only this \
-                 `src/` folder,\n// //! with the course's own copy of everything else.\n\
-                 // END STUB\n\n\
-                 use course_common::{{Float, Matrix}};\n\n\
-                 // ANCHOR: scale\n\
-                 /// Every entry of `x` multiplied by `factor`: `y = factor · x`, shape (n, d) \
-                 → (n, d).\n///\n/// Book: chapter {padded}, \"The route\".\n\
-                 pub fn scale(x: &Matrix, factor: Float) -> Matrix {{\n\
-                 \x20   // TODO: multiply every entry by `factor`.\n\
-                 \x20   // BEGIN SOLUTION: todo!(\"scale\")\n\
-                 \x20   x * factor\n\
-                 \x20   // END SOLUTION\n\
-                 }}\n\
-                 // ANCHOR_END: scale\n"
-            ),
-        ),
-        (
-            "tests/visible.rs",
-            format!(
-                "//! The lesson's visible tests, run against the solution.\n\n\
-                 // The tests name the lesson crate `{module}`; here the solution stands in \
-                 for it.\n\
-                 extern crate {module}_solution as {module};\n\n\
-                 #[path = \"../learner/tests/visible.rs\"]\n\
-                 mod visible;\n"
-            ),
-        ),
-        (
-            "tests/graded.rs",
-            format!(
-                "//! The checker's graded tests of lesson {padded}, run against the \
-                 solution.\n\n\
-                 // The tests name the lesson crate `{module}`; here the solution stands in \
-                 for it.\n\
-                 extern crate {module}_solution as {module};\n\n\
-                 #[path = \"../suite/graded.rs\"]\n\
-                 mod graded;\n"
-            ),
-        ),
-        (
-            "tests/heldout.rs",
-            format!(
-                "//! The checker's held-out tests of lesson {padded}, run against the \
-                 solution.\n\n\
-                 // The tests name the lesson crate `{module}`; here the solution stands in \
-                 for it.\n\
-                 extern crate {module}_solution as {module};\n\n\
-                 #[path = \"../suite/heldout.rs\"]\n\
-                 mod heldout;\n"
-            ),
-        ),
-        (
-            "suite/graded.rs",
-            format!(
-                "//! Graded tests of lesson {padded}, {title}.\n//!\n\
-                 //! These run in the checker against a learner's `src/` and, through the \
-                 solution crate's\n//! `cargo test`, against the reference solution. Every \
-                 call into the lesson goes through\n//! `observe` (the wrappers below), so \
-                 that the checker's judge can replay the values the\n//! learner's code \
-                 returned (see `course_harness::tape`). Every expected value is \
-                 hand-computed\n//! or an exact property.\n\n\
-                 use course_common::ndarray::array;\n\
-                 use course_common::{{Float, Matrix}};\n\
-                 use course_harness::{{Catalog, Tol, assert_matrix_close, graded, observe, \
-                 tr}};\n\
-                 use {module} as lesson;\n\n\
-                 /// What a failed test says, in every language the course speaks.\n\
-                 static MESSAGES: Catalog = Catalog::new(\n\
-                 \x20   \"{id}\",\n\
-                 \x20   include_str!(\"locales/en/suite.ftl\"),\n\
-                 \x20   include_str!(\"locales/zh-CN/suite.ftl\"),\n\
-                 );\n\n\
-                 fn scale(x: &Matrix, factor: Float) -> Matrix {{\n\
-                 \x20   observe(\"scale\", || lesson::scale(x, factor))\n\
-                 }}\n\n\
-                 /// Doubling a 2 × 2 matrix, worked by hand.\n\
-                 #[test]\n\
-                 fn scale_doubles_every_entry() {{\n\
-                 \x20   graded(|| {{\n\
-                 \x20       let got = scale(&array![[1.0, -2.0], [0.5, 3.0]], 2.0);\n\
-                 \x20       assert_matrix_close(\n\
-                 \x20           &tr!(MESSAGES, \"scale-doubled\"),\n\
-                 \x20           &got,\n\
-                 \x20           &array![[2.0, -4.0], [1.0, 6.0]],\n\
-                 \x20           Tol::TIGHT,\n\
-                 \x20           &[],\n\
-                 \x20       );\n\
-                 \x20   }});\n\
-                 }}\n"
-            ),
-        ),
-        (
-            "suite/heldout.rs",
-            format!(
-                "//! Held-out tests of lesson {padded}: the instructor's edition only. Their \
-                 expected values\n//! and checks are compiled only into the judge (the \
-                 `judge` feature), so the executable\n//! that runs a learner's code holds no \
-                 answer.\n\n\
-                 use course_common::ndarray::array;\n\
-                 #[cfg(feature = \"judge\")]\n\
-                 use course_harness::{{Tol, assert_matrix_close}};\n\
-                 use course_harness::{{graded, observe}};\n\
-                 use {module} as lesson;\n\n\
-                 /// Scaling by zero gives zeros of the same shape.\n\
-                 #[test]\n\
-                 fn heldout_scale_by_zero_gives_zeros() {{\n\
-                 \x20   graded(|| {{\n\
-                 \x20       let x = array![[1.5, -2.0, 4.0]];\n\
-                 \x20       let got = observe(\"scale\", || lesson::scale(&x, 0.0));\n\
-                 \x20       #[cfg(feature = \"judge\")]\n\
-                 \x20       assert_matrix_close(\"scale(x, 0)\", &got, &array![[0.0, 0.0, 0.0]], \
-                 Tol::TIGHT, &[]);\n\
-                 \x20       #[cfg(not(feature = \"judge\"))]\n\
-                 \x20       let _ = got;\n\
-                 \x20   }});\n\
-                 }}\n"
-            ),
-        ),
-        (
-            "suite/locales/en/suite.ftl",
-            format!(
-                "# The graded tests of lesson {padded} ({title}): what a failed test \
-                 says.\n\n{SUITE_ENGLISH}"
-            ),
-        ),
-        (
-            "suite/locales/zh-CN/suite.ftl",
-            format!(
-                "# 第 {number} 课（{title_zh}）的评分测试：测试失败时的说明。\n\n\
-                 # en: {}\nscale-doubled = 2 × 2 矩阵的 scale(x, 2)：每个元素都翻倍\n",
-                stamp(&course_i18n::stamp::sources(SUITE_ENGLISH)["scale-doubled"])
-            ),
-        ),
-        (
-            "learner/Cargo.toml",
-            format!(
-                "[package]\n\
-                 name = \"{krate}\"\n\
-                 version = \"0.1.0\"\n\
-                 description = \"Lesson {padded}: {title}.\"\n\
-                 edition.workspace = true\n\
-                 rust-version.workspace = true\n\
-                 license.workspace = true\n\
-                 publish.workspace = true\n\n\
-                 [dependencies]\n\
-                 course-common.workspace = true\n\n\
-                 [dev-dependencies]\n\
-                 approx.workspace = true\n\
-                 course-harness.workspace = true\n\n\
-                 # The workspace's lints, less what a stub cannot help: its arguments and \
-                 imports are\n# unused and its body is a `todo!()` until the lesson is \
-                 solved.\n\
-                 [lints.rust]\n\
-                 unsafe_code = \"deny\"\n\
-                 # The tests' `builders` feature belongs to the maintainers' copy of this \
-                 crate, where the\n# named mistakes' wrong answers are computed; here they \
-                 are read from tests/*.named.json.\n\
-                 unexpected_cfgs = {{ level = \"warn\", check-cfg = \
-                 ['cfg(feature, values(\"builders\"))'] }}\n\
-                 unused_variables = \"allow\"\n\
-                 unused_imports = \"allow\"\n\n\
-                 [lints.clippy]\n\
-                 dbg_macro = \"warn\"\n\
-                 todo = \"allow\"\n"
-            ),
-        ),
-        (
-            "learner/tests/visible.rs",
-            format!(
-                "//! The visible tests of lesson {padded}: what \"done\" looks like.\n//!\n\
-                 //! Run them with `cargo test -p {krate}`. The checker's graded tests check \
-                 more;\n//! `cargo run -p checker -- grade {id}` runs them. Don't edit this \
-                 file to make it pass:\n//! grading never reads it.\n\n\
-                 use course_common::ndarray::array;\n\
-                 use course_harness::{{Tol, assert_matrix_close}};\n\
-                 use {module}::scale;\n\n\
-                 #[test]\n\
-                 fn scale_triples_a_row() {{\n\
-                 \x20   // Worked by hand: 3 · [1, -1, 0.5] = [3, -3, 1.5].\n\
-                 \x20   assert_matrix_close(\n\
-                 \x20       \"scale([[1, -1, 0.5]], 3)\",\n\
-                 \x20       &scale(&array![[1.0, -1.0, 0.5]], 3.0),\n\
-                 \x20       &array![[3.0, -3.0, 1.5]],\n\
-                 \x20       Tol::TIGHT,\n\
-                 \x20       &[],\n\
-                 \x20   );\n\
-                 }}\n"
-            ),
-        ),
-        (
-            "mistakes.toml",
-            format!(
-                "# Plausible mistakes in lesson {padded}, each applied to the reference \
-                 solution by\n# `cargo xtask mistakes`: `find` is replaced by `replace` \
-                 (once), and the mistake counts as\n# named when the checker's report lists \
-                 one of its `causes` (by key, `catalog:message-id`)\n# for the first failing \
-                 graded test, or its first failing message shows one of `named`.\n\
-                 # List at least eight, as a learner would get the lesson wrong.\n\n\
-                 [[mistakes]]\n\
-                 name = \"the factor added instead of multiplied\"\n\
-                 function = \"scale\"\n\
-                 find = \"x * factor\"\n\
-                 replace = \"x + factor\"\n\
-                 named = []\n\
-                 causes = []\n"
-            ),
-        ),
-    ]
+/// The template, `xtask/template/`: `lesson/` is a lesson's folder and `book/` its chapter
+/// (`chapter.md`) and the chapter's Chinese (`chapter.zh-CN.po`), with placeholders
+/// ([`fill`]).
+fn template_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("template")
 }
 
-/// The new chapter: a skeleton whose every message has its Chinese in
-/// [`chapter_messages`].
-fn chapter(n: &Names) -> String {
-    let Names {
-        id,
-        krate,
-        number,
-        title,
-        ..
-    } = n;
-    format!(
-        "# {title}\n\n\
-         _Lesson {number} · crate `{krate}` · you edit `lessons/{id}/src/lib.rs`_\n\n\
-         This chapter is the scaffold `cargo xtask new-lesson` wrote: replace each paragraph \
-         with the lesson's own, and keep the Chinese edition in step (`book/po/zh-CN.po`).\n\n\
-         ## What you will build\n\n\
-         | In `src/lib.rs` | What it does |\n\
-         |---|---|\n\
-         | `scale` | multiplies every entry of a matrix by one number |\n\n\
-         ## The route\n\n\
-         The functions of `src/lib.rs` in the order of the file, with the key equations and \
-         shapes. The scaffold's one function, `scale`, computes `y = c · x`, shape (n, d) to \
-         (n, d):\n\n\
-         ```rust,ignore\n\
-         {{{{#include ../../lessons/{id}/src/lib.rs:scale}}}}\n\
-         ```\n\n\
-         ## Check yourself\n\n\
-         ```text\n\
-         cargo test -p {krate}\n\
-         cargo run -p checker -- grade {id}\n\
-         ```\n\n\
-         ## Going further\n\n\
-         Digressions that the route does not need go here.\n"
-    )
+/// `text` with its placeholders filled: `{{id}}`, `{{crate}}`, `{{module}}` (the crate's
+/// name in Rust), `{{number}}` (`7`), `{{padded}}` (`07`), `{{title}}`, `{{title_zh}}`.
+/// `{{stamp}}` is left for [`stamp_translations`]; any other `{{name}}` is an error (the
+/// book's own `{{#include …}}` is not a placeholder).
+fn fill(text: &str, n: &Names) -> Result<String> {
+    let filled = text
+        .replace("{{id}}", n.id)
+        .replace("{{crate}}", n.krate)
+        .replace("{{module}}", &n.module)
+        .replace("{{number}}", &n.number.to_string())
+        .replace("{{padded}}", &format!("{:02}", n.number))
+        .replace("{{title}}", n.title)
+        .replace("{{title_zh}}", n.title_zh);
+    let mut rest = filled.as_str();
+    while let Some(at) = rest.find("{{") {
+        let name: String = rest[at + 2..]
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+            .collect();
+        let closed = rest[at + 2 + name.len()..].starts_with("}}");
+        ensure!(
+            !closed || name == "stamp",
+            "the template has an unknown placeholder {{{{{name}}}}}"
+        );
+        rest = &rest[at + 2..];
+    }
+    Ok(filled)
 }
 
-/// Every message of the new chapter as mdbook-xgettext extracts it, with its Chinese.
-fn chapter_messages(n: &Names) -> Vec<(String, String)> {
-    let Names {
-        id,
-        krate,
-        number,
-        title,
-        title_zh,
-        ..
-    } = n;
-    vec![
-        (title.to_string(), title_zh.to_string()),
-        (
-            format!("_Lesson {number} · crate `{krate}` · you edit `lessons/{id}/src/lib.rs`_"),
-            format!("_第 {number} 课 · crate `{krate}` · 你要编辑的文件是 `lessons/{id}/src/lib.rs`_"),
-        ),
-        (
-            "This chapter is the scaffold `cargo xtask new-lesson` wrote: replace each \
-             paragraph with the lesson's own, and keep the Chinese edition in step \
-             (`book/po/zh-CN.po`)."
-                .to_owned(),
-            "本章是 `cargo xtask new-lesson` 写下的骨架：把每一段换成这一课自己的内容，并让\
-             中文版保持同步（`book/po/zh-CN.po`）。"
-                .to_owned(),
-        ),
-        ("What you will build".to_owned(), "你要构建的内容".to_owned()),
-        ("In `src/lib.rs`".to_owned(), "`src/lib.rs` 中的函数".to_owned()),
-        ("What it does".to_owned(), "作用".to_owned()),
-        ("`scale`".to_owned(), "`scale`".to_owned()),
-        (
-            "multiplies every entry of a matrix by one number".to_owned(),
-            "把矩阵的每个元素都乘以同一个数".to_owned(),
-        ),
-        ("The route".to_owned(), "路线".to_owned()),
-        (
-            "The functions of `src/lib.rs` in the order of the file, with the key equations \
-             and shapes. The scaffold's one function, `scale`, computes `y = c · x`, shape \
-             (n, d) to (n, d):"
-                .to_owned(),
-            "按文件中的顺序介绍 `src/lib.rs` 的函数，写出关键的公式和形状。骨架中唯一的函数 \
-             `scale` 计算 `y = c · x`，形状从 (n, d) 到 (n, d)："
-                .to_owned(),
-        ),
-        ("Check yourself".to_owned(), "自我检查".to_owned()),
-        ("Going further".to_owned(), "延伸阅读".to_owned()),
-        (
-            "Digressions that the route does not need go here.".to_owned(),
-            "路线用不到的延伸内容放在这里。".to_owned(),
-        ),
-    ]
+/// The files of the lesson's folder, filled, by path relative to `solutions/<id>/`.
+fn lesson_files(n: &Names) -> Result<Vec<(PathBuf, String)>> {
+    let template = template_dir().join("lesson");
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(&template).sort_by_file_name() {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            let text = std::fs::read_to_string(entry.path())?;
+            let relative = entry.path().strip_prefix(&template)?.to_path_buf();
+            files.push((relative, fill(&text, n)?));
+        }
+    }
+    Ok(files)
 }
 
-/// The messages mdbook-xgettext finds in the code the chapter includes (its comments and
-/// string literals), with their Chinese.
-fn code_messages(n: &Names) -> Vec<(String, String)> {
-    let padded = format!("{:02}", n.number);
-    vec![
-        ("\"scale\"".to_owned(), "\"scale\"".to_owned()),
-        (
-            format!(
-                "/// Every entry of `x` multiplied by `factor`: `y = factor · x`, shape (n, d) \
-                 → (n, d).\n///\n/// Book: chapter {padded}, \"The route\".\n"
-            ),
-            format!(
-                "/// `x` 的每个元素都乘以 `factor`：`y = factor · x`，形状 (n, d) → (n, d)。\n\
-                 ///\n/// 书：第 {padded} 章，“路线”。\n"
-            ),
-        ),
-        (
-            "// TODO: multiply every entry by `factor`.\n".to_owned(),
-            "// TODO：把每个元素都乘以 `factor`。\n".to_owned(),
-        ),
-    ]
+/// Fills each `# en: {{stamp}}` of the lesson's Chinese files with the stamp of the English
+/// the message below it translates: the entry's title and hints for `lesson.zh-CN.ftl`, the
+/// English twin for a suite's `locales/zh-CN/*.ftl`. The template's Chinese translates
+/// its English, so this stamps what is translated.
+fn stamp_translations(files: &mut [(PathBuf, String)], id: &str) -> Result<()> {
+    let entry = files
+        .iter()
+        .find(|(path, _)| path == Path::new(course_manifest::LESSON_ENTRY))
+        .context("the template has no lesson.toml")?;
+    let lesson: course_manifest::Lesson = toml::from_str(&entry.1)?;
+    let mut lesson_english = std::collections::BTreeMap::new();
+    lesson_english.insert(format!("lesson-{id}-title"), lesson.title.clone());
+    for hint in &lesson.hints {
+        for step in &hint.steps {
+            let function = hint.function.replace("::", "--");
+            lesson_english.insert(
+                format!("hint-{id}-{function}-{}", step.name),
+                step.text.clone(),
+            );
+        }
+    }
+    let english_twins: Vec<(PathBuf, String)> = files
+        .iter()
+        .filter(|(path, _)| path.components().any(|c| c.as_os_str() == "en"))
+        .cloned()
+        .collect();
+    for (path, text) in files.iter_mut() {
+        if !text.contains("{{stamp}}") {
+            continue;
+        }
+        let english = if path == Path::new(course_manifest::LESSON_CHINESE) {
+            lesson_english.clone()
+        } else {
+            let twin: PathBuf = path
+                .components()
+                .map(|c| {
+                    if c.as_os_str() == "zh-CN" {
+                        "en".as_ref()
+                    } else {
+                        c.as_os_str()
+                    }
+                })
+                .collect();
+            let (_, twin) = english_twins
+                .iter()
+                .find(|(p, _)| *p == twin)
+                .with_context(|| format!("{} has no English twin", path.display()))?;
+            course_i18n::stamp::sources(twin)
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let mut stamped = Vec::with_capacity(lines.len());
+        for (at, line) in lines.iter().enumerate() {
+            if line.trim() != "# en: {{stamp}}" {
+                stamped.push(line.to_string());
+                continue;
+            }
+            let id = lines
+                .get(at + 1)
+                .and_then(|next| next.split_once(" ="))
+                .map(|(id, _)| id.trim())
+                .with_context(|| {
+                    format!("{}: a stamp with no message below", path.display())
+                })?;
+            let english = english
+                .get(id)
+                .with_context(|| format!("{}: `{id}` has no English", path.display()))?;
+            stamped.push(format!("# en: {}", course_i18n::stamp::stamp(english)));
+        }
+        *text = stamped.join("\n") + "\n";
+    }
+    Ok(())
+}
+
+/// The chapter's messages and their Chinese, from the template's `chapter.zh-CN.po`: each
+/// `msgid "…"` line with the `msgstr "…"` line after it, as written (quoted).
+fn chapter_translations(n: &Names) -> Result<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(template_dir().join("book/chapter.zh-CN.po"))?;
+    let text = fill(&text, n)?;
+    let mut pairs = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if let Some(msgid) = line.strip_prefix("msgid ") {
+            let msgstr = lines
+                .next()
+                .and_then(|next| next.strip_prefix("msgstr "))
+                .context(
+                    "in the template's chapter.zh-CN.po, a msgid without its msgstr",
+                )?;
+            pairs.push((msgid.to_owned(), msgstr.to_owned()));
+        }
+    }
+    Ok(pairs)
 }
 
 #[cfg(test)]
@@ -737,22 +443,45 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_chinese_of_every_chapter_message_is_given() {
-        let names = Names {
+    fn names() -> Names<'static> {
+        Names {
             id: "07-gpt",
             krate: "gpt",
             module: "gpt".to_owned(),
             number: 7,
             title: "A GPT",
             title_zh: "一个 GPT",
-        };
-        let text = chapter(&names);
-        for (english, chinese) in chapter_messages(&names) {
-            let plain = english.trim_matches('_');
-            assert!(text.contains(plain), "the chapter lacks {english:?}");
-            assert!(!chinese.is_empty());
         }
+    }
+
+    #[test]
+    fn the_template_fills_and_stamps_every_placeholder() {
+        let mut files = lesson_files(&names()).unwrap();
+        stamp_translations(&mut files, "07-gpt").unwrap();
+        for (path, text) in &files {
+            assert!(
+                !text.contains("{{"),
+                "{} keeps a placeholder",
+                path.display()
+            );
+        }
+        let ftl = &files
+            .iter()
+            .find(|(path, _)| path == Path::new(course_manifest::LESSON_CHINESE))
+            .unwrap()
+            .1;
+        assert!(ftl.contains("lesson-07-gpt-title = 一个 GPT"), "{ftl}");
+        assert!(!chapter_translations(&names()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_unknown_placeholder_is_an_error() {
+        let error = fill("{{id}} {{colour}}", &names()).unwrap_err().to_string();
+        assert!(error.contains("{{colour}}"), "{error}");
+        assert_eq!(
+            fill("{{#include a.rs:x}}", &names()).unwrap(),
+            "{{#include a.rs:x}}"
+        );
     }
 
     #[test]
@@ -800,15 +529,7 @@ mod tests {
             "format_version = 2\nlessons = []\n",
         )
         .unwrap();
-        let names = Names {
-            id: "07-gpt",
-            krate: "gpt",
-            module: "gpt".to_owned(),
-            number: 7,
-            title: "A GPT",
-            title_zh: "一个 GPT",
-        };
-        let error = add_to_summary(&dir, &names).unwrap_err().to_string();
+        let error = add_to_summary(&dir, &names()).unwrap_err().to_string();
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(error.contains("lists no lesson"), "{error}");
     }

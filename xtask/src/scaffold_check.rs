@@ -10,8 +10,9 @@
 //!   each;
 //! - `checker verify <id>` passes: the layout is consistent, the solution grades 100% and
 //!   the stub 0% through the grading path a learner's submission takes;
-//! - the solution's own tests pass, and the Chinese of its hints and its suite's messages
-//!   is complete and current (the checker's and the i18n crate's tests);
+//! - the solution's own tests pass, its list of mistakes applies to it, and the Chinese of
+//!   its hints and its suite's messages is complete and current (the xtask's, the
+//!   checker's and the i18n crate's tests);
 //! - where gettext is installed, the book's translation has nothing untranslated or fuzzy.
 
 use crate::course_copy::{CourseCopy, copy_tree};
@@ -68,6 +69,15 @@ pub fn run(root: &Path) -> Result<()> {
     let solution = format!("{krate}-solution");
     crate::run_command(&mut copy.cargo(&["test", "--quiet", "-p", &solution]))?;
     crate::run_command(&mut copy.cargo(&["test", "--quiet", "-p", "course-i18n"]))?;
+    // The tooling's own tests: every listed mistake still applies to its solution.
+    crate::run_command(&mut copy.cargo(&[
+        "test",
+        "--quiet",
+        "-p",
+        "xtask",
+        "--",
+        "mistakes::",
+    ]))?;
     crate::run_command(&mut copy.cargo(&[
         "test", "--quiet", "-p", "checker", "--bin", "checker", "--", "messages",
     ]))?;

@@ -76,8 +76,14 @@ fn step(cell: &Rnn, x: &Matrix, h: &Matrix) -> Matrix {
     observe("Rnn::step", || cell.step(x, h))
 }
 
-/// `cell.step_backward(x, h, h_next, d_h_next)`, its gradients taken out as matrices and
-/// put back in a `StepGrads` built here.
+// The lesson's gradient structs go on the tape through `observe_parts`, with the course's
+// one way to take them apart.
+course_harness::tape_structs! {
+    StepGrads { d_x: Matrix, d_h: Matrix, d_w_xh: Matrix, d_w_hh: Matrix, d_b: Vector }
+    RnnGrads { d_xs: Matrix, d_h0: Vector, d_w_xh: Matrix, d_w_hh: Matrix, d_b: Vector }
+}
+
+/// `cell.step_backward(x, h, h_next, d_h_next)`.
 fn step_backward(
     cell: &Rnn,
     x: &Matrix,
@@ -85,17 +91,9 @@ fn step_backward(
     h_next: &Matrix,
     d_h_next: &Matrix,
 ) -> StepGrads {
-    let (d_x, d_h, d_w_xh, d_w_hh, d_b) = observe("Rnn::step_backward", || {
-        let grads = cell.step_backward(x, h, h_next, d_h_next);
-        (grads.d_x, grads.d_h, grads.d_w_xh, grads.d_w_hh, grads.d_b)
-    });
-    StepGrads {
-        d_x,
-        d_h,
-        d_w_xh,
-        d_w_hh,
-        d_b,
-    }
+    observe_parts("Rnn::step_backward", || {
+        cell.step_backward(x, h, h_next, d_h_next)
+    })
 }
 
 /// `cell.forward(xs, h0)`.
@@ -103,8 +101,7 @@ fn forward(cell: &Rnn, xs: &Matrix, h0: &Vector) -> Matrix {
     observe("Rnn::forward", || cell.forward(xs, h0))
 }
 
-/// `cell.backward(xs, h0, states, d_states)`, its gradients taken out as matrices and
-/// vectors and put back in an `RnnGrads` built here.
+/// `cell.backward(xs, h0, states, d_states)`.
 fn backward(
     cell: &Rnn,
     xs: &Matrix,
@@ -112,23 +109,7 @@ fn backward(
     states: &Matrix,
     d_states: &Matrix,
 ) -> RnnGrads {
-    let (d_xs, d_h0, d_w_xh, d_w_hh, d_b) = observe("Rnn::backward", || {
-        let grads = cell.backward(xs, h0, states, d_states);
-        (
-            grads.d_xs,
-            grads.d_h0,
-            grads.d_w_xh,
-            grads.d_w_hh,
-            grads.d_b,
-        )
-    });
-    RnnGrads {
-        d_xs,
-        d_h0,
-        d_w_xh,
-        d_w_hh,
-        d_b,
-    }
+    observe_parts("Rnn::backward", || cell.backward(xs, h0, states, d_states))
 }
 
 /// `cell.encode(xs, h0)`.

@@ -5,7 +5,7 @@
 //! complete; every function and method below is the learner's, so every call goes through
 //! `observe` (see `course_harness::tape`) and returns course types only. Results come back
 //! as matrices and are put back in the lesson's plain structs (`Attention`, the gradients)
-//! here.
+//! here, with the course's one way to take them apart (`course_harness::tape_structs`).
 
 // Each suite uses some of them.
 #![allow(dead_code)]
@@ -46,13 +46,21 @@ pub fn masked(scores: &Matrix, mask: &Mask) -> Matrix {
     observe("apply_mask", || apply_mask(scores, mask))
 }
 
+// The lesson's result structs go on the tape through `observe_parts`, with the course's
+// one way to take them apart.
+course_harness::tape_structs! {
+    Attention { output: Matrix, weights: Matrix }
+    AttentionGrads { d_q: Matrix, d_k: Matrix, d_v: Matrix }
+    LinearGrads { d_x: Matrix, d_weight: Matrix, d_bias: Vector }
+    HeadForward { q: Matrix, k: Matrix, v: Matrix, attention: Attention }
+    HeadGrads { d_x: Matrix, w_q: LinearGrads, w_k: LinearGrads, w_v: LinearGrads }
+}
+
 /// `scaled_dot_product_attention(q, k, v, mask)`.
 pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Option<&Mask>) -> Attention {
-    let (output, weights) = observe("scaled_dot_product_attention", || {
-        let attention = scaled_dot_product_attention(q, k, v, mask);
-        (attention.output, attention.weights)
-    });
-    Attention { output, weights }
+    observe_parts("scaled_dot_product_attention", || {
+        scaled_dot_product_attention(q, k, v, mask)
+    })
 }
 
 /// `scaled_dot_product_attention_backward(q, k, v, weights, d_output)`.
@@ -63,11 +71,9 @@ pub fn attend_backward(
     weights: &Matrix,
     d_output: &Matrix,
 ) -> AttentionGrads {
-    let (d_q, d_k, d_v) = observe("scaled_dot_product_attention_backward", || {
-        let grads = scaled_dot_product_attention_backward(q, k, v, weights, d_output);
-        (grads.d_q, grads.d_k, grads.d_v)
-    });
-    AttentionGrads { d_q, d_k, d_v }
+    observe_parts("scaled_dot_product_attention_backward", || {
+        scaled_dot_product_attention_backward(q, k, v, weights, d_output)
+    })
 }
 
 /// `layer.forward(x)`.
@@ -77,15 +83,7 @@ pub fn linear_forward(layer: &Linear, x: &Matrix) -> Matrix {
 
 /// `layer.backward(x, d_y)`.
 pub fn linear_backward(layer: &Linear, x: &Matrix, d_y: &Matrix) -> LinearGrads {
-    let (d_x, d_weight, d_bias) = observe("Linear::backward", || {
-        let grads = layer.backward(x, d_y);
-        (grads.d_x, grads.d_weight, grads.d_bias)
-    });
-    LinearGrads {
-        d_x,
-        d_weight,
-        d_bias,
-    }
+    observe_parts("Linear::backward", || layer.backward(x, d_y))
 }
 
 /// `head.forward(x, mask)`.
@@ -94,22 +92,7 @@ pub fn head_forward(
     x: &Matrix,
     mask: Option<&Mask>,
 ) -> HeadForward {
-    let (q, k, v, output, weights) = observe("SelfAttentionHead::forward", || {
-        let forward = head.forward(x, mask);
-        (
-            forward.q,
-            forward.k,
-            forward.v,
-            forward.attention.output,
-            forward.attention.weights,
-        )
-    });
-    HeadForward {
-        q,
-        k,
-        v,
-        attention: Attention { output, weights },
-    }
+    observe_parts("SelfAttentionHead::forward", || head.forward(x, mask))
 }
 
 /// `head.backward(x, forward, d_output)`, with `forward` as `head_forward` returned it.
@@ -119,25 +102,7 @@ pub fn head_backward(
     forward: &HeadForward,
     d_output: &Matrix,
 ) -> HeadGrads {
-    let (d_x, w_q, w_k, w_v) = observe("SelfAttentionHead::backward", || {
-        let grads = head.backward(x, forward, d_output);
-        let parts = |g: LinearGrads| (g.d_x, g.d_weight, g.d_bias);
-        (
-            grads.d_x,
-            parts(grads.w_q),
-            parts(grads.w_k),
-            parts(grads.w_v),
-        )
-    });
-    let linear = |(d_x, d_weight, d_bias): (Matrix, Matrix, Vector)| LinearGrads {
-        d_x,
-        d_weight,
-        d_bias,
-    };
-    HeadGrads {
-        d_x,
-        w_q: linear(w_q),
-        w_k: linear(w_k),
-        w_v: linear(w_v),
-    }
+    observe_parts("SelfAttentionHead::backward", || {
+        head.backward(x, forward, d_output)
+    })
 }

@@ -30,8 +30,8 @@ use course_mistakes::multi_head_attention::{
     split_mistakes, weights_mistakes,
 };
 use multi_head_attention::{
-    Linear, LinearGrads, Mask, MultiHeadAttention, MultiHeadForward, merge_heads,
-    split_heads,
+    Linear, LinearGrads, Mask, MultiHeadAttention, MultiHeadForward, MultiHeadGrads,
+    merge_heads, split_heads,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::LazyLock;
@@ -176,21 +176,18 @@ fn outputs_of(forward: &Held<MultiHeadForward>) -> Forward {
     Forward { output, weights }
 }
 
-/// The gradients of one projection (a `LinearGrads`).
-struct ProjectionGrads {
-    d_x: Matrix,
-    d_weight: Matrix,
-    d_bias: Vector,
-}
-
-/// The gradients of multi-head attention (a `MultiHeadGrads`).
-struct Grads {
-    d_query_input: Matrix,
-    d_key_value_input: Matrix,
-    w_q: ProjectionGrads,
-    w_k: ProjectionGrads,
-    w_v: ProjectionGrads,
-    w_o: ProjectionGrads,
+// The lesson's gradient structs go on the tape through `observe_parts`, with the course's
+// one way to take them apart.
+course_harness::tape_structs! {
+    LinearGrads { d_x: Matrix, d_weight: Matrix, d_bias: Vector }
+    MultiHeadGrads {
+        d_query_input: Matrix,
+        d_key_value_input: Matrix,
+        w_q: LinearGrads,
+        w_k: LinearGrads,
+        w_v: LinearGrads,
+        w_o: LinearGrads,
+    }
 }
 
 /// `mha.backward(query_input, key_value_input, forward, d_output)`.
@@ -200,33 +197,10 @@ fn backward_pass(
     key_value_input: &Matrix,
     forward: &Held<MultiHeadForward>,
     d_output: &Matrix,
-) -> Grads {
-    let (d_query_input, d_key_value_input, w_q, w_k, w_v, w_o) =
-        observe("MultiHeadAttention::backward", || {
-            let grads = mha.backward(query_input, key_value_input, forward, d_output);
-            let layer = |g: LinearGrads| (g.d_x, g.d_weight, g.d_bias);
-            (
-                grads.d_query_input,
-                grads.d_key_value_input,
-                layer(grads.w_q),
-                layer(grads.w_k),
-                layer(grads.w_v),
-                layer(grads.w_o),
-            )
-        });
-    let layer = |(d_x, d_weight, d_bias)| ProjectionGrads {
-        d_x,
-        d_weight,
-        d_bias,
-    };
-    Grads {
-        d_query_input,
-        d_key_value_input,
-        w_q: layer(w_q),
-        w_k: layer(w_k),
-        w_v: layer(w_v),
-        w_o: layer(w_o),
-    }
+) -> MultiHeadGrads {
+    observe_parts("MultiHeadAttention::backward", || {
+        mha.backward(query_input, key_value_input, forward, d_output)
+    })
 }
 
 // ---------------------------------------------------------------------------------------

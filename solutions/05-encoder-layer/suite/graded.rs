@@ -25,10 +25,10 @@ use course_harness::causes::encoder_layer::{
 };
 use course_harness::gradient::{STEP, weighted_sum};
 use course_harness::{
-    Catalog, Cause, Groups, Misconception, Named, Reference, Taped, Tol,
-    assert_all_finite, assert_gradient_close, assert_matrix_close, assert_same_shape,
-    graded, linspace, linspace_matrix, named, nearest_first, numerical_gradient, observe,
-    relative_error, scrambled, tr,
+    Catalog, Cause, Groups, Misconception, Named, Reference, Tol, assert_all_finite,
+    assert_gradient_close, assert_matrix_close, assert_same_shape, graded, linspace,
+    linspace_matrix, named, nearest_first, numerical_gradient, observe, relative_error,
+    scrambled, tr,
 };
 #[cfg(feature = "builders")]
 use course_mistakes::encoder_layer::{
@@ -181,56 +181,9 @@ fn decoder_inputs() -> (Matrix, Matrix, Mask, Mask) {
 // Calls into the lesson, through the tape
 // ---------------------------------------------------------------------------------------
 
-/// A result struct of the lesson (or of lessons 02 and 03, inside it) as the tape carries
-/// it: its matrices, taken apart inside `observe` and put back together outside, so that
-/// the judge, which replays the tape, gets the struct the learner's code returned.
-trait Parts: Sized {
-    /// The struct's fields as course types.
-    type Tape: Taped;
-    fn into_tape(self) -> Self::Tape;
-    fn from_tape(tape: Self::Tape) -> Self;
-}
-
-/// Calls `call`, a call into the lesson that returns one of its result structs, through
-/// `observe`.
-fn observe_parts<T: Parts>(label: &str, call: impl FnOnce() -> T) -> T {
-    T::from_tape(observe(label, || call().into_tape()))
-}
-
-/// The fields that are course types already go on the tape as they are.
-macro_rules! course_values {
-    ($($value:ty),+) => {$(
-        impl Parts for $value {
-            type Tape = Self;
-            fn into_tape(self) -> Self {
-                self
-            }
-            fn from_tape(tape: Self) -> Self {
-                tape
-            }
-        }
-    )+};
-}
-
-course_values!(Matrix, Vector, Vec<Matrix>);
-
-/// A struct goes on the tape as the tuple of its fields, each taken apart in turn.
-macro_rules! parts {
-    ($($name:ident { $($field:ident: $part:ty),+ $(,)? })+) => {$(
-        impl Parts for $name {
-            type Tape = ($(<$part as Parts>::Tape,)+);
-            fn into_tape(self) -> Self::Tape {
-                ($(self.$field.into_tape(),)+)
-            }
-            fn from_tape(tape: Self::Tape) -> Self {
-                let ($($field,)+) = tape;
-                Self { $($field: Parts::from_tape($field),)+ }
-            }
-        }
-    )+};
-}
-
-parts! {
+// The lesson's result structs (and those of lessons 02 and 03, inside them) go on the
+// tape through `observe_parts`, with the course's one way to take them apart.
+course_harness::tape_structs! {
     LinearGrads { d_x: Matrix, d_weight: Matrix, d_bias: Vector }
     MultiHeadForward {
         output: Matrix,

@@ -1084,18 +1084,17 @@ fn the_loss_at_initialisation_is_close_to_ln_vocab() {
 // The loss
 // ---------------------------------------------------------------------------------------
 
-/// `cross_entropy_loss`, observed: its value, gradient and token count come back as
-/// course values, held in a `Loss` of the test's own.
+// The loss goes on the tape through `observe_parts`, with the course's one way to take a
+// lesson's struct apart.
+course_harness::tape_structs! {
+    Loss { value: Float, d_logits: Matrix, tokens: usize }
+}
+
+/// `cross_entropy_loss`, observed.
 fn cross_entropy(logits: &Matrix, targets: &[usize], smoothing: Float) -> Loss {
-    let (value, d_logits, tokens) = observe("cross_entropy_loss", || {
-        let loss = cross_entropy_loss(logits, targets, smoothing);
-        (loss.value, loss.d_logits, loss.tokens)
-    });
-    Loss {
-        value,
-        d_logits,
-        tokens,
-    }
+    observe_parts("cross_entropy_loss", || {
+        cross_entropy_loss(logits, targets, smoothing)
+    })
 }
 
 /// PyTorch's smoothing: gold gets 1 − ε + ε/V, every other class ε/V, padding rows 0.
