@@ -9,6 +9,8 @@ mod class;
 mod cli;
 // The student edition: it builds, grades, and holds no solutions or held-out tests.
 mod export;
+// What a learner reads when their code is wrong.
+mod feedback;
 // The Gradescope bundle, run against a fake /autograder.
 mod gradescope;
 // Submissions named by outcome, from full marks to hostile code; each must be graded

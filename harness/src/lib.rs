@@ -13,6 +13,8 @@
 //!   gives a check the wrong answers common mistakes produce (recorded beside each test
 //!   file, computed by the maintainers' builders), so that visible and graded tests name
 //!   the same mistake the same way.
+//! - [`panics`] explains a panic in the learner's code: the function, the line of the
+//!   lesson's source, and what the common ndarray and Rust panics mean.
 //! - [`fixtures`] builds deterministic inputs (no random generator whose stream could
 //!   change between crate versions) and reads the reference values the scripts of
 //!   the lessons' `reference.py` computed ([`Reference`]).
@@ -26,6 +28,7 @@ pub mod check;
 pub mod fixtures;
 pub mod gradient;
 pub mod named;
+pub mod panics;
 pub mod reference_run;
 pub mod report;
 pub mod tape;

@@ -50,6 +50,13 @@ pub fn graded(body: impl FnOnce()) {
         let outcome = catch_unwind(AssertUnwindSafe(body));
         record_end();
         if let Err(payload) = outcome {
+            // A panic that left the learner's code says where and what it means (the
+            // checker shows the judge's verdict; a plain `cargo test` shows this).
+            let message = panic_message(payload.as_ref());
+            let explained = crate::panics::explained(&message);
+            if explained != message {
+                resume_unwind(Box::new(explained));
+            }
             resume_unwind(payload);
         }
         return;
@@ -64,7 +71,10 @@ pub fn graded(body: impl FnOnce()) {
             None => Ok(()),
             Some((label, message)) => Err((Some(label), message)),
         },
-        Err(payload) => Err((last_call(), panic_message(payload.as_ref()))),
+        Err(payload) => Err((
+            last_call(),
+            crate::panics::explained(&panic_message(payload.as_ref())),
+        )),
     };
     let text = match &outcome {
         Ok(()) => format!("{PASS}\n"),

@@ -170,7 +170,7 @@ fn mode() -> &'static Mode {
 pub fn observe<T: Taped>(label: &str, call: impl FnOnce() -> T) -> T {
     enter(label);
     match mode() {
-        Mode::Plain => call(),
+        Mode::Plain => plain(label, call),
         Mode::Record(tape) => {
             record(tape, label, '=', call, |value, line| value.write(line))
         }
@@ -265,7 +265,7 @@ pub fn object_any<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
 pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
     enter(label);
     match mode() {
-        Mode::Plain => Held(Some(make())),
+        Mode::Plain => Held(Some(plain(label, make))),
         Mode::Record(tape) => Held(Some(record(tape, label, 'o', make, |_, _| {}))),
         Mode::Replay(dir) => {
             let (kind, mut tokens) = next_entry(dir, label);
@@ -283,8 +283,23 @@ pub fn object<T>(label: &str, make: impl FnOnce() -> T) -> Held<T> {
     }
 }
 
+/// Runs `call` outside the checker (a plain `cargo test`), noting a panic that leaves it
+/// (see [`crate::panics`]).
+fn plain<T>(label: &str, call: impl FnOnce() -> T) -> T {
+    let outcome = catch_unwind(AssertUnwindSafe(|| crate::panics::in_learner_call(call)));
+    match outcome {
+        Ok(value) => value,
+        Err(payload) => {
+            let site = crate::panics::take_site();
+            crate::panics::note(label, &panic_message(payload.as_ref()), site);
+            resume_unwind(payload)
+        }
+    }
+}
+
 /// Runs `call` and writes its entry: `kind`, the label and, with `write`, its value; or,
-/// when it panicked, `!`, the label and the message, before panicking on.
+/// when it panicked, `!`, the label, the message and where in the lesson's source it came
+/// from (if known; see [`crate::panics`]), before panicking on.
 fn record<T>(
     tape: &Mutex<Box<dyn Write + Send>>,
     label: &str,
@@ -292,7 +307,7 @@ fn record<T>(
     call: impl FnOnce() -> T,
     write: impl FnOnce(&T, &mut String),
 ) -> T {
-    let outcome = catch_unwind(AssertUnwindSafe(call));
+    let outcome = catch_unwind(AssertUnwindSafe(|| crate::panics::in_learner_call(call)));
     let mut line = String::new();
     match &outcome {
         Ok(value) => {
@@ -301,9 +316,13 @@ fn record<T>(
             write(value, &mut line);
         }
         Err(payload) => {
+            let message = panic_message(payload.as_ref());
+            let site = crate::panics::take_site();
             line.push('!');
             push_label(&mut line, label);
-            panic_message(payload.as_ref()).write(&mut line);
+            message.write(&mut line);
+            site.write(&mut line);
+            crate::panics::note(label, &message, site);
         }
     }
     line.push('\n');
@@ -317,12 +336,15 @@ fn record<T>(
 /// Panics as the learner's code did at `label`, with the message the tape recorded, as a
 /// plain `cargo test` would have.
 fn replay_panic(label: &str, tokens: &mut dyn Iterator<Item = String>) -> ! {
-    let message = String::read(tokens).unwrap_or_else(|why| {
+    let unreadable = |why: String| -> ! {
         panic!(
             "{TAPE_MISMATCH} {}",
             tr!(MESSAGES, "tape-panic-unreadable", label = label, why = why)
         )
-    });
+    };
+    let message = String::read(tokens).unwrap_or_else(|why| unreadable(why));
+    let site = Option::<String>::read(tokens).unwrap_or_else(|why| unreadable(why));
+    crate::panics::note(label, &message, site);
     resume_unwind(Box::new(message))
 }
 

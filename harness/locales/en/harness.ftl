@@ -251,3 +251,19 @@ differs-entry = entry { $index } is { $got } where the reference's is { $referen
 differs-length = yours has { $got } items where the reference's has { $reference }
 differs-item = item { $index }: { $what }
 differs-part = part { $part } of { $parts }: { $what }
+
+## A panic in the learner's code (panics.rs): the function, where, and what it means
+
+learner-panic = `{ $function }` panicked: { $message }
+learner-panic-at = `{ $function }` panicked at { $site }: { $message }
+learner-panic-meaning = What it means: { $meaning }
+panic-index-past-axis = an index ({ $index }) past the end of an axis of length { $length }, in an array of shape [{ $shape }]: indices run from 0 to { $length } − 1. An off-by-one, or an index from another range (a position, a count, an id larger than the table)?
+panic-index-out-of-array = an index past the end of an array: check each index against the length of the axis it indexes.
+panic-matrix-product = a matrix product of a { $left } and a { $right } matrix: the inner sizes ({ $inner_left } and { $inner_right }) must be equal. A transpose missing or one too many (weights are stored (d_out, d_in)), or the operands in the wrong order?
+panic-incompatible-shapes = an entry-wise operation (+, −, ×, ÷, or an assignment) on two arrays whose shapes neither match nor broadcast. An (n,) vector broadcasts as a row: a value per row must be an (n, 1) column (insert_axis(Axis(1))); or a transpose is missing.
+panic-broadcast = an array of shape [{ $from }] cannot be stretched to shape [{ $to }]. An (n,) vector broadcasts as a row: a value per row must be an (n, 1) column (insert_axis(Axis(1))).
+panic-slice-past-end = a slice that reaches { $index }, past the end of an axis of length { $length }: a range computed from another size (the whole width instead of a head's, say), or an off-by-one.
+panic-index-past-list = index { $index } of a list of { $length } entries, which run from 0 to { $length } − 1: an off-by-one, or an index from another range.
+panic-subtract-overflow = an unsigned integer (usize) went below zero: an index such as i − 1 at i = 0, or a size minus a larger one.
+panic-divide-by-zero = an integer division by zero: a count or a size that is 0 (an empty input?).
+panic-unwrap-none = an `unwrap()` on `None`: a value that was not there (the maximum of an empty list, a lookup that found nothing).

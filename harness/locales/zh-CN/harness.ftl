@@ -438,3 +438,32 @@ differs-length = 你的结果有 { $got } 项，参考解的有 { $reference } �
 differs-item = 第 { $index } 项：{ $what }
 # en: 77bcdc9489c3d998
 differs-part = 第 { $part } 部分（共 { $parts } 部分）：{ $what }
+
+## 学习者代码中的 panic（panics.rs）：哪个函数、在哪里、是什么意思
+
+# en: 2771e1a6428e200b
+learner-panic = `{ $function }` 发生了 panic：{ $message }
+# en: 56f779b4464a1875
+learner-panic-at = `{ $function }` 在 { $site } 发生了 panic：{ $message }
+# en: 8be7e07b4f7d684d
+learner-panic-meaning = 这是什么意思：{ $meaning }
+# en: 9c8ad106be3a399b
+panic-index-past-axis = 下标（{ $index }）超出了长度为 { $length } 的轴的末端，数组的形状为 [{ $shape }]：下标的范围是 0 到 { $length } − 1。是差了一（off-by-one），还是用了另一个范围的下标（位置、计数、比表更大的 id）？
+# en: 616fbbfb376a55de
+panic-index-out-of-array = 下标超出了数组的末端：把每个下标和它所索引的那条轴的长度比较一下。
+# en: 0ed19fdc3f76c633
+panic-matrix-product = 一个 { $left } 矩阵和一个 { $right } 矩阵的乘积：内侧的两个大小（{ $inner_left } 和 { $inner_right }）必须相等。是少了一个转置或多了一个（权重按 (d_out, d_in) 存储），还是两个操作数的顺序反了？
+# en: d4e973f76e9cbaf7
+panic-incompatible-shapes = 对两个形状既不相同、也无法广播的数组做逐元素运算（+、−、×、÷ 或赋值）。(n,) 向量会被当作一行来广播：每行一个值，必须是 (n, 1) 的列（insert_axis(Axis(1))）；或者是少了一个转置。
+# en: 04a414c8f762d258
+panic-broadcast = 形状为 [{ $from }] 的数组无法扩展为形状 [{ $to }]。(n,) 向量会被当作一行来广播：每行一个值，必须是 (n, 1) 的列（insert_axis(Axis(1))）。
+# en: 278b4b24c0f35877
+panic-slice-past-end = 切片到达了 { $index }，超出了长度为 { $length } 的轴的末端：范围是用另一个大小算出来的（比如用了整个宽度，而不是一个头的宽度），或者差了一。
+# en: 4e4618f001241c6a
+panic-index-past-list = 在有 { $length } 项的列表中取第 { $index } 项，而下标的范围是 0 到 { $length } − 1：差了一，或者用了另一个范围的下标。
+# en: 2d8c76c65ff32b99
+panic-subtract-overflow = 无符号整数（usize）减到了零以下：比如在 i = 0 时取 i − 1 这样的下标，或者用一个大小减去比它大的另一个大小。
+# en: d7b989e743d4c091
+panic-divide-by-zero = 整数除以零：某个计数或大小为 0（输入是空的？）。
+# en: 0903109c0f88fd21
+panic-unwrap-none = 对 `None` 调用了 `unwrap()`：要的值不存在（空列表的最大值，没有找到任何结果的查找）。
