@@ -79,15 +79,24 @@ pub fn note(label: &str, message: &str, site: Option<String>) {
 }
 
 /// The failure message of a test that ended with a panic whose message is `message`:
-/// [`explain`]ed if it is the last panic that left a learner's call (and not a `todo!()`),
-/// `message` itself otherwise (a failed check, or a panic the test caught and replaced).
+/// [`explain`]ed if it is the last panic that left a learner's call (and not a `todo!()`);
+/// otherwise `message` itself (a failed check, or a panic the test caught and replaced),
+/// followed by its [`meaning`] where it is a common ndarray or Rust panic (one in the
+/// test's own code, on a value of the wrong shape the learner's code returned).
 pub fn explained(message: &str) -> String {
     let last = LAST.with(|last| last.borrow_mut().take());
+    if message.starts_with(NOT_STARTED) {
+        return message.to_owned();
+    }
     match last {
-        Some(panic) if panic.message == message && !message.starts_with(NOT_STARTED) => {
-            explain(&panic)
-        }
-        _ => message.to_owned(),
+        Some(panic) if panic.message == message => explain(&panic),
+        _ => match meaning(message) {
+            Some(meaning) => format!(
+                "{message}\n{}",
+                tr!(MESSAGES, "learner-panic-meaning", meaning = meaning)
+            ),
+            None => message.to_owned(),
+        },
     }
 }
 
@@ -346,6 +355,13 @@ mod tests {
         // A test's own failure after the learner's panic was caught is its own.
         note("softmax_rows", "attempt to divide by zero", None);
         assert_eq!(explained("rows must sum to 1"), "rows must sum to 1");
+        // A common panic in the test's own code (on a value of the wrong shape) is read too.
+        let product = "ndarray: inputs 2 × 3 and 4 × 3 are not compatible for matrix multiplication";
+        let text = explained(product);
+        assert!(
+            text.starts_with(product) && text.contains("transpose"),
+            "{text}"
+        );
         // A todo!() means not started, which the checker says itself.
         note("softmax_rows", "not yet implemented: softmax_rows", None);
         assert_eq!(

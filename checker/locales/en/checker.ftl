@@ -106,13 +106,6 @@ grade-more-lines = ... ({ $count } more lines; `cargo build -p <lesson crate>` s
 still-todo = { $what } is still a todo!(): implement it following its /// contract.
 todo-unnamed = a function this test needs
 lesson-not-started = Not started: the lesson is still its stub, every function a todo!(). Start with `{ $first }`, following its /// contract.
-panic-likely-cause =
-    { $message }
-    Likely cause: { $hint }
-panic-matmul = a matrix product got operands whose inner dimensions differ. Write down each operand's (rows, columns) from the /// contract; a transpose (`.t()`) is probably missing or extra.
-panic-broadcast = an elementwise operation got arrays whose shapes do not broadcast. A row vector broadcasts over rows as shape (1, n); a column as (n, 1) (`insert_axis`).
-panic-index = an index past the end of an array: check loop bounds against the shapes.
-panic-overflow = integer arithmetic overflowed (for example 0 - 1 on a usize).
 crash-stack-overflow = The test crashed with a stack overflow ({ $how }). Likely cause: a function that calls itself without ever stopping.
 crash-limit-mib = { $mib } MiB
 crash-limit-machine = the machine's

@@ -183,18 +183,6 @@ still-todo = { $what } 仍然是 todo!()：请按照它的 /// 契约实现它�
 todo-unnamed = 这个测试需要的某个函数
 # en: b601b166825833a5
 lesson-not-started = 未开始：这一课还是原始的练习框架，每个函数都是 todo!()。从 `{ $first }` 开始，按照它的 /// 契约实现。
-# en: 770dd8dd94fe3869
-panic-likely-cause =
-    { $message }
-    可能的原因：{ $hint }
-# en: 006016f4edbeca1d
-panic-matmul = 矩阵乘积的两个操作数内侧维度不一致。照着 /// 契约写下每个操作数的（行，列）；很可能少了或多了一次转置（`.t()`）。
-# en: 243430d7b22d552a
-panic-broadcast = 逐元素运算的两个数组形状无法广播。行向量以形状 (1, n) 沿各行广播；列向量则是 (n, 1)（`insert_axis`）。
-# en: c7213343b4740251
-panic-index = 索引越过了数组的末尾：对照各个形状检查循环边界。
-# en: 98fdf19ef91c6b8b
-panic-overflow = 整数运算溢出了（例如在 usize 上计算 0 - 1）。
 # en: b603b86ee24a8c9d
 crash-stack-overflow = 测试因栈溢出而崩溃（{ $how }）。可能的原因：某个函数不停地调用自己，永不停止。
 # en: ba9cbf8dfd9b0db0
