@@ -7,7 +7,7 @@
 
 softmax-label-shape = softmax_rows of a (4, 5) matrix
 softmax-label-huge-scores = softmax_rows of scores near ±10⁴
-softmax-huge-scores-hint = exp(10000) overflows to infinity: subtract each row's maximum before exponentiating
+softmax-huge-scores-hint = a NaN in softmax is 0/0 or ∞/∞: either exp overflowed (exp(10000) is infinite: subtract each row's maximum before exponentiating), or every exp of a row underflowed to 0 (what was subtracted was not the row's maximum: a running maximum starts at −∞, not at 0)
 softmax-label-fully-masked-row = softmax_rows with a fully masked row
 softmax-fully-masked-row-hint = a row that is all −∞ has maximum −∞, and −∞ − (−∞) is NaN: give such a row all-zero weights instead
 softmax-label-minus-infinity = softmax_rows with −∞ scores

@@ -7,8 +7,8 @@
 softmax-label-shape = 一个 (4, 5) 矩阵的 softmax_rows
 # en: d5e4f7020d043982
 softmax-label-huge-scores = 分数接近 ±10⁴ 时的 softmax_rows
-# en: d7ca9a346005b3e0
-softmax-huge-scores-hint = exp(10000) 会上溢为无穷大：取指数之前先减去每一行的最大值
+# en: f025be5b231ef599
+softmax-huge-scores-hint = softmax 中的 NaN 来自 0/0 或 ∞/∞：要么 exp 上溢了（exp(10000) 是无穷大：取指数之前先减去每一行的最大值），要么一行中所有的 exp 都下溢成了 0（减去的不是这一行的最大值：求最大值时，初始值应当是 −∞，而不是 0）
 # en: 80184be4b100fc19
 softmax-label-fully-masked-row = 有一整行被屏蔽时的 softmax_rows
 # en: de4e0667f6eaf8b2

@@ -25,8 +25,8 @@ norm-not-half = ‖PE({ $p })‖² with d_model = { $d_model }: expected { $expe
 ## The embedding: a lookup, and its backward pass
 
 forward-no-tokens = Embedding::forward of no tokens
-vocab-not-rejected = Embedding::forward(&[0, 7]) with a vocabulary of 3 tokens should panic. Likely cause: a token id outside the vocabulary was turned into something (a zero row, a clamp) instead of being rejected.
-vocab-unclear = Embedding::forward(&[0, 7]) panicked with "{ $text }", which does not name the token (7) and the vocabulary size (3). Likely cause: the index went straight into the weight; check the token first, with assert!, and say both numbers.
+vocab-not-rejected = Embedding::forward(&[0, { $token }]) with a vocabulary of 3 tokens (ids 0, 1, 2) should panic. Likely cause: a token id outside the vocabulary was turned into something (a zero row, a clamp) instead of being rejected, or the bound lets the vocabulary's size itself through (token <= vocab instead of token < vocab).
+vocab-unclear = Embedding::forward(&[0, { $token }]) panicked with "{ $text }", which does not name the token ({ $token }) and the vocabulary size (3). Likely cause: the index went straight into the weight (or the check's bound lets { $token } through); check the token first, with assert!(token < vocab), and say both numbers.
 backward-shape = Embedding::backward (the weight's gradient)
 backward-hint = d_weight[v] = √d_model · (sum of the rows of d_out whose token is v): add (+=), don't assign, and leave the rows of unused tokens at 0
 

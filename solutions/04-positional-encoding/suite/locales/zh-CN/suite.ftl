@@ -37,10 +37,10 @@ norm-not-half = d_model = { $d_model } 时的 ‖PE({ $p })‖²：期望 { $exp
 
 # en: 91b1db6f732fa73c
 forward-no-tokens = 没有词元时的 Embedding::forward
-# en: bbbd801ddbcf1142
-vocab-not-rejected = 词表只有 3 个词元时，Embedding::forward(&[0, 7]) 应当 panic。可能的原因：词表之外的词元编号被变成了别的东西（一个全零行，或截断到范围之内），而没有被拒绝。
-# en: bb9a1f0e8bcfcd07
-vocab-unclear = Embedding::forward(&[0, 7]) panic 时的消息是 "{ $text }"，没有写出词元（7）和词表大小（3）。可能的原因：索引被直接用在了权重上；请先用 assert! 检查词元，并在消息中写出这两个数。
+# en: 2f7500b40adef2e7
+vocab-not-rejected = 词表只有 3 个词元（编号 0、1、2）时，Embedding::forward(&[0, { $token }]) 应当 panic。可能的原因：词表之外的词元编号被变成了别的东西（一个全零行，或截断到范围之内），而没有被拒绝；或者检查的边界放过了等于词表大小的编号（写成了 token <= vocab，而不是 token < vocab）。
+# en: 7c1762a89f9e9fd5
+vocab-unclear = Embedding::forward(&[0, { $token }]) panic 时的消息是 "{ $text }"，没有写出词元（{ $token }）和词表大小（3）。可能的原因：索引被直接用在了权重上（或者检查的边界放过了 { $token }）；请先用 assert!(token < vocab) 检查词元，并在消息中写出这两个数。
 # en: 8236d87749e7f593
 backward-shape = Embedding::backward（权重的梯度）
 # en: e36911f2b2a2b2e1
