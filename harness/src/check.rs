@@ -136,6 +136,67 @@ pub fn assert_same_shape_because(
     );
 }
 
+/// Several checks of one result, each run to its end: a test that checks several parts
+/// (a layer's `d_x` and its parameters' gradients) fails with the first failing check's
+/// whole message, followed by the first line of every other failing check, so that the
+/// learner sees which parts are wrong and which are right, not only the first.
+///
+/// ```ignore
+/// let mut checks = Checks::new();
+/// checks.check(|| assert_matrix_close("d_x", &grads.d_x, &want, Tol::TIGHT, &[]));
+/// checks.check(|| assert_matrix_close("d_gamma", &d_gamma, &want_gamma, Tol::TIGHT, &[]));
+/// checks.finish();
+/// ```
+///
+/// A `todo!()` and the tape's own panics are passed on at once, as they are.
+#[derive(Debug, Default)]
+pub struct Checks {
+    failures: Vec<String>,
+}
+
+impl Checks {
+    /// No check run yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Runs `check`, noting its failure (a panic) and going on.
+    pub fn check(&mut self, check: impl FnOnce()) {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check));
+        if let Err(payload) = outcome {
+            let message = crate::tape::panic_message(payload.as_ref());
+            let passed_on = message.starts_with("not yet implemented")
+                || message.starts_with(crate::tape::TAPE_ENDED)
+                || message.starts_with(crate::tape::TAPE_MISMATCH);
+            if passed_on {
+                std::panic::resume_unwind(payload);
+            }
+            self.failures.push(message);
+        }
+    }
+
+    /// Fails with the first failure's message and a line for each other one, if any
+    /// check failed.
+    #[track_caller]
+    pub fn finish(self) {
+        let mut failures = self.failures.into_iter();
+        let Some(first) = failures.next() else {
+            return;
+        };
+        let others: Vec<String> = failures
+            .map(|message| message.lines().next().unwrap_or_default().to_owned())
+            .collect();
+        if others.is_empty() {
+            panic!("{first}");
+        }
+        let mut text = format!("{first}\n{}", tr!(MESSAGES, "checks-also-failing"));
+        for line in others {
+            let _ = write!(text, "\n  - {line}");
+        }
+        panic!("{text}");
+    }
+}
+
 /// Panics unless every entry of `got` is finite, pointing at the first that is not.
 #[track_caller]
 pub fn assert_all_finite(what: &str, got: &Matrix, hint: &(impl Hint + ?Sized)) {
@@ -369,6 +430,25 @@ mod tests {
             .downcast_ref::<String>()
             .cloned()
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn every_failing_check_is_listed_under_the_first() {
+        course_i18n::set_current(course_i18n::Lang::En);
+        let message = message_of(|| {
+            let mut checks = Checks::new();
+            checks.check(|| panic!("d_x is wrong\nnumbers"));
+            checks.check(|| {});
+            checks.check(|| panic!("d_gamma is wrong\nmore numbers"));
+            checks.finish();
+        });
+        assert!(message.starts_with("d_x is wrong\nnumbers\n"), "{message}");
+        assert!(message.contains("  - d_gamma is wrong"), "{message}");
+        assert!(!message.contains("more numbers"), "{message}");
+        // All passing: nothing to say.
+        let mut checks = Checks::new();
+        checks.check(|| {});
+        checks.finish();
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub(crate) static MESSAGES: Catalog = Catalog::new(
 
 pub use causes::{Cause, CauseArg, Hint};
 pub use check::{
-    Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
+    Checks, Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
     assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, nearest_first,
     scalar_cause,
 };

@@ -267,3 +267,7 @@ panic-index-past-list = index { $index } of a list of { $length } entries, which
 panic-subtract-overflow = an unsigned integer (usize) went below zero: an index such as i − 1 at i = 0, or a size minus a larger one.
 panic-divide-by-zero = an integer division by zero: a count or a size that is 0 (an empty input?).
 panic-unwrap-none = an `unwrap()` on `None`: a value that was not there (the maximum of an empty list, a lookup that found nothing).
+
+## Several checks of one test (check.rs, Checks)
+
+checks-also-failing = Also failing in this test (each has its own message when the first is fixed):

@@ -467,3 +467,8 @@ panic-subtract-overflow = 无符号整数（usize）减到了零以下：比如�
 panic-divide-by-zero = 整数除以零：某个计数或大小为 0（输入是空的？）。
 # en: 0903109c0f88fd21
 panic-unwrap-none = 对 `None` 调用了 `unwrap()`：要的值不存在（空列表的最大值，没有找到任何结果的查找）。
+
+## Several checks of one test (check.rs, Checks)
+
+# en: 86eb8f8d5e3f8b46
+checks-also-failing = 这个测试中同样失败的检查（修好第一个之后，每一个都会给出自己的说明）：

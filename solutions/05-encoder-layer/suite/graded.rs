@@ -25,10 +25,10 @@ use course_harness::causes::encoder_layer::{
 };
 use course_harness::gradient::{STEP, weighted_sum};
 use course_harness::{
-    Catalog, Cause, Groups, Misconception, Named, Reference, Tol, assert_all_finite,
-    assert_gradient_close, assert_matrix_close, assert_same_shape, graded, linspace,
-    linspace_matrix, named, nearest_first, numerical_gradient, observe, relative_error,
-    scrambled, tr,
+    Catalog, Cause, Checks, Groups, Misconception, Named, Reference, Tol,
+    assert_all_finite, assert_gradient_close, assert_matrix_close, assert_same_shape,
+    graded, linspace, linspace_matrix, named, nearest_first, numerical_gradient, observe,
+    relative_error, scrambled, tr,
 };
 #[cfg(feature = "builders")]
 use course_mistakes::encoder_layer::{
@@ -1136,6 +1136,9 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
                 row(&PYTORCH.vector("encoder_pre_d_b_1")),
             ),
         ];
+        // Every part checked, and every wrong one listed: which gradients are right says
+        // where the mistake is.
+        let mut checks = Checks::new();
         for (position, d_x, d_gamma_1, d_b_1) in cases {
             let layer = fixture_encoder(position);
             let forward =
@@ -1152,20 +1155,23 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
                 ("norm_1 d_gamma", row(&grads.norm_1.d_gamma), d_gamma_1, &[]),
                 ("ffn.w_1 d_bias", row(&grads.ffn.w_1.d_bias), d_b_1, &[]),
             ] {
-                assert_matrix_close(
-                    &tr!(
-                        MESSAGES,
-                        "encoder-against-autograd",
-                        position = format!("{position:?}"),
-                        name = name,
-                    ),
-                    &got,
-                    &want,
-                    Tol::TIGHT,
-                    misconceptions,
-                );
+                checks.check(|| {
+                    assert_matrix_close(
+                        &tr!(
+                            MESSAGES,
+                            "encoder-against-autograd",
+                            position = format!("{position:?}"),
+                            name = name,
+                        ),
+                        &got,
+                        &want,
+                        Tol::TIGHT,
+                        misconceptions,
+                    )
+                });
             }
         }
+        checks.finish();
     });
 }
 
@@ -1774,6 +1780,8 @@ fn decoder_layer_backward_matches_pytorch_autograd() {
                 row(&PYTORCH.vector("decoder_pre_d_b_o_cross")),
             ),
         ];
+        // Every part checked, and every wrong one listed (see the encoder's test).
+        let mut checks = Checks::new();
         for (position, d_x, d_memory, d_gamma_3, d_b_o) in cases {
             let layer = fixture_decoder(position);
             let forward = observe_parts("DecoderLayer::forward", || {
@@ -1792,20 +1800,23 @@ fn decoder_layer_backward_matches_pytorch_autograd() {
                     d_b_o,
                 ),
             ] {
-                assert_matrix_close(
-                    &tr!(
-                        MESSAGES,
-                        "decoder-against-autograd",
-                        position = format!("{position:?}"),
-                        name = name,
-                    ),
-                    &got,
-                    &want,
-                    Tol::TIGHT,
-                    &[],
-                );
+                checks.check(|| {
+                    assert_matrix_close(
+                        &tr!(
+                            MESSAGES,
+                            "decoder-against-autograd",
+                            position = format!("{position:?}"),
+                            name = name,
+                        ),
+                        &got,
+                        &want,
+                        Tol::TIGHT,
+                        &[],
+                    )
+                });
             }
         }
+        checks.finish();
     });
 }
 

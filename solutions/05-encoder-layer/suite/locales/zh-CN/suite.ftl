@@ -111,8 +111,8 @@ encoder-d-model = 基础模型的 EncoderLayer::d_model() 应为 512，实际得
 encoder-base-count = 基础模型的编码器层应当有 3,152,384 个参数：注意力中 1,050,624 个（4·512² + 4·512），前馈网络中 2,099,712 个（2·512·2048 + 2048 + 512），两个 LayerNorm 中 2,048 个（γ 和 β，各 512 个）；实际得到 { $got }。可能的原因：漏掉了某个部分，或者某个部分数了两次；请把各部分的 parameter_count() 加起来。
 # en: de82486ffcb11296
 encoder-fixture-count = 测试用的编码器层（d_model = 6，d_ff = 10）应当有 168 + 136 + 24 = 328 个参数，实际得到 { $got }
-# en: 843d1d69e4965630
-encoder-against-autograd = 编码器层（{ $position }）的反向传播，与 PyTorch 的 autograd 对照：{ $name }（后面的梯度检查会指出是哪一部分错了）
+# en: 38fa345b2451cbaa
+encoder-against-autograd = 编码器层（{ $position }）的反向传播，与 PyTorch 的 autograd 对照：{ $name }
 
 ## 整层的梯度检查，逐个参数
 
@@ -173,8 +173,8 @@ decoder-d-model = 基础模型的 DecoderLayer::d_model() 应为 512，实际得
 decoder-base-count = 基础模型的解码器层应当有 4,204,032 个参数：两个注意力中共 2 × 1,050,624 个，前馈网络中 2,099,712 个，三个 LayerNorm 中 3,072 个；实际得到 { $got }。可能的原因：漏掉了交叉注意力或第三个 LayerNorm，或者某个部分数了两次。
 # en: 2d792aecf18baa46
 decoder-fixture-count = 测试用的解码器层（d_model = 6，d_ff = 10）应当有 2·168 + 136 + 36 = 508 个参数，实际得到 { $got }
-# en: 19c3bcb01824e020
-decoder-against-autograd = 解码器层（{ $position }）的反向传播，与 PyTorch 的 autograd 对照：{ $name }（后面的梯度检查会指出是哪一部分错了）
+# en: a8982dfa60e5e19a
+decoder-against-autograd = 解码器层（{ $position }）的反向传播，与 PyTorch 的 autograd 对照：{ $name }
 # en: af76bc3d9cec0c25
 decoder-layer = 解码器层（{ $position }）
 # en: dbd2cb8aaf6a1da1
