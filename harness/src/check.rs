@@ -248,6 +248,7 @@ pub fn assert_matrix_close(
     misconceptions: &[Misconception],
 ) {
     assert_same_shape(what, got, expected.dim());
+    caught_here(what, expected, misconceptions);
     let Some(((row, col), diff)) = first_difference(got, expected, tol) else {
         return;
     };
@@ -264,22 +265,90 @@ pub fn assert_matrix_close(
         rel = format!("{:.0e}", tol.rel),
     );
     message.push('\n');
-    let loose = Tol {
-        abs: tol.abs.max(1e-6),
-        rel: tol.rel.max(1e-6),
-    };
-    if let Some(mistake) = misconceptions.iter().find(|m| {
-        m.result.dim() == got.dim() && first_difference(got, &m.result, loose).is_none()
-    }) {
-        let _ = writeln!(
-            message,
-            "{}",
-            tr!(MESSAGES, "known-mistake", cause = mistake.cause.named())
-        );
+    if let Some(recognised) = recognition(got, misconceptions) {
+        let _ = writeln!(message, "{recognised}");
     }
     message.push_str(&show(&tr!(MESSAGES, "label-expected"), expected));
     message.push_str(&show(&tr!(MESSAGES, "label-got"), got));
     panic!("{message}");
+}
+
+/// In the maintainers' runs (see [`crate::named`](mod@crate::named)), panics if a
+/// listed mistake gives the right answer on this check's input: the check could not
+/// catch it, and a list is kept only of mistakes that each check's input tells apart.
+#[track_caller]
+fn caught_here(what: &str, expected: &Matrix, misconceptions: &[Misconception]) {
+    if !crate::named::builders_ran() {
+        return;
+    }
+    if let Some(m) = misconceptions
+        .iter()
+        .find(|m| !crate::named::distinguishable(&m.result, expected))
+    {
+        panic!(
+            "{what}: the mistake `{}` gives the right answer on this input, so this \
+             check cannot catch it: change the input, or list the mistake only where \
+             an input tells it apart",
+            m.cause.key()
+        );
+    }
+}
+
+/// How close a result must be to a listed mistake's to be recognised as that mistake,
+/// whatever the tolerance of the check: the builders compute each wrong answer in `f64`
+/// from the check's own inputs, as the learner's code does, so the same formula agrees to
+/// about 1e-15 and a different one (ε inside or outside a square root) differs by far more.
+pub const RECOGNISED: Tol = Tol {
+    abs: 1e-9,
+    rel: 1e-8,
+};
+
+/// The listed mistakes whose result `got` equals (within [`RECOGNISED`]), the nearest
+/// first, each cause once. Each is noted as named ([`Cause::named`]): the check that
+/// asks has failed.
+pub fn recognised(got: &Matrix, misconceptions: &[Misconception]) -> Vec<Cause> {
+    let mut found: Vec<(Float, Cause)> = misconceptions
+        .iter()
+        .filter(|m| {
+            m.result.dim() == got.dim()
+                && first_difference(got, &m.result, RECOGNISED).is_none()
+        })
+        .map(|m| {
+            let distance = (&m.result - got)
+                .iter()
+                .fold(0.0 as Float, |worst, d| worst.max(d.abs()));
+            (distance, m.cause)
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut causes: Vec<Cause> = Vec::new();
+    for (_, cause) in found {
+        if !causes.iter().any(|c| c.key() == cause.key()) {
+            causes.push(cause.named());
+        }
+    }
+    causes
+}
+
+/// What a failing check says about the listed mistakes `got` equals: "Your result
+/// matches a known mistake" and its cause; or, when the check's input cannot tell two of
+/// them apart (the maintainers' runs prevent that where an input can), every one it is
+/// consistent with, the nearest first; or nothing.
+pub fn recognition(got: &Matrix, misconceptions: &[Misconception]) -> Option<String> {
+    match recognised(got, misconceptions).as_slice() {
+        [] => None,
+        [cause] => Some(tr!(MESSAGES, "known-mistake", cause = *cause)),
+        several => Some(tr!(
+            MESSAGES,
+            "known-mistakes",
+            count = several.len(),
+            causes = several
+                .iter()
+                .map(|cause| cause.text())
+                .collect::<Vec<_>>()
+                .join(&tr!(MESSAGES, "known-mistakes-or")),
+        )),
+    }
 }
 
 /// The first entry where `got` and `expected` differ beyond `tol`, with the difference.
@@ -380,7 +449,8 @@ pub fn show(label: &str, m: &Matrix) -> String {
 }
 
 /// The cause of a wrong number `got`, where `expected` is right, among `candidates`
-/// (wrong answers as 1 × 1 results): the first that `got` equals to 1e-6, or `None`. A
+/// (wrong answers as 1 × 1 results): the nearest that `got` equals within
+/// [`RECOGNISED`], or `None`. A
 /// `got` within 1e-9 (relative) of `expected` is right and has no cause; a cause found
 /// is noted as named ([`Cause::named`]), since the check it explains fails.
 pub fn scalar_cause(
@@ -388,13 +458,14 @@ pub fn scalar_cause(
     expected: Float,
     candidates: &[Misconception],
 ) -> Option<Cause> {
+    let expected_matrix = Matrix::from_elem((1, 1), expected);
+    caught_here("the number", &expected_matrix, candidates);
     if (got - expected).abs() <= 1e-9 * expected.abs().max(1.0) {
         return None;
     }
-    candidates
-        .iter()
-        .find(|m| m.result.len() == 1 && (got - m.result[[0, 0]]).abs() < 1e-6)
-        .map(|m| m.cause.named())
+    recognised(&Matrix::from_elem((1, 1), got), candidates)
+        .first()
+        .copied()
 }
 
 /// The misconceptions ordered by how close each is to `got`, the closest first. On a
@@ -449,6 +520,43 @@ mod tests {
         let mut checks = Checks::new();
         checks.check(|| {});
         checks.finish();
+    }
+
+    #[test]
+    fn a_result_that_matches_two_mistakes_is_told_both() {
+        course_i18n::set_current(course_i18n::Lang::En);
+        let mistakes = [
+            Misconception {
+                cause: Cause::harness("eps-on-std"),
+                result: array![[1.0, 2.0 + 1e-7]],
+            },
+            Misconception {
+                cause: Cause::harness("unbiased-variance"),
+                result: array![[1.0, 2.0]],
+            },
+            Misconception {
+                cause: Cause::harness("eps-left-out"),
+                result: array![[1.0, 2.0 + 1e-9]],
+            },
+        ];
+        let got = array![[1.0, 2.0]];
+        let message = recognition(&got, &mistakes).expect("two match");
+        // Within 1e-8 of two of them, the nearest first; not the one 1e-7 away.
+        assert!(message.contains("2 known mistakes"), "{message}");
+        let first = message.find("unbiased one").expect("the nearest is named");
+        let second = message.find("ε was left out").expect("so is the other");
+        assert!(first < second, "{message}");
+        assert!(
+            !message.contains("added to the standard deviation"),
+            "{message}"
+        );
+        // One match reads as before.
+        let message = recognition(&array![[1.0, 2.0 + 1e-7]], &mistakes).expect("one");
+        assert!(
+            message.starts_with("Your result matches a known mistake"),
+            "{message}"
+        );
+        assert!(recognition(&array![[1.0, 3.0]], &mistakes).is_none());
     }
 
     #[test]

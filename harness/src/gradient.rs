@@ -89,12 +89,8 @@ pub fn assert_gradient_close_named(
     crate::check::assert_same_shape_because(what, analytic, numerical.dim(), hint);
     let error = relative_error(analytic, numerical);
     if error.is_nan() || error > MAX_RELATIVE_ERROR {
-        let cause = match mistakes.iter().find(|m| {
-            m.result.dim() == analytic.dim() && relative_error(analytic, &m.result) < 1e-9
-        }) {
-            Some(mistake) => {
-                tr!(MESSAGES, "known-mistake", cause = mistake.cause.named())
-            }
+        let cause = match crate::check::recognition(analytic, mistakes) {
+            Some(recognised) => recognised,
             None => {
                 hint.failed();
                 tr!(MESSAGES, "likely-cause", hint = hint.text())

@@ -54,7 +54,7 @@ pub use gradient::{
     assert_gradient_close, assert_gradient_close_named, numerical_gradient,
     relative_error,
 };
-pub use named::{Groups, Named};
+pub use named::{Groups, Named, distinguishable};
 pub use report::graded;
 pub use tape::{Held, Taped, object, object_any, observe, observe_any};
 

@@ -87,6 +87,16 @@ impl Named {
     pub fn built<T: Recorded>(&self, call: &'static str, value: T) -> T {
         let call = &call_key(call);
         let (test, rank) = next_call(call);
+        BUILDERS_RAN.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Err(why) = value.tells_apart() {
+            panic!(
+                "`{call}` in {test} (its call {}) in {}: {why}. A learner whose result \
+                 matched would be told one of them, perhaps the wrong one: choose inputs \
+                 on which every listed mistake gives a different result",
+                rank + 1,
+                self.source,
+            );
+        }
         let json = value.to_json();
         if let Some(root) = std::env::var_os(WRITE_ENV) {
             self.write(Path::new(&root), &test, call, rank, json);
@@ -256,8 +266,58 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Whether a builder has run in this process: true in the maintainers' runs of the
+/// solutions' tests (the `builders` feature), never where only the records are read.
+static BUILDERS_RAN: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process runs the builders: the fixture checks that guard the records
+/// ([`crate::check`]) run only then, on the solution, where a failure is the
+/// maintainers' to fix and never a learner's.
+pub(crate) fn builders_ran() -> bool {
+    BUILDERS_RAN.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether two wrong answers can be told apart by the checks that recognise them: a
+/// different shape, or an entry where they differ by more than twice what recognition
+/// accepts ([`RECOGNISED`](crate::check::RECOGNISED)), so that no result is recognised
+/// as both. NaN and infinities at the same entries are the same.
+pub fn distinguishable(a: &Matrix, b: &Matrix) -> bool {
+    let tol = crate::check::RECOGNISED;
+    a.dim() != b.dim()
+        || a.iter().zip(b.iter()).any(|(&x, &y)| {
+            if x.is_finite() && y.is_finite() {
+                (x - y).abs() > 2.0 * (tol.abs + tol.rel * x.abs().max(y.abs()))
+            } else {
+                !(x == y || (x.is_nan() && y.is_nan()))
+            }
+        })
+}
+
+/// The first two mistakes of `list` with different causes that give the same result.
+fn confusable(list: &[Misconception]) -> Result<(), String> {
+    for (i, a) in list.iter().enumerate() {
+        for b in &list[i + 1..] {
+            if a.cause.key() != b.cause.key() && !distinguishable(&a.result, &b.result) {
+                return Err(format!(
+                    "the mistakes `{}` and `{}` give the same result on this input",
+                    a.cause.key(),
+                    b.cause.key()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A value a builder computes that can be recorded.
 pub trait Recorded: Sized {
+    /// Whether the wrong answers in this value can be told apart (see
+    /// [`distinguishable`]): checked where a builder computes it, so that no record
+    /// holds two mistakes a learner's result could match at once.
+    fn tells_apart(&self) -> Result<(), String> {
+        Ok(())
+    }
     /// The value as JSON.
     fn to_json(&self) -> Value;
     /// The value back from JSON, its causes resolved in `named`'s catalogs.
@@ -273,6 +333,10 @@ pub trait Recorded: Sized {
     /// wrong answers, which merely name a mistake.
     fn may_be_missing_in_a_list() -> bool {
         false
+    }
+    /// Whether a list of these can be told apart: for wrong answers, pairwise.
+    fn list_tells_apart(list: &[Self]) -> Result<(), String> {
+        list.iter().try_for_each(Recorded::tells_apart)
     }
 }
 
@@ -355,6 +419,9 @@ impl Recorded for Misconception {
     fn may_be_missing_in_a_list() -> bool {
         true
     }
+    fn list_tells_apart(list: &[Self]) -> Result<(), String> {
+        confusable(list)
+    }
     fn to_json(&self) -> Value {
         json!({ "cause": self.cause.to_json(), "result": self.result.to_json() })
     }
@@ -367,6 +434,9 @@ impl Recorded for Misconception {
 }
 
 impl<T: Recorded> Recorded for Vec<T> {
+    fn tells_apart(&self) -> Result<(), String> {
+        T::list_tells_apart(self)
+    }
     fn to_json(&self) -> Value {
         Value::Array(self.iter().map(Recorded::to_json).collect())
     }
@@ -389,6 +459,9 @@ impl<T: Recorded> Recorded for Vec<T> {
 }
 
 impl<T: Recorded> Recorded for Option<T> {
+    fn tells_apart(&self) -> Result<(), String> {
+        self.as_ref().map_or(Ok(()), Recorded::tells_apart)
+    }
     fn to_json(&self) -> Value {
         match self {
             Some(value) => json!({ "some": value.to_json() }),
@@ -430,6 +503,11 @@ impl std::ops::Index<&str> for Groups {
 }
 
 impl Recorded for Groups {
+    fn tells_apart(&self) -> Result<(), String> {
+        self.0.iter().try_for_each(|(name, list)| {
+            confusable(list).map_err(|why| format!("{why} (their `{name}`)"))
+        })
+    }
     fn to_json(&self) -> Value {
         Value::Object(
             self.0
@@ -496,6 +574,53 @@ macro_rules! named {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use course_common::ndarray::array;
+
+    fn mistake(id: &'static str, result: Matrix) -> Misconception {
+        Misconception {
+            cause: Cause::harness(id),
+            result,
+        }
+    }
+
+    #[test]
+    fn a_list_whose_mistakes_an_input_cannot_tell_apart_is_refused() {
+        // σ + ε and √(σ² + ε) for σ = 1/2 agree to ε² (here 1e-10): no learner's result
+        // could be recognised as one and not the other.
+        let list = vec![
+            mistake("unbiased-variance", array![[1.5, -0.5]]),
+            mistake("unbiased-std-plus-eps", array![[1.5 + 1e-10, -0.5]]),
+        ];
+        let why = list.tells_apart().expect_err("the two coincide");
+        assert!(why.contains("unbiased-std-plus-eps"), "{why}");
+        // One entry apart by more than twice what recognition accepts is enough.
+        let list = vec![
+            mistake("unbiased-variance", array![[1.5, -0.5]]),
+            mistake("unbiased-std-plus-eps", array![[1.5, -0.5001]]),
+        ];
+        assert!(list.tells_apart().is_ok());
+        // The same cause twice (variants of one mistake) is not a confusion.
+        let list = vec![
+            mistake("eps-on-std", array![[1.0]]),
+            mistake("eps-on-std", array![[1.0]]),
+        ];
+        assert!(list.tells_apart().is_ok());
+        // NaN at the same entry is the same; a shape apart is apart.
+        assert!(!distinguishable(
+            &array![[Float::NAN, 1.0]],
+            &array![[Float::NAN, 1.0]]
+        ));
+        assert!(distinguishable(&array![[1.0, 1.0]], &array![[1.0], [1.0]]));
+        let groups = Groups::new([(
+            "d_x",
+            vec![
+                mistake("mean-term-missing", array![[2.0]]),
+                mistake("mean-variance-as-constants", array![[2.0]]),
+            ],
+        )]);
+        let why = groups.tells_apart().expect_err("they coincide");
+        assert!(why.contains("`d_x`"), "{why}");
+    }
 
     #[test]
     fn a_call_is_keyed_by_its_tokens_however_it_is_laid_out() {

@@ -25,11 +25,27 @@ use course_harness::Misconception;
 fn differing(right: &Matrix, mistakes: Vec<Misconception>) -> Vec<Misconception> {
     mistakes
         .into_iter()
-        .filter(|m| {
-            m.result.dim() != right.dim()
-                || course_harness::relative_error(&m.result, right) > 1e-9
-        })
+        .filter(|m| course_harness::distinguishable(&m.result, right))
         .collect()
+}
+
+/// The mistakes, less each that gives the same result as one listed before it on this
+/// input ([`course_harness::distinguishable`]): a check can then name only one of them,
+/// and the first is the one it names. A builder whose mistakes can coincide lists first
+/// the cause that is true of all of them (the unbiased variance, before where ε was put),
+/// so that the name given is right whichever was made; elsewhere the maintainers' runs
+/// reject a list whose mistakes an input cannot tell apart.
+fn told_apart(mistakes: Vec<Misconception>) -> Vec<Misconception> {
+    let mut kept: Vec<Misconception> = Vec::new();
+    for mistake in mistakes {
+        if kept
+            .iter()
+            .all(|k| course_harness::distinguishable(&k.result, &mistake.result))
+        {
+            kept.push(mistake);
+        }
+    }
+    kept
 }
 
 // Every lesson's builders, `solutions/<id>/mistakes.rs`, as a module named after the

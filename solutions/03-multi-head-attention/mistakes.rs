@@ -191,9 +191,9 @@ pub fn merge_mistakes(heads: &[Matrix]) -> Vec<Misconception> {
 }
 
 /// What `forward(query_input, key_value_input, mask).output` is with interleaved heads,
-/// scores scaled by √d_model, no W_o or W_o untransposed, one wide head, keys and
-/// values from the query input (no mask, two inputs), or the mask not passed or
-/// inverted.
+/// scores scaled by √d_model, no W_o or W_o untransposed, one wide head, the values or
+/// the queries projected with W_k, keys and values from the query input (no mask, two
+/// inputs), or the mask not passed or inverted.
 pub fn output_mistakes(
     layer: &Layer,
     query_input: &Matrix,
@@ -239,6 +239,36 @@ pub fn output_mistakes(
             result: written_out(&one_head, key_value_input, mask, contiguous, 1.0).0,
         },
     ];
+    // One projection used for another: with identity projections (the hand-worked
+    // fixtures) these give the right answer and are left out by `differing`.
+    mistakes.push(Misconception {
+        cause: VALUES_BY_W_K,
+        result: written_out(
+            &Layer {
+                w_v: layer.w_k,
+                ..*layer
+            },
+            key_value_input,
+            mask,
+            contiguous,
+            1.0,
+        )
+        .0,
+    });
+    mistakes.push(Misconception {
+        cause: QUERIES_BY_W_K,
+        result: written_out(
+            &Layer {
+                w_q: layer.w_k,
+                ..*layer
+            },
+            key_value_input,
+            mask,
+            contiguous,
+            1.0,
+        )
+        .0,
+    });
     if mask.is_none() && query_input != key_value_input {
         mistakes.push(Misconception {
             cause: KV_FROM_QUERY,

@@ -6,7 +6,7 @@
 //! weights, and compute LayerNorm, the FFN and multi-head attention themselves.
 
 use crate::attention::linear;
-use crate::differing;
+use crate::{differing, told_apart};
 use crate::multi_head_attention::{self, Layer, LinearWeights};
 use course_common::ndarray::{Array2, Axis};
 use course_common::{Float, Matrix, Vector};
@@ -118,6 +118,13 @@ pub fn layer_norm_mistakes(x: &Matrix, norm: &Norm) -> Vec<Misconception> {
     let affine = |m: Matrix| m * gamma + beta;
     let x_hat = normalise(x, eps);
     let mut mistakes = vec![
+        // The unbiased variance first: on a row whose std is 1/2, such as [1, 0, 0, 0],
+        // √(σ² + ε) and σ + ε agree to ε², and the name given must then be the one that is
+        // true of both (see `told_apart`).
+        Misconception {
+            cause: Cause::harness("unbiased-variance"),
+            result: affine(variant(x, true, false, eps)),
+        },
         Misconception {
             cause: Cause::harness("unbiased-std-plus-eps"),
             result: affine(variant(x, true, true, eps)),
@@ -125,10 +132,6 @@ pub fn layer_norm_mistakes(x: &Matrix, norm: &Norm) -> Vec<Misconception> {
         Misconception {
             cause: Cause::harness("annotated-layer-norm"),
             result: affine(variant(x, true, true, 1e-6)),
-        },
-        Misconception {
-            cause: Cause::harness("unbiased-variance"),
-            result: affine(variant(x, true, false, eps)),
         },
         Misconception {
             cause: Cause::harness("eps-on-std"),
@@ -163,7 +166,7 @@ pub fn layer_norm_mistakes(x: &Matrix, norm: &Norm) -> Vec<Misconception> {
             result: normalise(&(x * gamma + beta), eps),
         },
     ]);
-    differing(&layer_norm(x, norm), mistakes)
+    told_apart(differing(&layer_norm(x, norm), mistakes))
 }
 
 /// LayerNorm's backward pass for x, by hand.
@@ -201,17 +204,20 @@ pub fn layer_norm_backward_mistakes(
     let x_hat = &centred * &r;
     let g = d_y * norm.gamma;
     let d_x = vec![
+        // One missing term before both: where an upstream gradient makes one term zero
+        // (dY = 1 with γ = 1 zeroes the variance's), a result without both terms is a
+        // result without the other one, and that is what the check can say.
         Misconception {
-            cause: Cause::harness("mean-variance-as-constants"),
-            result: &g * &r,
+            cause: Cause::harness("mean-term-missing"),
+            result: (&g - &(&x_hat * &row_mean(&(&g * &x_hat)))) * &r,
         },
         Misconception {
             cause: Cause::harness("variance-term-missing"),
             result: (&g - &row_mean(&g)) * &r,
         },
         Misconception {
-            cause: Cause::harness("mean-term-missing"),
-            result: (&g - &(&x_hat * &row_mean(&(&g * &x_hat)))) * &r,
+            cause: Cause::harness("mean-variance-as-constants"),
+            result: &g * &r,
         },
         Misconception {
             cause: Cause::harness("gamma-missing-in-backward"),
@@ -223,7 +229,7 @@ pub fn layer_norm_backward_mistakes(
         result: (d_y * x).sum_axis(Axis(0)).insert_axis(Axis(0)),
     }];
     LayerNormBackwardMistakes {
-        d_x: differing(&layer_norm_backward(x, norm, d_y), d_x),
+        d_x: told_apart(differing(&layer_norm_backward(x, norm, d_y), d_x)),
         d_gamma: differing(
             &(d_y * &x_hat).sum_axis(Axis(0)).insert_axis(Axis(0)),
             d_gamma,

@@ -27,6 +27,8 @@ rows-sum-to-one =
     Likely cause: { $hint }
 matrix-entry = { $what }: entry [{ $row }, { $col }] should be { $expected }, got { $got } (|difference| { $diff }, tolerance { $abs } + { $rel } x |expected|).
 known-mistake = Your result matches a known mistake. Likely cause: { $cause }.
+known-mistakes = Your result matches { $count } known mistakes on this input, which it cannot tell apart. Likely cause: { $causes }.
+known-mistakes-or = { "; or " }
 mask-shape =
     { $what }: expected shape { $expected } (queries, keys), got { $got }.
     Likely cause: { $hint }
@@ -126,6 +128,8 @@ heads-interleaved = the heads took interleaved columns (head i got columns i, i 
 heads-plain-reshape = the heads were cut by a plain reshape of the row-major numbers (the (n, d_model) matrix read as (n_heads, n, d_k)), which puts several tokens' features in one row of a head; head i is columns i·d_k .. (i+1)·d_k of every row, a slice of the columns, and the rows (the tokens) stay as they are
 mask-not-passed-to-heads = the mask was not passed to the heads' attention: each head's scaled_dot_product_attention must get the mask, so that the masked keys get weight 0 in every head
 kv-from-query = the keys and values were projected from the query input: K and V come from key_value_input (the encoder's output, in cross-attention), Q from query_input
+values-projected-by-w-k = the values were projected with W_k (V = X W_k, the keys): each of Q, K and V has its own projection, V = X W_v
+queries-projected-by-w-k = the queries were projected with W_k: each of Q, K and V has its own projection, Q = X_query W_q
 one-weight-matrix-per-head = split Q, K and V into n_heads heads of d_k columns and run lesson 02's attention once per head; forward returns one weight matrix per head
 not-through-w-o = the heads' upstream gradient was not sent back through W_o: head i's d_output is its slice of dConcat = d_output W_o (W_o's backward d_x), not a slice of d_output itself
 scaled-by-d-model = the scores were divided by √d_model instead of √d_k: each head's queries and keys are d_k = d_model / n_heads wide, and lesson 02's attention already divides by the square root of their width

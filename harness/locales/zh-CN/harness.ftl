@@ -38,6 +38,10 @@ rows-sum-to-one =
 matrix-entry = { $what }：元素 [{ $row }, { $col }] 应为 { $expected }，实际得到 { $got }（|差| { $diff }，容差 { $abs } + { $rel } × |期望值|）。
 # en: f4268ebea5dd54b7
 known-mistake = 你的结果与一个已知错误的结果相同。可能的原因：{ $cause }。
+# en: bc9b8b12c09effbf
+known-mistakes = 你的结果与 { $count } 个已知错误的结果相同，这个输入无法区分它们。可能的原因：{ $causes }。
+# en: c8abe8ecfc0fb593
+known-mistakes-or = { "；或者 " }
 # en: 2de57e1c6353e37a
 mask-shape =
     { $what }：期望形状 { $expected }（查询，键），实际得到 { $got }。
@@ -204,6 +208,10 @@ heads-plain-reshape = 各个头是把行主序排列的数直接重塑切出来�
 mask-not-passed-to-heads = 掩码没有传给各个头的注意力：每个头的 scaled_dot_product_attention 都必须拿到掩码，这样被屏蔽的键在每个头中的权重都是 0
 # en: 144fe28edae9523a
 kv-from-query = 键和值是从查询输入投影得到的：K 和 V 来自 key_value_input（在交叉注意力中是编码器的输出），Q 来自 query_input
+# en: b17f939f5cfe27d3
+values-projected-by-w-k = 值是用 W_k 投影的（V = X W_k，即键）：Q、K、V 各有自己的投影，V = X W_v
+# en: bac292b2352e2850
+queries-projected-by-w-k = 查询是用 W_k 投影的：Q、K、V 各有自己的投影，Q = X_query W_q
 # en: 1328166cd2ac023d
 one-weight-matrix-per-head = 把 Q、K、V 各拆成 n_heads 个头，每个头 d_k 列，并对每个头运行一次第 02 课的注意力；forward 为每个头返回一个权重矩阵
 # en: 5c543828d41ce7a0

@@ -12,6 +12,13 @@ pub const MASK_NOT_PASSED: Cause = Cause::harness("mask-not-passed-to-heads");
 /// Keys and values projected from the query input: named by outputs and shapes.
 pub const KV_FROM_QUERY: Cause = Cause::harness("kv-from-query");
 
+/// A projection used in place of another (the values projected with W_k, the queries
+/// with W_k): named by outputs.
+pub const VALUES_BY_W_K: Cause = Cause::harness("values-projected-by-w-k");
+
+/// The queries projected with the key projection: named by outputs.
+pub const QUERIES_BY_W_K: Cause = Cause::harness("queries-projected-by-w-k");
+
 /// What to do when the number of weight matrices is not the number of heads.
 pub const ONE_PER_HEAD: Cause = Cause::harness("one-weight-matrix-per-head");
 

@@ -272,3 +272,46 @@ fn decoding_with_the_cache_gives_the_same_tokens() {
          cache; they must be the same. Likely cause: {hint}"
     );
 }
+
+#[test]
+fn greedy_decoding_stops_before_eos_and_after_max_len_tokens() {
+    // An output layer that ignores the decoder: weights 0, and a bias that makes one token
+    // the highest score at every step, so the result is known by hand.
+    let always = |token: usize| {
+        let mut model = Transformer::new(Config::dates(), 0);
+        model.output.weight.fill(0.0);
+        model.output.bias.fill(0.0);
+        model.output.bias[token] = 1.0;
+        model
+    };
+    let src = Vocabulary::dates().encode("jun 24, 2046");
+    // EOS first: decoding stops at once, and EOS is not part of the result.
+    let eos = always(EOS);
+    for (name, tokens) in [
+        ("greedy_decode", greedy_decode(&eos, &src, 10)),
+        ("greedy_decode_cached", greedy_decode_cached(&eos, &src, 10)),
+    ] {
+        assert!(
+            tokens.is_empty(),
+            "{name}: when the first token picked is EOS the result is empty (no BOS, no \
+             EOS), got {tokens:?}. Likely cause: EOS was pushed before the loop stopped; \
+             check for EOS first, and stop without keeping it."
+        );
+    }
+    // Never EOS: decoding stops after max_len tokens.
+    let seven = always(7);
+    for (name, tokens) in [
+        ("greedy_decode", greedy_decode(&seven, &src, 10)),
+        (
+            "greedy_decode_cached",
+            greedy_decode_cached(&seven, &src, 10),
+        ),
+    ] {
+        assert!(
+            tokens == vec![7; 10],
+            "{name}: a model that always picks token 7 gives ten 7s for max_len = 10 \
+             (BOS is not counted or returned), got {tokens:?}. Likely cause: the loop \
+             bound counts BOS, or the result keeps it."
+        );
+    }
+}

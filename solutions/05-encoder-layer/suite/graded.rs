@@ -310,17 +310,20 @@ use parts::*;
 // LayerNorm
 // ---------------------------------------------------------------------------------------
 
-/// normalise_rows([1, 0, 0, 0]): μ = 1/4, σ² = 3/16 (biased), so x̂ = (x − μ)/√(3/16 + ε)
-/// and inv_std = 1/√(3/16 + ε), by hand.
+/// normalise_rows([2, −1, 0.5, 4]): μ = 1.375, x − μ = [0.625, −2.375, −0.875, 2.625],
+/// σ² = 13.6875 / 4 = 3.421875 (biased), so x̂ = (x − μ)/√(σ² + ε) and
+/// inv_std = 1/√(σ² + ε), by hand. Not [1, 0, 0, 0]: there the unbiased variance (0.75/3)
+/// equals the mean of x² (1/4), and σ + ε equals √(σ² + ε) to ε², so three different
+/// mistakes would give one result.
 #[test]
 fn normalise_rows_standardises_with_the_biased_variance() {
     graded(|| {
-        let x = array![[1.0, 0.0, 0.0, 0.0]];
+        let x = array![[2.0, -1.0, 0.5, 4.0]];
         let got = observe_parts("normalise_rows", || normalise_rows(&x, LAYER_NORM_EPS));
-        let inv_std = 1.0 / (3.0 / 16.0 + LAYER_NORM_EPS).sqrt();
-        let expected = array![[0.75, -0.25, -0.25, -0.25]] * inv_std;
+        let inv_std = 1.0 / (3.421875 + LAYER_NORM_EPS).sqrt();
+        let expected = array![[0.625, -2.375, -0.875, 2.625]] * inv_std;
         assert_matrix_close(
-            "normalise_rows([[1, 0, 0, 0]]).x_hat",
+            "normalise_rows([[2, -1, 0.5, 4]]).x_hat",
             &got.x_hat,
             &expected,
             Tol::TIGHT,

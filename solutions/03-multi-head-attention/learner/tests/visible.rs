@@ -160,6 +160,35 @@ fn two_heads_look_at_different_features() {
 }
 
 #[test]
+fn queries_keys_and_values_each_have_their_own_projection() {
+    // Self-attention of 3 tokens, d_model = 4, 2 heads, with four different projections.
+    // The tests above use identity projections to be worked by hand, and with them
+    // Q = K = V = x: a head that projected its values with W_k would pass them all.
+    let layer = |seed: Float| {
+        Linear::new(
+            linspace_matrix(4, 4, -0.5 + seed, 0.6 - seed),
+            Vector::from(linspace(0.1, -seed, 4)),
+        )
+    };
+    let mha = MultiHeadAttention::new(2, layer(0.1), layer(0.2), layer(0.3), layer(0.4));
+    let x = array![
+        [1.0, -0.5, 0.25, 2.0],
+        [0.0, 1.5, -1.0, 0.5],
+        [-2.0, 0.75, 1.0, -0.25]
+    ];
+    let forward = mha.forward(&x, &x, None);
+    // The output computed by the formula, recorded beside this file.
+    let expected = named!(NAMED, mha_forward(&params(&mha), &x, &x, None) => Matrix);
+    assert_matrix_close(
+        "the output with W_q, W_k, W_v and W_o all different",
+        &forward.output,
+        &expected,
+        Tol::TIGHT,
+        &named!(NAMED, output_mistakes(&params(&mha), &x, &x, None)),
+    );
+}
+
+#[test]
 fn one_head_with_identity_projections_is_lesson_02_attention() {
     // Cross-attention: 2 queries over 3 keys, the last key padded. With one head and
     // projections that change nothing, multi-head attention is exactly the attention you

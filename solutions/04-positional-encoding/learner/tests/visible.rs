@@ -129,6 +129,15 @@ fn the_encoding_is_added_from_position_start_after_the_scale() {
         Tol::TIGHT,
         &named!(NAMED, add_mistakes(&x, &table, 2)),
     );
+    // Start 3 takes the table's last three rows: exactly start + n = 6 rows is enough.
+    let expected = named!(NAMED, added(&x, &table, 3) => Matrix);
+    assert_matrix_close(
+        "add_positional_encoding(x, table, 3) (rows 3, 4, 5: the table's last)",
+        &add_positional_encoding(&x, &table, 3),
+        &expected,
+        Tol::TIGHT,
+        &named!(NAMED, add_mistakes(&x, &table, 3)),
+    );
     // √d_model · weight[tokens] + table[0..n]: the scale is the embedding's alone.
     let embedding = Embedding::new(array![[1.0, 0.0, 0.5, -1.0], [0.25, 2.0, 0.0, 1.0]]);
     // The scaled rows are [0.5, 4, 0, 2], [2, 0, 1, −2] and [0.5, 4, 0, 2] (√4 = 2 times
