@@ -42,7 +42,7 @@ pub struct LearnerPanic {
 }
 
 /// The message a `todo!()` panics with.
-const NOT_STARTED: &str = "not yet implemented";
+pub(crate) const NOT_STARTED: &str = "not yet implemented";
 
 /// Runs `call`, a call into the learner's code, noting where a panic inside it comes from
 /// (see the module docs); what it returns is `call`'s, panics included.

@@ -61,6 +61,13 @@ enum Task {
     Mistakes {
         /// Only the lessons whose id starts with this (e.g. 02).
         lesson: Option<String>,
+        /// Try only this many mistakes of each lesson, chosen from the commit's id (the
+        /// same commit tries the same ones; over many commits, CI tries them all).
+        #[arg(long, value_name = "K")]
+        sample: Option<usize>,
+        /// Fail unless the checker names every mistake tried.
+        #[arg(long)]
+        check: bool,
     },
     /// Record the named mistakes' wrong answers beside the tests (`*.named.json`), which
     /// every build without the builders reads: run after changing a builder
@@ -161,7 +168,15 @@ fn main() -> ExitCode {
         ),
         Task::ScaffoldCheck => scaffold_check::run(&workspace_root()),
         Task::Named { lesson } => named::run(&workspace_root(), lesson.as_deref()),
-        Task::Mistakes { lesson } => mistakes::run(&workspace_root(), lesson.as_deref()),
+        Task::Mistakes {
+            lesson,
+            sample,
+            check,
+        } => mistakes::run(
+            &workspace_root(),
+            lesson.as_deref(),
+            mistakes::Selection { sample, check },
+        ),
         Task::Latency { rounds, lesson } => {
             latency::run(&workspace_root(), rounds, &lesson)
         }

@@ -50,8 +50,26 @@ struct Outcome {
     visible_output: String,
 }
 
-pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
-    let lists = lists(root, only)?;
+/// Which mistakes to try, and what counts as failure.
+pub struct Selection {
+    /// Only this many of each lesson's, chosen from the commit's id.
+    pub sample: Option<usize>,
+    /// Fail unless the checker names every one tried.
+    pub check: bool,
+}
+
+pub fn run(root: &Path, only: Option<&str>, selection: Selection) -> Result<()> {
+    let mut lists = lists(root, only)?;
+    if let Some(k) = selection.sample {
+        let seed = commit_seed(root)?;
+        println!(
+            "Trying {k} mistakes of each lesson, chosen from the commit ({seed:016x})."
+        );
+        for (_, mistakes) in &mut lists {
+            *mistakes = sample(std::mem::take(mistakes), k, seed);
+        }
+    }
+    let mut not_named: Vec<String> = Vec::new();
     // One copy per selection, so that lists of different lessons can be tried at once.
     let base = root
         .join("target")
@@ -92,6 +110,8 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
                 try_mistake(&bench, lesson, &crate_name, &lesson_src, &patched, mistake)?;
             if outcome.graded_named {
                 named += 1;
+            } else {
+                not_named.push(format!("{lesson}: {}", mistake.name));
             }
             if outcome.graded_by_key {
                 by_key += 1;
@@ -136,7 +156,51 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<()> {
         println!("  {lesson:<26} {:>4.0} %", 100.0 * share);
     }
     println!("\nEvery message: {}", base.join("summary.json").display());
+    if selection.check && !not_named.is_empty() {
+        bail!(
+            "the checker no longer names {} listed mistake(s):\n  {}\nRead why in {}; a \
+             check that used to name it may have moved, or a fixture may have stopped \
+             telling it apart",
+            not_named.len(),
+            not_named.join("\n  "),
+            base.join("summary.json").display()
+        );
+    }
     Ok(())
+}
+
+/// A number from the checked-out commit's id (0 outside a git checkout): what chooses a
+/// sample, so that a failing sample is tried again by running the task on that commit.
+fn commit_seed(root: &Path) -> Result<u64> {
+    let output = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(root)
+        .output();
+    let id = match output {
+        Ok(output) if output.status.success() => String::from_utf8(output.stdout)?,
+        _ => return Ok(0),
+    };
+    Ok(u64::from_str_radix(id.trim().get(..16).unwrap_or("0"), 16).unwrap_or(0))
+}
+
+/// `k` of `mistakes`, in their order, chosen by `seed`: a rotation of the list, so that
+/// successive seeds cover it all.
+fn sample(mistakes: Vec<Mistake>, k: usize, seed: u64) -> Vec<Mistake> {
+    let n = mistakes.len();
+    if k >= n {
+        return mistakes;
+    }
+    let stride = n.div_ceil(k.max(1));
+    let offset = (seed % n as u64) as usize;
+    let mut chosen: Vec<usize> = (0..k).map(|i| (offset + i * stride) % n).collect();
+    chosen.sort_unstable();
+    chosen.dedup();
+    mistakes
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| chosen.contains(i))
+        .map(|(_, m)| m)
+        .collect()
 }
 
 /// What every mistake of a run is tried in: the course copy, the submission folder the

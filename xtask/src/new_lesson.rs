@@ -33,7 +33,7 @@ pub struct NewLesson {
 
 /// Writes the lesson into the course at `root`.
 pub fn run(root: &Path, lesson: &NewLesson) -> Result<()> {
-    let (number, _) = validate(root, lesson)?;
+    let number = validate(root, lesson)?;
     let id = lesson.id.as_str();
     let krate = lesson.crate_name.as_str();
     let title = lesson.title.clone().unwrap_or_else(|| default_title(id));
@@ -79,8 +79,8 @@ struct Names<'a> {
 }
 
 /// Checks the id and the crate name, and that neither is taken; returns the lesson's
-/// number and the current index.
-fn validate(root: &Path, lesson: &NewLesson) -> Result<(u32, course_manifest::Manifest)> {
+/// number.
+fn validate(root: &Path, lesson: &NewLesson) -> Result<u32> {
     let (number, rest) = lesson
         .id
         .split_once('-')
@@ -133,7 +133,7 @@ fn validate(root: &Path, lesson: &NewLesson) -> Result<(u32, course_manifest::Ma
             lesson.id
         );
     }
-    Ok((number.parse()?, manifest))
+    Ok(number.parse()?)
 }
 
 /// "Small gpt" for `07-small-gpt`.

@@ -32,8 +32,8 @@ use course_harness::causes::full_model::{
 };
 use course_harness::gradient::{STEP, weighted_sum};
 use course_harness::{
-    Catalog, Misconception, Named, Reference, Tol, assert_all_finite, assert_close,
-    assert_gradient_close, assert_matrix_close, assert_same_shape, graded,
+    Catalog, Checks, Misconception, Named, Reference, Tol, assert_all_finite,
+    assert_close, assert_gradient_close, assert_matrix_close, assert_same_shape, graded,
     linspace_matrix, named, numerical_gradient, object, object_any, observe, observe_any,
     relative_error, tr,
 };
@@ -649,52 +649,66 @@ fn batch_shifts_the_target_for_teacher_forcing_and_pads() {
         let batch = observed_batch("Batch::new", false, || {
             Batch::new(&[(vec![3, 4, 5], vec![6, 7]), (vec![8], vec![9, 10, 11])])
         });
-        assert!(
-            batch.len() == 2 && !batch.is_empty() && batch.target_len() == 4,
-            "{}",
-            tr!(MESSAGES, "batch-lengths")
-        );
-        let empty = Batch {
-            src: Vec::new(),
-            tgt_in: Vec::new(),
-            tgt_out: Vec::new(),
-        };
-        assert!(empty.is_empty(), "{}", tr!(MESSAGES, "batch-empty"));
+        // The rows first, each with what it should be; the lengths they imply after, so
+        // that a wrong padding is told as the rows it gives, not as a count.
         let expected = Batch {
             src: vec![vec![3, 4, 5], vec![8, PAD, PAD]],
             tgt_in: vec![vec![BOS, 6, 7, PAD], vec![BOS, 9, 10, 11]],
             tgt_out: vec![vec![6, 7, EOS, PAD], vec![9, 10, 11, EOS]],
         };
-        assert!(
-            batch.src == expected.src,
-            "{}",
-            tr!(
-                MESSAGES,
-                "batch-src",
-                expected = format!("{:?}", expected.src),
-                got = format!("{:?}", batch.src),
+        let mut checks = Checks::new();
+        checks.check(|| {
+            assert!(
+                batch.src == expected.src,
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "batch-src",
+                    expected = format!("{:?}", expected.src),
+                    got = format!("{:?}", batch.src),
+                )
             )
-        );
-        assert!(
-            batch.tgt_in == expected.tgt_in,
-            "{}",
-            tr!(
-                MESSAGES,
-                "batch-tgt-in",
-                expected = format!("{:?}", expected.tgt_in),
-                got = format!("{:?}", batch.tgt_in),
+        });
+        checks.check(|| {
+            assert!(
+                batch.tgt_in == expected.tgt_in,
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "batch-tgt-in",
+                    expected = format!("{:?}", expected.tgt_in),
+                    got = format!("{:?}", batch.tgt_in),
+                )
             )
-        );
-        assert!(
-            batch.tgt_out == expected.tgt_out,
-            "{}",
-            tr!(
-                MESSAGES,
-                "batch-tgt-out",
-                expected = format!("{:?}", expected.tgt_out),
-                got = format!("{:?}", batch.tgt_out),
+        });
+        checks.check(|| {
+            assert!(
+                batch.tgt_out == expected.tgt_out,
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "batch-tgt-out",
+                    expected = format!("{:?}", expected.tgt_out),
+                    got = format!("{:?}", batch.tgt_out),
+                )
             )
-        );
+        });
+        checks.check(|| {
+            assert!(
+                batch.len() == 2 && !batch.is_empty() && batch.target_len() == 4,
+                "{}",
+                tr!(MESSAGES, "batch-lengths")
+            )
+        });
+        checks.check(|| {
+            let empty = Batch {
+                src: Vec::new(),
+                tgt_in: Vec::new(),
+                tgt_out: Vec::new(),
+            };
+            assert!(empty.is_empty(), "{}", tr!(MESSAGES, "batch-empty"))
+        });
+        checks.finish();
     });
 }
 

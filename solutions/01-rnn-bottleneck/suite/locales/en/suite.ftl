@@ -31,7 +31,8 @@ encode-empty-not-h0 = encode of an empty sequence should be h0 = { $h0 }, got { 
 label-gradient-of-empty = { $name } of an empty sequence
 label-forward-one-token = forward of one token
 label-encode-one-token = encode of one token
-label-backward-one-token = backward of one token: { $name } (should equal step_backward's)
+label-backward-one-token = backward of one token: { $name } (should equal the gradient of one step)
+hint-backward-one-token = a sequence of one token is one step: its BPTT must give the step's gradients, with h0 as the state before it
 label-encode-first-tokens = encode of the first { $len } tokens
 
 ## Backpropagation through time

@@ -45,8 +45,10 @@ label-gradient-of-empty = 空序列的 { $name }
 label-forward-one-token = 一个词元的 forward
 # en: ca2b9e4a518764de
 label-encode-one-token = 一个词元的 encode
-# en: bfc7feb636300b67
-label-backward-one-token = 一个词元的 backward：{ $name }（应等于 step_backward 的结果）
+# en: 06c72847eb7a069f
+label-backward-one-token = 一个词元的 backward：{ $name }（应等于一步的梯度）
+# en: ef69dc795ccba0d8
+hint-backward-one-token = 只有一个词元的序列就是一步：它的 BPTT 必须给出这一步的梯度，之前的状态是 h0
 # en: e097c6f8f98a3508
 label-encode-first-tokens = 前 { $len } 个词元的 encode
 
