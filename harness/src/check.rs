@@ -61,8 +61,11 @@ pub struct Misconception {
 #[track_caller]
 pub fn assert_close(what: &str, got: Float, expected: Float, tol: Tol) {
     if !tol.accepts(got, expected) {
+        let relation = crate::relations::describe_number(got, expected)
+            .map(|line| format!("\n{line}"))
+            .unwrap_or_default();
         panic!(
-            "{}",
+            "{}{relation}",
             tr!(
                 MESSAGES,
                 "close-mismatch",
@@ -265,8 +268,17 @@ pub fn assert_matrix_close(
         rel = format!("{:.0e}", tol.rel),
     );
     message.push('\n');
-    if let Some(recognised) = recognition(got, misconceptions) {
-        let _ = writeln!(message, "{recognised}");
+    match recognition(got, misconceptions) {
+        Some(recognised) => {
+            let _ = writeln!(message, "{recognised}");
+        }
+        // Not a listed mistake: what the wrong result still has in common with the
+        // right one, if anything.
+        None => {
+            for line in crate::relations::describe(got, expected, 1e-6) {
+                let _ = writeln!(message, "{line}");
+            }
+        }
     }
     message.push_str(&show(&tr!(MESSAGES, "label-expected"), expected));
     message.push_str(&show(&tr!(MESSAGES, "label-got"), got));

@@ -93,7 +93,17 @@ pub fn assert_gradient_close_named(
             Some(recognised) => recognised,
             None => {
                 hint.failed();
-                tr!(MESSAGES, "likely-cause", hint = hint.text())
+                // What the wrong gradient still has in common with the numerical one,
+                // compared loosely: central differences agree to about 1e-7.
+                let relation: String =
+                    crate::relations::describe(analytic, numerical, 1e-4)
+                        .iter()
+                        .map(|line| format!("\n{line}"))
+                        .collect();
+                format!(
+                    "{}{relation}",
+                    tr!(MESSAGES, "likely-cause", hint = hint.text())
+                )
             }
         };
         // The numerical gradient differentiates the learner's own forward pass: a wrong

@@ -30,6 +30,7 @@ pub mod gradient;
 pub mod named;
 pub mod panics;
 pub mod reference_run;
+pub mod relations;
 pub mod report;
 pub mod tape;
 

@@ -275,3 +275,29 @@ panic-unwrap-none = an `unwrap()` on `None`: a value that was not there (the max
 ## Several checks of one test (check.rs, Checks)
 
 checks-also-failing = Also failing in this test (each has its own message when the first is fixed):
+
+# What a wrong result still has in common with the right one (relations.rs).
+relation-not-finite = { $count } of your entries are NaN or infinite (the first at [{ $row }, { $col }]) where every expected entry is finite. NaN comes from 0/0, ∞ − ∞, 0 × ∞ or the square root of a negative number: look for a division by something that can be 0 (a count, a norm, a variance, 1 − βᵗ at t = 0) or an exp that overflowed.
+relation-transposed = Yours is the transpose of the expected matrix: rows and columns are swapped (a .t() missing or one too many, or a product's operands in the other order).
+relation-negated = Yours is the expected matrix with every sign flipped: a minus sign is wrong (a difference taken the other way round).
+relation-scaled = Every entry of yours is { $factor } × the expected one{ $name }: one constant factor is wrong (a scale left out, applied twice, or inverted).
+relation-factor-name = { " " }(= { $name })
+relation-rows-scaled = Each row of yours is the expected row times a factor of its own ({ $factors }): a per-row scale is wrong (a normaliser such as a softmax's sum or 1/σ, left out or applied twice).
+relation-columns-scaled = Each column of yours is the expected column times a factor of its own ({ $factors }): a per-column scale is wrong (a per-feature factor such as γ, left out or applied twice).
+relation-rows-reversed = Your rows are the expected rows in reverse order: a loop or an index runs the other way.
+relation-rows-shifted = Row i of yours is row i { $shift } of the expected, for { $count } of the { $n } rows: an off-by-one in a position or an index.
+relation-rows-reordered = Your rows are the expected rows in another order: row i of yours is row { $order }[i] of the expected. An index computed the wrong way?
+relation-columns-reversed = Your columns are the expected columns in reverse order: a loop or an index runs the other way.
+relation-columns-shifted = Column j of yours is column j { $shift } of the expected, for { $count } of the { $n } columns: an off-by-one in an index.
+relation-columns-reordered = Your columns are the expected columns in another order: column j of yours is column { $order }[j] of the expected (heads or features cut or put back in the wrong order?).
+relation-offset = Every entry of yours is the expected one plus { $offset }: a constant added or left out.
+relation-column-offset = Yours minus the expected is the same row in every row ({ $offset }): an offset per column, such as a bias added twice or left out.
+relation-row-offset = Yours minus the expected is constant along each row: an offset per row (a row's mean or maximum subtracted, or not).
+relation-zero-rows = Row(s) { $rows } of yours are all zero where the expected are not: never written, or skipped by a loop?
+relation-zero-columns = Column(s) { $cols } of yours are all zero where the expected are not: never written, or skipped?
+relation-rows-right = Right: row(s) { $right }. Wrong: row(s) { $wrong }.
+relation-columns-right = Right: column(s) { $right }. Wrong: column(s) { $wrong }.
+relation-number-squared = Yours is the square of the expected number: a square root missing?
+relation-number-root = Yours is the square root of the expected number: a square root too many?
+relation-number-inverse = Yours is the inverse (1/x) of the expected number: a ratio upside down?
+relation-number-scaled = Yours is { $factor } × the expected number{ $name }: one factor is wrong.

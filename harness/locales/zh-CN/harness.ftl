@@ -480,3 +480,53 @@ panic-unwrap-none = 对 `None` 调用了 `unwrap()`：要的值不存在（空�
 
 # en: 86eb8f8d5e3f8b46
 checks-also-failing = 这个测试中同样失败的检查（修好第一个之后，每一个都会给出自己的说明）：
+
+# What a wrong result still has in common with the right one (relations.rs).
+# en: 6c4ff71b452bd1ab
+relation-not-finite = 你的结果中有 { $count } 个元素是 NaN 或无穷大（第一个在 [{ $row }, { $col }]），而期望的每个元素都是有限数。NaN 来自 0/0、∞ − ∞、0 × ∞ 或负数的平方根：找一找除以可能为 0 的量（计数、范数、方差、t = 0 时的 1 − βᵗ）的地方，或者溢出的 exp。
+# en: 0b2271a369d483f8
+relation-transposed = 你的结果是期望矩阵的转置：行和列互换了（少了或多了一个 .t()，或者乘积的两个操作数顺序反了）。
+# en: a326d0fb3c8bb7ec
+relation-negated = 你的结果是期望矩阵每个元素取反：某个负号错了（差取反了方向）。
+# en: 13263d148c98070e
+relation-scaled = 你的每个元素都是期望值的 { $factor } 倍{ $name }：有一个常数因子错了（漏了某个缩放、乘了两次，或者取了倒数）。
+# en: 327fb75b2e2919c9
+relation-factor-name = （= { $name }）
+# en: 972524a97f2e4345
+relation-rows-scaled = 你的每一行都是期望的那一行乘以它自己的一个因子（{ $factors }）：某个按行的缩放错了（归一化项，例如 softmax 的和或 1/σ，漏了或用了两次）。
+# en: 8da391b1ee4dfd4e
+relation-columns-scaled = 你的每一列都是期望的那一列乘以它自己的一个因子（{ $factors }）：某个按列的缩放错了（按特征的因子，例如 γ，漏了或用了两次）。
+# en: 211a6a6ed28f7a89
+relation-rows-reversed = 你的各行是期望的各行倒过来的顺序：某个循环或下标的方向反了。
+# en: f33ed9e19aee0972
+relation-rows-shifted = 你的第 i 行是期望的第 i { $shift } 行（{ $n } 行中有 { $count } 行如此）：位置或下标差了一。
+# en: 496af06af00529cc
+relation-rows-reordered = 你的各行是期望的各行换了顺序：你的第 i 行是期望的第 { $order }[i] 行。下标算错了？
+# en: 2e35761209bea78f
+relation-columns-reversed = 你的各列是期望的各列倒过来的顺序：某个循环或下标的方向反了。
+# en: e7b3d53c90e20545
+relation-columns-shifted = 你的第 j 列是期望的第 j { $shift } 列（{ $n } 列中有 { $count } 列如此）：下标差了一。
+# en: 3ef4b11225ea0075
+relation-columns-reordered = 你的各列是期望的各列换了顺序：你的第 j 列是期望的第 { $order }[j] 列（头或特征切分、拼回的顺序错了？）。
+# en: 5b5c7ffbef5b27f1
+relation-offset = 你的每个元素都是期望值加上 { $offset }：多加了或漏加了一个常数。
+# en: a74a7c970447cc9f
+relation-column-offset = 你的结果减去期望值，每一行都是同一行（{ $offset }）：每列有一个偏移，例如偏置加了两次或漏加了。
+# en: 5fd28959acd974ec
+relation-row-offset = 你的结果减去期望值，在每一行内是常数：每行有一个偏移（是否减去了该行的均值或最大值）。
+# en: 99836f1a218a0f60
+relation-zero-rows = 你的第 { $rows } 行全为零，而期望的不是：从没写入，还是被循环跳过了？
+# en: ecf7a12abb044592
+relation-zero-columns = 你的第 { $cols } 列全为零，而期望的不是：从没写入，还是被跳过了？
+# en: 1fcfbb777b9c16ef
+relation-rows-right = 第 { $right } 行是对的；第 { $wrong } 行是错的。
+# en: de0c494f7744e55f
+relation-columns-right = 第 { $right } 列是对的；第 { $wrong } 列是错的。
+# en: 3e1cb763184b8206
+relation-number-squared = 你的数是期望值的平方：漏了一个平方根？
+# en: 7a674dea38dca9d0
+relation-number-root = 你的数是期望值的平方根：多了一个平方根？
+# en: 49acbc5f8859b471
+relation-number-inverse = 你的数是期望值的倒数（1/x）：比值上下颠倒了？
+# en: 5e64cfefa174cebb
+relation-number-scaled = 你的数是期望值的 { $factor } 倍{ $name }：有一个因子错了。

@@ -27,13 +27,20 @@ pub const NOT_THROUGH_W_O: Cause = Cause::harness("not-through-w-o");
 
 /// The likely cause of a `parameter_count` that returned `got` where `expected` is right:
 /// the wrong count among `candidates` (the builders' `parameter_count_mistakes`) that it
-/// equals, or else the general rule.
+/// equals, or else how `got` relates to `expected` (twice it, its square, …) and the
+/// general rule.
 pub fn parameter_count_cause(
     got: usize,
     expected: usize,
     candidates: &[Misconception],
-) -> Cause {
+) -> String {
     use course_common::Float;
-    scalar_cause(got as Float, expected as Float, candidates)
-        .unwrap_or(Cause::harness("count-every-parameter"))
+    match scalar_cause(got as Float, expected as Float, candidates) {
+        Some(cause) => cause.text().to_owned(),
+        None => crate::relations::or_relation(
+            got as Float,
+            expected as Float,
+            Cause::harness("count-every-parameter").text(),
+        ),
+    }
 }

@@ -10,6 +10,7 @@
 use attention::scaled_dot_product_attention;
 use course_common::ndarray::{array, s};
 use course_common::{Float, Matrix};
+use course_harness::relations::or_relation;
 use course_harness::{
     Named, Tol, assert_matrix_close, linspace_matrix, named, scalar_cause,
 };
@@ -199,10 +200,12 @@ fn embeddings_of_size_one_over_sqrt_d_model_sit_next_to_the_encoding() {
         (ratio - expected).abs() <= 1e-12,
         "embedding_to_encoding_ratio: expected √2 = {expected}, got {ratio}. Likely cause: {}.",
         scalar_cause(ratio, expected, &wrong_ratios)
-            .map(|cause| cause.text())
-            .unwrap_or(
+            .map(|cause| cause.text().to_owned())
+            .unwrap_or_else(|| or_relation(
+                ratio,
+                expected,
                 "ratio = sqrt(mean over the vocabulary of ‖scale · weight[v]‖²) / \
-             sqrt(mean over positions of ‖table[pos]‖²)"
-            )
+                 sqrt(mean over positions of ‖table[pos]‖²)"
+            ))
     );
 }

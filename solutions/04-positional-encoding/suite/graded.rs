@@ -16,6 +16,7 @@ use course_common::{Float, Matrix, Vector};
 use course_harness::causes::positional_encoding::{CONCATENATED, SWAPPED};
 use course_harness::check::show;
 use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::relations::or_relation;
 use course_harness::{
     Catalog, Named, Reference, Tol, assert_close, assert_gradient_close,
     assert_matrix_close, assert_same_shape, graded, linspace, linspace_matrix, named,
@@ -662,7 +663,9 @@ fn the_course_initialisation_gives_a_ratio_of_sqrt_two() {
             let wrong_ratios = named!(NAMED, ratio_mistakes(&weight, &table));
             let cause = scalar_cause(got, expected, &wrong_ratios)
                 .map(|cause| cause.text().to_owned())
-                .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula"));
+                .unwrap_or_else(|| {
+                    or_relation(got, expected, &tr!(MESSAGES, "ratio-formula"))
+                });
             assert!(
                 (got - expected).abs() <= 1e-10,
                 "{}",
@@ -712,7 +715,9 @@ fn embedding_to_encoding_ratio_matches_numpy() {
         let wrong_ratios = named!(NAMED, ratio_mistakes(&weight, &table));
         let cause = scalar_cause(got, expected, &wrong_ratios)
             .map(|cause| cause.text().to_owned())
-            .unwrap_or_else(|| tr!(MESSAGES, "ratio-formula-short"));
+            .unwrap_or_else(|| {
+                or_relation(got, expected, &tr!(MESSAGES, "ratio-formula-short"))
+            });
         assert!(
             (got - expected).abs() <= 1e-8,
             "{}",

@@ -1719,13 +1719,14 @@ fn one_training_step_matches_pytorch() {
         let mut adam = object("Adam::new", || Adam::new(&model.parameters()));
         // The step changes the model (and the optimiser) in place: the report and the
         // model's new tensors come back from the call.
-        let (loss, grad_norm, tokens, got) = observe("train_step", || {
+        let (loss, grad_norm, tokens, got, first_moment) = observe("train_step", || {
             let report = train_step(&mut model, &mut adam, &tiny_batch(), 0.01, 1.0, 0.1);
             (
                 report.loss,
                 report.grad_norm,
                 report.tokens,
                 tensors(&model),
+                adam.m.clone(),
             )
         });
         assert_close(
@@ -1744,6 +1745,28 @@ fn one_training_step_matches_pytorch() {
             tokens == 6,
             "{}",
             tr!(MESSAGES, "step-tokens", tokens = tokens)
+        );
+        // After one update Adam's first moment is (1 − β₁) g, with g the gradient it was
+        // given: the clipped one, whose norm is the clip norm (1) here. With Adam the
+        // parameters cannot tell: its first step moves each by about lr whatever the
+        // gradient's scale, so clipping after the update changes them by only ~1e-8.
+        let seen = first_moment
+            .iter()
+            .flatten()
+            .map(|m| m * m)
+            .sum::<Float>()
+            .sqrt()
+            / (1.0 - 0.9);
+        let reference_norm = REFERENCE.scalar("tiny_model_gradient_norm");
+        let unclipped = (seen - reference_norm).abs() <= 1e-6 * reference_norm;
+        assert!(
+            (seen - 1.0).abs() <= 1e-9,
+            "{}",
+            if unclipped {
+                tr!(MESSAGES, "step-adam-unclipped", norm = format!("{seen:.6}"))
+            } else {
+                tr!(MESSAGES, "step-adam-moment", norm = format!("{seen:.6}"))
+            }
         );
         for (k, name, _) in CHECKED_TENSORS {
             assert_matrix_close(

@@ -126,6 +126,8 @@ label-adam-first-step = the parameters after one Adam step with gradients [1000,
 label-step-loss = the step's loss (before the update)
 label-grad-norm = the gradient norm before clipping
 step-tokens = the batch has 6 target tokens, the report says { $tokens }
+step-adam-unclipped = Adam was given the gradient before clipping: its first moment after one step is (1 − β₁) × a gradient of norm { $norm }, the norm before clipping, where the clipped gradient has norm 1. Clip first (step 4 of the contract), then update with the clipped gradient (step 5).
+step-adam-moment = after one step Adam's first moment m should be (1 − β₁) × the clipped gradient, of norm (1 − β₁) × 1; yours is (1 − β₁) × { $norm }. Is m updated as β₁ m + (1 − β₁) g, with the clipped g?
 label-after-step = { $name } after one training step
 train-steps = train should run and report 60 steps
 learned-by-heart = after 60 training steps on the same 4 pairs the loss is { $last } (it started at { $first }); a working model learns them by heart, below 0.1. Likely cause: the update goes the wrong way (θ −= lr · m̂/(√v̂ + ε)), a gradient that is assigned instead of added, or a learning rate that is not used

@@ -206,6 +206,10 @@ label-step-loss = 这一步的损失（更新之前）
 label-grad-norm = 裁剪之前的梯度范数
 # en: 768e6c20ed41851c
 step-tokens = 这个批次有 6 个目标词元，报告却说是 { $tokens }
+# en: 86f5eae3f9d73142
+step-adam-unclipped = 交给 Adam 的是裁剪之前的梯度：一步之后它的一阶矩是 (1 − β₁) × 一个范数为 { $norm } 的梯度，那是裁剪前的范数，而裁剪后的梯度范数是 1。先裁剪（契约的第 4 步），再用裁剪后的梯度更新（第 5 步）。
+# en: a0680552e662cfb4
+step-adam-moment = 一步之后 Adam 的一阶矩 m 应当是 (1 − β₁) × 裁剪后的梯度，范数为 (1 − β₁) × 1；你的是 (1 − β₁) × { $norm }。m 是否按 β₁ m + (1 − β₁) g 更新，且 g 是裁剪后的梯度？
 # en: a2ec60cbd7619c1f
 label-after-step = 训练一步之后的 { $name }
 # en: af6c845bc0dae93a
