@@ -28,6 +28,109 @@ thread_local! {
     static SITE: RefCell<Option<String>> = const { RefCell::new(None) };
     /// The last panic that left a learner's call: its call's label, message and site.
     static LAST: RefCell<Option<LearnerPanic>> = const { RefCell::new(None) };
+    /// The arguments of the learner's call about to run, as [`call_args!`](crate::call_args)
+    /// described them.
+    static ARGS: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// What a call's argument is, in a panic's message: an array's shape, a list's length, a
+/// number's value.
+pub trait Shape {
+    /// The description: `(2, 3)`, `len 4`, `7`.
+    fn shape(&self) -> String;
+}
+
+impl<S, D> Shape for course_common::ndarray::ArrayBase<S, D>
+where
+    S: course_common::ndarray::RawData,
+    D: course_common::ndarray::Dimension,
+{
+    fn shape(&self) -> String {
+        let dims: Vec<String> = self.shape().iter().map(usize::to_string).collect();
+        match dims.len() {
+            1 => format!("({},)", dims[0]),
+            _ => format!("({})", dims.join(", ")),
+        }
+    }
+}
+
+impl<T> Shape for [T] {
+    fn shape(&self) -> String {
+        format!("len {}", self.len())
+    }
+}
+
+impl<T> Shape for Vec<T> {
+    fn shape(&self) -> String {
+        self.as_slice().shape()
+    }
+}
+
+impl<T: Shape + ?Sized> Shape for &T {
+    fn shape(&self) -> String {
+        (**self).shape()
+    }
+}
+
+impl<T: Shape> Shape for Option<T> {
+    fn shape(&self) -> String {
+        match self {
+            Some(value) => value.shape(),
+            None => "None".into(),
+        }
+    }
+}
+
+macro_rules! shape_by_value {
+    ($($t:ty),*) => {
+        $(impl Shape for $t {
+            fn shape(&self) -> String {
+                self.to_string()
+            }
+        })*
+    };
+}
+shape_by_value!(usize, u64, u32, i64, i32, f64, f32, bool);
+
+/// While alive, the arguments of the next learner calls on this thread, for a panic's
+/// message: made by [`call_args!`](crate::call_args), dropped after the call.
+#[must_use = "the arguments are described only while the guard lives"]
+pub struct CallArgs(Option<String>);
+
+impl CallArgs {
+    /// Describes `args` (name, shape) until the guard is dropped.
+    pub fn new(args: &[(&str, String)]) -> CallArgs {
+        let text = args
+            .iter()
+            .map(|(name, shape)| format!("{name}: {shape}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        CallArgs(ARGS.with(|current| current.borrow_mut().replace(text)))
+    }
+}
+
+impl Drop for CallArgs {
+    fn drop(&mut self) {
+        ARGS.with(|current| *current.borrow_mut() = self.0.take());
+    }
+}
+
+/// Describes the arguments of the learner's call that follows, by name and shape, so that
+/// a panic in it says what it was given:
+///
+/// ```ignore
+/// let _args = call_args!(scores, mask);
+/// observe("apply_mask", || apply_mask(scores, mask))
+/// ```
+///
+/// shows, if `apply_mask` panics, "`apply_mask(scores: (2, 3), mask: (3, 3))` panicked at …".
+#[macro_export]
+macro_rules! call_args {
+    ($($arg:ident),* $(,)?) => {
+        $crate::panics::CallArgs::new(&[
+            $((stringify!($arg), $crate::panics::Shape::shape(&$arg))),*
+        ])
+    };
 }
 
 /// A panic that left a call into the learner's code.
@@ -39,6 +142,8 @@ pub struct LearnerPanic {
     pub message: String,
     /// Where in the lesson's source it came from (`lessons/04-…/src/lib.rs:165`), if known.
     pub site: Option<String>,
+    /// The call's arguments, by name and shape (`scores: (2, 3)`), where the test said.
+    pub args: Option<String>,
 }
 
 /// The message a `todo!()` panics with.
@@ -74,6 +179,7 @@ pub fn note(label: &str, message: &str, site: Option<String>) {
             label: label.to_owned(),
             message: message.to_owned(),
             site,
+            args: ARGS.with(|args| args.borrow().clone()),
         })
     });
 }
@@ -110,18 +216,22 @@ pub fn explain(panic: &LearnerPanic) -> String {
         .site
         .as_deref()
         .map(|site| site.strip_suffix(own.as_str()).unwrap_or(site));
+    let function = match &panic.args {
+        Some(args) => format!("{}({args})", panic.label),
+        None => panic.label.clone(),
+    };
     let headline = match site {
         Some(site) => tr!(
             MESSAGES,
             "learner-panic-at",
-            function = &panic.label,
+            function = &function,
             site = site,
             message = &panic.message
         ),
         None => tr!(
             MESSAGES,
             "learner-panic",
-            function = &panic.label,
+            function = &function,
             message = &panic.message
         ),
     };
@@ -344,6 +454,27 @@ mod tests {
             assert!(meaning(message).is_some(), "{message}");
         }
         assert_eq!(meaning("d_model must be even, got 7"), None);
+    }
+
+    #[test]
+    fn the_arguments_described_for_a_call_are_shown_with_its_panic() {
+        use course_common::ndarray::Array2;
+        course_i18n::set_current(course_i18n::Lang::En);
+        let scores = Array2::<f64>::zeros((2, 3));
+        let tokens = vec![1_usize, 4, 2];
+        {
+            let _args = crate::call_args!(scores, tokens);
+            note("softmax_rows", "attempt to divide by zero", None);
+        }
+        let message = explained("attempt to divide by zero");
+        assert!(
+            message.contains("softmax_rows(scores: (2, 3), tokens: len 3)"),
+            "{message}"
+        );
+        // Once the guard is gone, the next call has none.
+        note("softmax_rows", "attempt to divide by zero", None);
+        let message = explained("attempt to divide by zero");
+        assert!(!message.contains("scores"), "{message}");
     }
 
     #[test]

@@ -73,6 +73,7 @@ fn as_matrix(v: &Vector) -> Matrix {
 
 /// `cell.step(x, h)`.
 fn step(cell: &Rnn, x: &Matrix, h: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(x, h);
     observe("Rnn::step", || cell.step(x, h))
 }
 
@@ -127,6 +128,7 @@ fn step_backward(
     h_next: &Matrix,
     d_h_next: &Matrix,
 ) -> StepGrads {
+    let _args = course_harness::call_args!(x, h, h_next, d_h_next);
     observe_parts("Rnn::step_backward", || {
         cell.step_backward(x, h, h_next, d_h_next)
     })
@@ -134,6 +136,7 @@ fn step_backward(
 
 /// `cell.forward(xs, h0)`.
 fn forward(cell: &Rnn, xs: &Matrix, h0: &Vector) -> Matrix {
+    let _args = course_harness::call_args!(xs, h0);
     observe("Rnn::forward", || cell.forward(xs, h0))
 }
 
@@ -145,11 +148,13 @@ fn backward(
     states: &Matrix,
     d_states: &Matrix,
 ) -> RnnGrads {
+    let _args = course_harness::call_args!(xs, h0, states, d_states);
     observe_parts("Rnn::backward", || cell.backward(xs, h0, states, d_states))
 }
 
 /// `cell.encode(xs, h0)`.
 fn encode(cell: &Rnn, xs: &Matrix, h0: &Vector) -> Vector {
+    let _args = course_harness::call_args!(xs, h0);
     observe("Rnn::encode", || cell.encode(xs, h0))
 }
 

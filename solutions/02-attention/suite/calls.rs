@@ -21,11 +21,13 @@ use course_harness::observe;
 
 /// `softmax_rows(scores)`.
 pub fn softmax(scores: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(scores);
     observe("softmax_rows", || softmax_rows(scores))
 }
 
 /// `softmax_rows_backward(weights, d_weights)`.
 pub fn softmax_backward(weights: &Matrix, d_weights: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(weights, d_weights);
     observe("softmax_rows_backward", || {
         softmax_rows_backward(weights, d_weights)
     })
@@ -33,16 +35,19 @@ pub fn softmax_backward(weights: &Matrix, d_weights: &Matrix) -> Matrix {
 
 /// `causal_mask(len)`.
 pub fn causal(len: usize) -> Mask {
+    let _args = course_harness::call_args!(len);
     observe("causal_mask", || causal_mask(len))
 }
 
 /// `padding_mask(n_queries, key_is_token)`.
 pub fn padding(n_queries: usize, key_is_token: &[bool]) -> Mask {
+    let _args = course_harness::call_args!(n_queries, key_is_token);
     observe("padding_mask", || padding_mask(n_queries, key_is_token))
 }
 
 /// `apply_mask(scores, mask)`.
 pub fn masked(scores: &Matrix, mask: &Mask) -> Matrix {
+    let _args = course_harness::call_args!(scores, mask);
     observe("apply_mask", || apply_mask(scores, mask))
 }
 
@@ -58,6 +63,7 @@ course_harness::tape_structs! {
 
 /// `scaled_dot_product_attention(q, k, v, mask)`.
 pub fn attend(q: &Matrix, k: &Matrix, v: &Matrix, mask: Option<&Mask>) -> Attention {
+    let _args = course_harness::call_args!(q, k, v, mask);
     observe_parts("scaled_dot_product_attention", || {
         scaled_dot_product_attention(q, k, v, mask)
     })
@@ -71,6 +77,7 @@ pub fn attend_backward(
     weights: &Matrix,
     d_output: &Matrix,
 ) -> AttentionGrads {
+    let _args = course_harness::call_args!(q, k, v, weights, d_output);
     observe_parts("scaled_dot_product_attention_backward", || {
         scaled_dot_product_attention_backward(q, k, v, weights, d_output)
     })
@@ -78,11 +85,13 @@ pub fn attend_backward(
 
 /// `layer.forward(x)`.
 pub fn linear_forward(layer: &Linear, x: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(x);
     observe("Linear::forward", || layer.forward(x))
 }
 
 /// `layer.backward(x, d_y)`.
 pub fn linear_backward(layer: &Linear, x: &Matrix, d_y: &Matrix) -> LinearGrads {
+    let _args = course_harness::call_args!(x, d_y);
     observe_parts("Linear::backward", || layer.backward(x, d_y))
 }
 
@@ -92,6 +101,7 @@ pub fn head_forward(
     x: &Matrix,
     mask: Option<&Mask>,
 ) -> HeadForward {
+    let _args = course_harness::call_args!(x, mask);
     observe_parts("SelfAttentionHead::forward", || head.forward(x, mask))
 }
 
@@ -102,6 +112,7 @@ pub fn head_backward(
     forward: &HeadForward,
     d_output: &Matrix,
 ) -> HeadGrads {
+    let _args = course_harness::call_args!(x, d_output);
     observe_parts("SelfAttentionHead::backward", || {
         head.backward(x, forward, d_output)
     })

@@ -91,10 +91,12 @@ fn tight() -> Tol {
 // ---------------------------------------------------------------------------------------
 
 fn split(x: &Matrix, n_heads: usize) -> Vec<Matrix> {
+    let _args = course_harness::call_args!(x, n_heads);
     observe("split_heads", || split_heads(x, n_heads))
 }
 
 fn merge(heads: &[Matrix]) -> Matrix {
+    let _args = course_harness::call_args!(heads);
     observe("merge_heads", || merge_heads(heads))
 }
 
@@ -198,6 +200,7 @@ fn backward_pass(
     forward: &Held<MultiHeadForward>,
     d_output: &Matrix,
 ) -> MultiHeadGrads {
+    let _args = course_harness::call_args!(query_input, key_value_input, d_output);
     observe_parts("MultiHeadAttention::backward", || {
         mha.backward(query_input, key_value_input, forward, d_output)
     })

@@ -93,10 +93,12 @@ fn row_matrix(v: &Vector) -> Matrix {
 // ---------------------------------------------------------------------------------------
 
 fn frequencies(d_model: usize) -> Vector {
+    let _args = course_harness::call_args!(d_model);
     observe("frequencies", || lesson::frequencies(d_model))
 }
 
 fn sinusoidal_table(max_len: usize, d_model: usize) -> Matrix {
+    let _args = course_harness::call_args!(max_len, d_model);
     observe("sinusoidal_table", || {
         lesson::sinusoidal_table(max_len, d_model)
     })
@@ -104,15 +106,18 @@ fn sinusoidal_table(max_len: usize, d_model: usize) -> Matrix {
 
 /// `embedding.forward(tokens)`, observed.
 fn embedding_forward(embedding: &Embedding, tokens: &[usize]) -> Matrix {
+    let _args = course_harness::call_args!(tokens);
     observe("Embedding::forward", || embedding.forward(tokens))
 }
 
 /// `embedding.backward(tokens, d_out)`, observed.
 fn embedding_backward(embedding: &Embedding, tokens: &[usize], d_out: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(tokens, d_out);
     observe("Embedding::backward", || embedding.backward(tokens, d_out))
 }
 
 fn add_positional_encoding(x: &Matrix, table: &Matrix, start: usize) -> Matrix {
+    let _args = course_harness::call_args!(x, table, start);
     observe("add_positional_encoding", || {
         lesson::add_positional_encoding(x, table, start)
     })
@@ -123,12 +128,14 @@ fn embed_with_positions(
     tokens: &[usize],
     table: &Matrix,
 ) -> Matrix {
+    let _args = course_harness::call_args!(tokens, table);
     observe("embed_with_positions", || {
         lesson::embed_with_positions(embedding, tokens, table)
     })
 }
 
 fn embedding_to_encoding_ratio(embedding: &Embedding, table: &Matrix) -> Float {
+    let _args = course_harness::call_args!(table);
     observe("embedding_to_encoding_ratio", || {
         lesson::embedding_to_encoding_ratio(embedding, table)
     })

@@ -277,6 +277,7 @@ impl Parts for DecoderLayerForward {
 
 /// `layer.forward(x, mask).output`, observed.
 fn encoder_output(layer: &EncoderLayer, x: &Matrix, mask: Option<&Mask>) -> Matrix {
+    let _args = course_harness::call_args!(x, mask);
     observe("EncoderLayer::forward", || layer.forward(x, mask).output)
 }
 
@@ -288,6 +289,7 @@ fn decoder_output(
     self_mask: Option<&Mask>,
     memory_mask: Option<&Mask>,
 ) -> Matrix {
+    let _args = course_harness::call_args!(x, memory, self_mask, memory_mask);
     observe("DecoderLayer::forward", || {
         layer.forward(x, memory, self_mask, memory_mask).output
     })
@@ -295,6 +297,7 @@ fn decoder_output(
 
 /// `ffn.forward(x).output`, observed.
 fn ffn_output(ffn: &FeedForward, x: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(x);
     observe("FeedForward::forward", || ffn.forward(x).output)
 }
 

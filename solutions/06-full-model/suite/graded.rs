@@ -213,6 +213,7 @@ fn loss_value(model: &Transformer, batch: &Batch, smoothing: Float) -> Float {
 
 /// The loss of `model` on `batch`: the lesson's forward pass and loss, observed.
 fn loss_of(model: &Transformer, batch: &Batch, smoothing: Float) -> Float {
+    let _args = course_harness::call_args!(smoothing);
     observe("Transformer::forward (loss)", || {
         loss_value(model, batch, smoothing)
     })
@@ -1106,6 +1107,7 @@ course_harness::tape_structs! {
 
 /// `cross_entropy_loss`, observed.
 fn cross_entropy(logits: &Matrix, targets: &[usize], smoothing: Float) -> Loss {
+    let _args = course_harness::call_args!(logits, targets, smoothing);
     observe_parts("cross_entropy_loss", || {
         cross_entropy_loss(logits, targets, smoothing)
     })
