@@ -24,7 +24,8 @@ use course_mistakes::transformer::{
 };
 use transformer::{
     Adam, BOS, Batch, Config, EOS, PAD, Transformer, Vocabulary, cross_entropy_loss,
-    greedy_decode, greedy_decode_cached, noam_rate, smoothed_targets, target_mask,
+    days_in_month, greedy_decode, greedy_decode_cached, noam_rate, smoothed_targets,
+    target_mask,
 };
 
 /// The named mistakes' wrong answers for this file's inputs, recorded beside it by
@@ -312,6 +313,20 @@ fn greedy_decoding_stops_before_eos_and_after_max_len_tokens() {
             "{name}: a model that always picks token 7 gives ten 7s for max_len = 10 \
              (BOS is not counted or returned), got {tokens:?}. Likely cause: the loop \
              bound counts BOS, or the result keeps it."
+        );
+    }
+}
+
+#[test]
+fn leap_years_follow_the_gregorian_rule() {
+    // Divisible by 4, except the centuries, except those divisible by 400.
+    for (year, days) in [(2024, 29), (2023, 28), (2000, 29), (1900, 28), (2100, 28)] {
+        let got = days_in_month(year, 2);
+        assert!(
+            got == days,
+            "days_in_month({year}, 2): expected {days}, got {got}. A year divisible by 4 is \
+             a leap year, except a year divisible by 100, which is one only when divisible \
+             by 400 (2000 was, 1900 was not)."
         );
     }
 }

@@ -170,6 +170,25 @@ fn step_backward_matches_numerical_gradients() {
         "dW_hh = dzᵀ h, with h the previous state",
         &mistakes["d_w_hh"],
     );
+    // Two rows in the batch, four hidden units: db has one entry per hidden unit.
+    let d_b = numerical_gradient(
+        |b| {
+            loss(
+                &Rnn::new(cell.w_xh.clone(), cell.w_hh.clone(), b.row(0).to_owned()),
+                &x,
+                &h,
+            )
+        },
+        &cell.b.clone().insert_axis(Axis(0)),
+        STEP,
+    );
+    assert_gradient_close_named(
+        "step_backward d_b",
+        &grads.d_b.clone().insert_axis(Axis(0)),
+        &d_b,
+        "db = dz summed over the rows (the batch): one entry per hidden unit",
+        &mistakes["d_b"],
+    );
 }
 
 #[test]

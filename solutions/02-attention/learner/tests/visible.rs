@@ -184,3 +184,65 @@ fn linear_computes_x_w_transposed_plus_b() {
         &named!(NAMED, linear_mistakes(&x, &weight, &bias)),
     );
 }
+
+#[test]
+fn a_row_with_nothing_to_attend_to_gets_zero_weights_not_nan() {
+    // Row 1 is all −∞: a query every key is masked from (a padded query). Its maximum is
+    // −∞ too, and −∞ − (−∞) is NaN: the contract gives such a row zero weights.
+    let inf = Float::INFINITY;
+    let scores = array![[0.5, -inf, 1.5], [-inf, -inf, -inf]];
+    let weights = softmax_rows(&scores);
+    assert_all_finite(
+        "softmax_rows with a fully masked row",
+        &weights,
+        "a row that is all −∞ has maximum −∞, and −∞ − (−∞) is NaN: give such a row \
+         all-zero weights instead",
+    );
+    let e = (1.0 as Float).exp();
+    let expected = array![[1.0 / (1.0 + e), 0.0, e / (1.0 + e)], [0.0, 0.0, 0.0]];
+    assert_matrix_close(
+        "softmax_rows with a fully masked row",
+        &weights,
+        &expected,
+        Tol::TIGHT,
+        &[],
+    );
+}
+
+#[test]
+fn linear_backward_of_a_layer_from_3_features_to_2() {
+    // d_in = 3, d_out = 2, so a transpose too many or too few cannot go unnoticed. By hand:
+    // dx = dY W (2 × 3), dW = dYᵀ x (2 × 3), db = dY summed over the rows (2).
+    let layer = Linear::new(
+        array![[1.0, 0.0, 2.0], [0.0, 1.0, -1.0]],
+        Vector::from(vec![0.5, -1.0]),
+    );
+    let x = array![[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]];
+    let d_y = array![[1.0, -1.0], [2.0, 0.5]];
+    let grads = layer.backward(&x, &d_y);
+    let no_mistakes = [];
+    assert_matrix_close(
+        "Linear::backward d_x (dY W)",
+        &grads.d_x,
+        &array![[1.0, -1.0, 3.0], [2.0, 0.5, 3.5]],
+        Tol::TIGHT,
+        &no_mistakes,
+    );
+    assert_matrix_close(
+        "Linear::backward d_weight (dYᵀ x)",
+        &grads.d_weight,
+        &array![[1.0, 0.0, 5.0], [-1.0, -2.5, -2.5]],
+        Tol::TIGHT,
+        &no_mistakes,
+    );
+    assert_matrix_close(
+        "Linear::backward d_bias (dY summed over the rows)",
+        &grads
+            .d_bias
+            .clone()
+            .insert_axis(course_common::ndarray::Axis(0)),
+        &array![[3.0, -0.5]],
+        Tol::TIGHT,
+        &no_mistakes,
+    );
+}
