@@ -714,17 +714,72 @@ macro_rules! taped_tuple {
                 let reference = [$($name as &dyn Differs,)+];
                 let parts = got.len();
                 got.iter().zip(reference).enumerate().find_map(|(index, (got, reference))| {
-                    let what = got.differs_within_dyn(reference, scale)?;
-                    Some(if parts == 1 {
-                        what
-                    } else {
-                        tr!(MESSAGES, "differs-part", part = index + 1, parts = parts, what = what)
+                    let (what, path) = in_part(index, || got.differs_within_dyn(reference, scale));
+                    let what = what?;
+                    Some(match part_name(&path) {
+                        // A field of a lesson's struct: named (`w_o.d_weight: entry …`).
+                        Some((name, true)) => format!("{name}.{what}"),
+                        Some((name, false)) => format!("{name}: {what}"),
+                        None if parts == 1 => what,
+                        None => tr!(MESSAGES, "differs-part", part = index + 1, parts = parts, what = what),
                     })
                 })
             }
         }
     };
 }
+thread_local! {
+    /// The field names of the lesson's struct being observed ([`with_part_names`]), by
+    /// the path of tuple indices that leads to each on the tape.
+    static PART_NAMES: RefCell<Vec<(Vec<usize>, &'static str)>> = const { RefCell::new(Vec::new()) };
+    /// The path of tuple parts the comparison of a value is in.
+    static PART_PATH: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `call`, an observed call whose value is a lesson's struct taken apart into tuples
+/// (`tape_structs!`), with the struct's field names by path, so that a difference found in
+/// it is named by field (`w_o.d_weight`) instead of by position (`part 6 of 6: part 2 of
+/// 3`).
+#[doc(hidden)]
+pub fn with_part_names<T>(
+    names: Vec<(Vec<usize>, &'static str)>,
+    call: impl FnOnce() -> T,
+) -> T {
+    struct Restore(Vec<(Vec<usize>, &'static str)>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = std::mem::take(&mut self.0);
+            PART_NAMES.with(|names| *names.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(PART_NAMES.with(|current| current.replace(names)));
+    call()
+}
+
+/// Runs `compare` inside part `index` of the current tuple: its result, and the part's path.
+fn in_part<T>(index: usize, compare: impl FnOnce() -> T) -> (T, Vec<usize>) {
+    let path = PART_PATH.with(|path| {
+        let mut path = path.borrow_mut();
+        path.push(index);
+        path.clone()
+    });
+    let result = compare();
+    PART_PATH.with(|path| path.borrow_mut().pop());
+    (result, path)
+}
+
+/// The field name at `path`, and whether the field is itself a named struct.
+fn part_name(path: &[usize]) -> Option<(&'static str, bool)> {
+    PART_NAMES.with(|names| {
+        let names = names.borrow();
+        let name = names.iter().find(|(p, _)| p == path)?.1;
+        let nested = names
+            .iter()
+            .any(|(p, _)| p.len() == path.len() + 1 && p.starts_with(path));
+        Some((name, nested))
+    })
+}
+
 /// [`Taped::differs_from`] for the parts of a tuple, which have different types.
 trait Differs {
     fn as_any(&self) -> &dyn std::any::Any;
@@ -791,13 +846,23 @@ macro_rules! tape_structs {
             type Tape: $crate::Taped;
             fn into_tape(self) -> Self::Tape;
             fn from_tape(tape: Self::Tape) -> Self;
+            /// The names of the struct's fields, by their path in the tape's tuples.
+            fn names(
+                _path: &mut ::std::vec::Vec<usize>,
+                _names: &mut ::std::vec::Vec<(::std::vec::Vec<usize>, &'static str)>,
+            ) {
+            }
         }
 
         /// Calls `call`, a call into the lesson that returns one of its result structs,
-        /// through `observe`.
+        /// through `observe`; a difference from the reference is named by field.
         #[allow(dead_code)]
         fn observe_parts<T: Parts>(label: &str, call: impl FnOnce() -> T) -> T {
-            T::from_tape($crate::observe(label, || call().into_tape()))
+            let mut names = ::std::vec::Vec::new();
+            T::names(&mut ::std::vec::Vec::new(), &mut names);
+            $crate::tape::with_part_names(names, || {
+                T::from_tape($crate::observe(label, || call().into_tape()))
+            })
         }
 
         $crate::tape_structs!(@values
@@ -819,6 +884,20 @@ macro_rules! tape_structs {
                 fn from_tape(tape: Self::Tape) -> Self {
                     let ($($field,)+) = tape;
                     Self { $($field: Parts::from_tape($field),)+ }
+                }
+                fn names(
+                    path: &mut ::std::vec::Vec<usize>,
+                    names: &mut ::std::vec::Vec<(::std::vec::Vec<usize>, &'static str)>,
+                ) {
+                    let mut index = 0_usize;
+                    $(
+                        path.push(index);
+                        names.push((path.clone(), stringify!($field)));
+                        <$part as Parts>::names(path, names);
+                        path.pop();
+                        index += 1;
+                    )+
+                    let _ = index;
                 }
             }
         )*
@@ -1013,6 +1092,40 @@ const _: fn() = || {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_difference_in_a_lesson_struct_is_named_by_its_field() {
+        course_i18n::set_current(course_i18n::Lang::En);
+        struct Inner {
+            a: Matrix,
+            b: Matrix,
+        }
+        struct Outer {
+            x: Matrix,
+            inner: Inner,
+        }
+        crate::tape_structs! {
+            Inner { a: Matrix, b: Matrix }
+            Outer { x: Matrix, inner: Inner }
+        }
+        let value = |b: Float| Outer {
+            x: Matrix::zeros((1, 2)),
+            inner: Inner {
+                a: Matrix::ones((1, 2)),
+                b: Matrix::from_elem((1, 2), b),
+            },
+        };
+        let (got, reference) = (value(2.0).into_tape(), value(3.0).into_tape());
+        let mut names = Vec::new();
+        Outer::names(&mut Vec::new(), &mut names);
+        let what = with_part_names(names, || got.differs_from(&reference)).expect("b differs");
+        assert!(what.starts_with("inner.b: "), "{what}");
+        // Without names (a plain tuple), by position as before.
+        let what = got.differs_from(&reference).expect("b differs");
+        assert!(what.starts_with("part 2 of 2: part 2 of 2: "), "{what}");
+        let _ = value(0.0).inner.a;
+        let _ = value(0.0).x;
+    }
     use course_common::ndarray::{Array2, Array3, array};
 
     fn round_trip<T: Taped + PartialEq + std::fmt::Debug>(value: T) {
