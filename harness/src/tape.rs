@@ -997,7 +997,18 @@ impl TapedElement for usize {
 
 /// Arrays of any dimension: `a` then the shape joined by `,`, `:`, then the elements'
 /// digits in logical (row-major) order.
-impl<E: TapedElement, D: Dimension> Taped for Array<E, D> {
+/// A float array of one or two dimensions as a matrix (a vector as one row); `None` for
+/// anything else.
+fn as_matrix<E: 'static, D: 'static>(array: &Array<E, D>) -> Option<Matrix> {
+    let any = array as &dyn std::any::Any;
+    if let Some(matrix) = any.downcast_ref::<Matrix>() {
+        return Some(matrix.clone());
+    }
+    any.downcast_ref::<Vector>()
+        .map(|vector| vector.clone().insert_axis(course_common::ndarray::Axis(0)))
+}
+
+impl<E: TapedElement + 'static, D: Dimension + 'static> Taped for Array<E, D> {
     fn write(&self, line: &mut String) {
         let shape: Vec<String> = self.shape().iter().map(usize::to_string).collect();
         line.push_str(&format!(" a{}:", shape.join(",")));
@@ -1068,13 +1079,23 @@ impl<E: TapedElement, D: Dimension> Taped for Array<E, D> {
             rest /= dim.max(1);
         }
         index.reverse();
-        Some(tr!(
+        let entry = tr!(
             MESSAGES,
             "differs-entry",
             index = format!("[{}]", index.join(", ")),
             got = got.shown(),
             reference = expected.shown()
-        ))
+        );
+        // For numbers, what the learner's array still has in common with the reference's
+        // (a factor, a transpose, the rows that are right, …).
+        let relation: String = as_matrix(self)
+            .zip(as_matrix(reference))
+            .map(|(got, reference)| crate::relations::describe(&got, &reference, 1e-6))
+            .unwrap_or_default()
+            .iter()
+            .map(|line| format!("\n{line}"))
+            .collect();
+        Some(format!("{entry}{relation}"))
     }
     fn magnitude(&self) -> Float {
         self.iter().map(E::magnitude).fold(0.0, Float::max)
@@ -1118,7 +1139,8 @@ mod tests {
         let (got, reference) = (value(2.0).into_tape(), value(3.0).into_tape());
         let mut names = Vec::new();
         Outer::names(&mut Vec::new(), &mut names);
-        let what = with_part_names(names, || got.differs_from(&reference)).expect("b differs");
+        let what =
+            with_part_names(names, || got.differs_from(&reference)).expect("b differs");
         assert!(what.starts_with("inner.b: "), "{what}");
         // Without names (a plain tuple), by position as before.
         let what = got.differs_from(&reference).expect("b differs");

@@ -464,6 +464,10 @@ pub fn parameter_count_mistakes(d_model: usize, n_heads: usize) -> Vec<Misconcep
             Cause::harness("count-one-head"),
             4 * d * d / n_heads + 4 * d,
         ),
+        count(
+            Cause::harness("count-every-head-full"),
+            n_heads * (4 * d * d + 4 * d),
+        ),
     ];
     differing(
         &Matrix::from_elem((1, 1), (4 * d * d + 4 * d) as Float),

@@ -144,6 +144,7 @@ key-path-alone = your d_key_value_input is the key path alone (dK W_k): the key/
 count-no-biases = the biases were not counted (4 of d_model each)
 count-no-w-o = the output projection W_o was not counted
 count-one-head = the weights were counted for one head only; W_q, W_k, W_v and W_o are d_model × d_model whatever the number of heads
+count-every-head-full = every head was counted as if it had its own d_model × d_model projections (the count times n_heads): the heads share the four projections, each head using a d_k-wide slice of their outputs, so the count does not depend on n_heads
 count-every-parameter = count every weight and bias of the four projections (weight.len() + bias.len() for each)
 
 ## Lesson 04, positional encoding (mistakes.rs, positional_encoding)

@@ -240,6 +240,8 @@ count-no-biases = 没有计入偏置（4 个偏置，各有 d_model 个参数）
 count-no-w-o = 没有计入输出投影 W_o
 # en: f63f7bd7e92f2a54
 count-one-head = 权重只按一个头计算了；无论有多少个头，W_q、W_k、W_v 和 W_o 都是 d_model × d_model
+# en: 489612747ab007ca
+count-every-head-full = 把每个头都当成拥有自己的 d_model × d_model 投影来计数（参数量乘了 n_heads）：各个头共用这四个投影，每个头只用其输出中宽为 d_k 的一段，所以参数量与 n_heads 无关
 # en: cd5900d294026902
 count-every-parameter = 把四个投影的每个权重和偏置都计入（每个投影为 weight.len() + bias.len()）
 
