@@ -735,6 +735,7 @@ impl Recorder<'_> {
                 ),
                 function: None,
                 named: Vec::new(),
+                by_reference: false,
             });
         }
         *kept += bytes;
@@ -891,6 +892,7 @@ fn not_run(test: &ExpectedTest, options: &Options) -> TestResult {
         ),
         function: None,
         named: Vec::new(),
+        by_reference: false,
     }
 }
 
@@ -919,6 +921,7 @@ fn no_judge(test: &ExpectedTest, why: &str) -> TestResult {
         ),
         function: None,
         named: Vec::new(),
+        by_reference: false,
     }
 }
 
@@ -939,6 +942,7 @@ fn not_built(test: &ExpectedTest) -> TestResult {
         message: tr!(MESSAGES, "grade-suite-not-built", suite = test.tier.stem()),
         function: None,
         named: Vec::new(),
+        by_reference: false,
     }
 }
 

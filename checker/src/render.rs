@@ -386,7 +386,38 @@ mod tests {
             message: message.to_owned(),
             function: None,
             named: Vec::new(),
+            by_reference: false,
         }
+    }
+
+    #[test]
+    fn a_failed_check_is_shown_before_a_difference_from_the_reference() {
+        let mut by_reference = test("shapes", TestStatus::Fail, "d_x differs");
+        by_reference.by_reference = true;
+        let checked = test("gradients", TestStatus::Fail, "d_x: relative error 0.1");
+        let lesson = LessonReport::from_tests(
+            "03-multi-head-attention",
+            "Multi-head attention",
+            LessonStatus::Graded,
+            None,
+            vec![by_reference.clone(), checked],
+        );
+        assert_eq!(
+            lesson.first_failure().map(|t| t.name.as_str()),
+            Some("gradients")
+        );
+        // Alone, a difference from the reference is still a failure to show.
+        let lesson = LessonReport::from_tests(
+            "03-multi-head-attention",
+            "Multi-head attention",
+            LessonStatus::Graded,
+            None,
+            vec![by_reference],
+        );
+        assert_eq!(
+            lesson.first_failure().map(|t| t.name.as_str()),
+            Some("shapes")
+        );
     }
 
     #[test]

@@ -50,6 +50,11 @@ pub struct TestResult {
     /// answer. Empty for a pass and for a failure no check could name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub named: Vec<String>,
+    /// Whether the test's own checks passed and it failed because a value the learner's
+    /// code returned differed from the reference solution's on the same call: a finding
+    /// that locates less than a failed check, so a failed check is shown first.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_reference: bool,
 }
 
 /// What happened to a lesson as a whole.
@@ -162,9 +167,14 @@ impl LessonReport {
         }
     }
 
-    /// The first test that did not pass.
+    /// The failure to show first: the first test whose own check failed, else the first
+    /// that did not pass (one that failed only against the reference solution's values
+    /// says less about what is wrong).
     pub fn first_failure(&self) -> Option<&TestResult> {
-        self.tests.iter().find(|t| !t.passed)
+        self.tests
+            .iter()
+            .find(|t| !t.passed && !t.by_reference)
+            .or_else(|| self.tests.iter().find(|t| !t.passed))
     }
 
     /// Whether the learner has not begun: nothing passes and everything hit a `todo!()`.
@@ -195,6 +205,7 @@ fn failed_alike(
             message: message.to_owned(),
             function: function.map(str::to_owned),
             named: Vec::new(),
+            by_reference: false,
         })
         .collect()
 }

@@ -323,5 +323,7 @@ pub fn decide(
             (TestStatus::Fail, Some(verdict)) => verdict.named.clone(),
             _ => Vec::new(),
         },
+        by_reference: status == TestStatus::Fail
+            && verdict.is_some_and(|v| v.by_reference),
     }
 }

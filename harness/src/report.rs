@@ -25,6 +25,9 @@ pub const FAIL: &str = "fail";
 const CALL: &str = "in: ";
 /// The line of a failed verdict that lists the causes its checks named.
 const NAMED: &str = "named: ";
+/// The line of a failed verdict whose test's own checks passed and a value differed from
+/// the reference solution's: a finding less specific than a failed check.
+const BY_REFERENCE: &str = "by: reference";
 
 /// Runs the body of a graded test and, in the judge, reports its verdict.
 ///
@@ -69,19 +72,25 @@ pub fn graded(body: impl FnOnce()) {
     let outcome = match outcome {
         Ok(()) => match first_difference() {
             None => Ok(()),
-            Some((label, message)) => Err((Some(label), message)),
+            Some((label, message)) => Err((Some(label), message, true)),
         },
         Err(payload) => Err((
             last_call(),
             crate::panics::explained(&panic_message(payload.as_ref())),
+            false,
         )),
     };
     let text = match &outcome {
         Ok(()) => format!("{PASS}\n"),
-        Err((call, message)) => format!(
-            "{FAIL}\n{CALL}{}\n{NAMED}{}\n{message}",
+        Err((call, message, by_reference)) => format!(
+            "{FAIL}\n{CALL}{}\n{NAMED}{}\n{}{message}",
             call.clone().unwrap_or_default(),
-            named.join(" ")
+            named.join(" "),
+            if *by_reference {
+                format!("{BY_REFERENCE}\n")
+            } else {
+                String::new()
+            }
         ),
     };
     if let Err(err) = std::fs::write(&verdict_path, text) {
@@ -90,7 +99,7 @@ pub fn graded(body: impl FnOnce()) {
             tr!(MESSAGES, "verdict-write-failed", error = err.to_string())
         );
     }
-    if let Err((_, message)) = outcome {
+    if let Err((_, message, _)) = outcome {
         resume_unwind(Box::new(message));
     }
 }
@@ -107,6 +116,10 @@ pub struct Verdict {
     /// The causes the failed test's checks named, by key (`harness:wrong-axis`; see
     /// [`crate::Cause::key`]), in the order they were found.
     pub named: Vec<String>,
+    /// Whether the test's own checks passed and it failed because a value differed from
+    /// the reference solution's ([`crate::reference_run`]): a finding that says less
+    /// than a failed check, so a report shows a failed check first.
+    pub by_reference: bool,
 }
 
 /// Parses a verdict file's text, or `None` when it is malformed.
@@ -117,11 +130,16 @@ pub fn parse_verdict(text: &str) -> Option<Verdict> {
     {
         let (call, rest) = rest.strip_prefix(CALL)?.split_once('\n')?;
         let (named, message) = rest.strip_prefix(NAMED)?.split_once('\n')?;
+        let (by_reference, message) = match message.strip_prefix(BY_REFERENCE) {
+            Some(rest) => (true, rest.strip_prefix('\n')?),
+            None => (false, message),
+        };
         return Some(Verdict {
             passed: false,
             message: message.to_owned(),
             call: (!call.is_empty()).then(|| call.to_owned()),
             named: named.split_whitespace().map(str::to_owned).collect(),
+            by_reference,
         });
     }
     (text == format!("{PASS}\n")).then(|| Verdict {
@@ -129,6 +147,7 @@ pub fn parse_verdict(text: &str) -> Option<Verdict> {
         message: String::new(),
         call: None,
         named: Vec::new(),
+        by_reference: false,
     })
 }
 
@@ -147,6 +166,13 @@ mod tests {
         assert_eq!(verdict.message, "row 2 sums to 1.37\nmore");
         assert_eq!(verdict.call.as_deref(), Some("softmax_rows"));
         assert_eq!(verdict.named, ["harness:wrong-axis", "02:x"]);
+        assert!(!verdict.by_reference);
+        let verdict = parse_verdict(
+            "fail\nin: Rnn::backward\nnamed: \nby: reference\nd_w_xh differs",
+        )
+        .unwrap();
+        assert!(verdict.by_reference);
+        assert_eq!(verdict.message, "d_w_xh differs");
         let verdict = parse_verdict("fail\nin: \nnamed: \nno call").unwrap();
         assert_eq!((verdict.call, verdict.message.as_str()), (None, "no call"));
         assert!(verdict.named.is_empty());

@@ -254,11 +254,18 @@ fn try_mistake(
     }
     let report: serde_json::Value = serde_json::from_slice(&graded.stdout)?;
     let lesson_report = &report["lessons"][0];
-    let first_failure = lesson_report["tests"]
+    // The failure the checker shows first: a failed check before a test that failed only
+    // against the reference solution's values (its `first_failure`).
+    let tests: Vec<&serde_json::Value> = lesson_report["tests"]
         .as_array()
         .into_iter()
         .flatten()
-        .find(|t| t["passed"] == false);
+        .collect();
+    let first_failure = tests
+        .iter()
+        .find(|t| t["passed"] == false && t["by_reference"] != true)
+        .or_else(|| tests.iter().find(|t| t["passed"] == false))
+        .copied();
     let graded_message = first_failure
         .map(|t| t["message"].as_str().unwrap_or_default().to_owned())
         .or_else(|| lesson_report["message"].as_str().map(str::to_owned));
