@@ -267,6 +267,10 @@ pub fn meaning(message: &str) -> Option<String> {
     if message.starts_with("collapse_axis: Index") {
         // "collapse_axis: Index 3 must be less than axis length 3 for array with shape [3, 4]"
         let shape = bracketed(message, 0).unwrap_or_default();
+        if at(1) == "0" {
+            // An axis of length 0: the array is empty, most often a slice whose range is.
+            return Some(tr!(MESSAGES, "panic-index-empty-axis", shape = shape));
+        }
         return Some(tr!(
             MESSAGES,
             "panic-index-past-axis",
@@ -454,6 +458,14 @@ mod tests {
             assert!(meaning(message).is_some(), "{message}");
         }
         assert_eq!(meaning("d_model must be even, got 7"), None);
+        let empty = meaning(
+            "collapse_axis: Index 0 must be less than axis length 0 for array with shape [0, 7]",
+        )
+        .expect("an empty axis is read");
+        assert!(
+            empty.contains("empty") && empty.contains("[0, 7]"),
+            "{empty}"
+        );
     }
 
     #[test]

@@ -262,6 +262,7 @@ differs-part = part { $part } of { $parts }: { $what }
 learner-panic = `{ $function }` panicked: { $message }
 learner-panic-at = `{ $function }` panicked at { $site }: { $message }
 learner-panic-meaning = What it means: { $meaning }
+panic-index-empty-axis = an index into an axis of length 0, in an array of shape [{ $shape }]: the array is empty. Was it cut by a slice whose range is empty (n.. with n the length, a..a), or built with no rows?
 panic-index-past-axis = an index ({ $index }) past the end of an axis of length { $length }, in an array of shape [{ $shape }]: indices run from 0 to { $length } − 1. An off-by-one, or an index from another range (a position, a count, an id larger than the table)?
 panic-index-out-of-array = an index past the end of an array: check each index against the length of the axis it indexes.
 panic-matrix-product = a matrix product of a { $left } and a { $right } matrix: the inner sizes ({ $inner_left } and { $inner_right }) must be equal. A transpose missing or one too many (weights are stored (d_out, d_in)), or the operands in the wrong order?

@@ -457,6 +457,8 @@ learner-panic = `{ $function }` 发生了 panic：{ $message }
 learner-panic-at = `{ $function }` 在 { $site } 发生了 panic：{ $message }
 # en: 8be7e07b4f7d684d
 learner-panic-meaning = 这是什么意思：{ $meaning }
+# en: f43206189b1e172b
+panic-index-empty-axis = 对长度为 0 的轴取下标，数组形状是 [{ $shape }]：这个数组是空的。是不是用了一个范围为空的切片（n.. 且 n 等于长度，或 a..a），或者构造时就没有行？
 # en: 9c8ad106be3a399b
 panic-index-past-axis = 下标（{ $index }）超出了长度为 { $length } 的轴的末端，数组的形状为 [{ $shape }]：下标的范围是 0 到 { $length } − 1。是差了一（off-by-one），还是用了另一个范围的下标（位置、计数、比表更大的 id）？
 # en: 616fbbfb376a55de
