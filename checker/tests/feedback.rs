@@ -3,7 +3,7 @@
 use crate::util::Submission;
 
 /// A panic in the learner's code (here an index one past the last row, in `softmax_rows`)
-/// reaches the learner with the function, the line of their file, and what ndarray's words
+/// reaches the learner with the function, what it was given, the line of their file, and what ndarray's words
 /// mean, not as ndarray's words alone.
 #[test]
 fn a_panic_in_the_learner_s_code_names_the_function_the_line_and_the_meaning() {
@@ -29,7 +29,10 @@ fn a_panic_in_the_learner_s_code_names_the_function_the_line_and_the_meaning() {
     let message = test["message"].as_str().unwrap();
     assert_eq!(test["passed"], false, "{test}");
     for needle in [
-        format!("`softmax_rows` panicked at lessons/02-attention/src/lib.rs:{line}"),
+        // The function, what it was given, and the learner's line.
+        format!(
+            "`softmax_rows(scores: (2, 3))` panicked at lessons/02-attention/src/lib.rs:{line}"
+        ),
         "collapse_axis: Index".to_owned(),
         "What it means: an index (".to_owned(),
         "past the end of an axis".to_owned(),
