@@ -3,8 +3,8 @@
 use crate::util::Submission;
 
 /// A panic in the learner's code (here an index one past the last row, in `softmax_rows`)
-/// reaches the learner with the function, what it was given, the line of their file, and what ndarray's words
-/// mean, not as ndarray's words alone.
+/// reaches the learner with the function, what it was given, the line of their file, and
+/// what ndarray's words mean, not as ndarray's words alone.
 #[test]
 fn a_panic_in_the_learner_s_code_names_the_function_the_line_and_the_meaning() {
     let submission = Submission::solved();
