@@ -155,6 +155,8 @@ pub fn assert_same_shape_because(
 #[derive(Debug, Default)]
 pub struct Checks {
     failures: Vec<String>,
+    /// The names of the named checks that passed ([`Checks::check_as`]).
+    passed: Vec<String>,
 }
 
 impl Checks {
@@ -178,8 +180,19 @@ impl Checks {
         }
     }
 
-    /// Fails with the first failure's message and a line for each other one, if any
-    /// check failed.
+    /// Runs `check` as [`Checks::check`] does; if it passes, a failure of the test lists
+    /// `name` among the parts that are right ("Right in this test: d_memory, norm_3
+    /// d_gamma"), which says as much as the parts that are wrong.
+    pub fn check_as(&mut self, name: &str, check: impl FnOnce()) {
+        let failures = self.failures.len();
+        self.check(check);
+        if self.failures.len() == failures {
+            self.passed.push(name.to_owned());
+        }
+    }
+
+    /// Fails with the first failure's message, a line for each other one, and the names
+    /// of the named checks that passed, if any check failed.
     #[track_caller]
     pub fn finish(self) {
         let mut failures = self.failures.into_iter();
@@ -189,12 +202,19 @@ impl Checks {
         let others: Vec<String> = failures
             .map(|message| message.lines().next().unwrap_or_default().to_owned())
             .collect();
-        if others.is_empty() {
-            panic!("{first}");
+        let mut text = first;
+        if !others.is_empty() {
+            let _ = write!(text, "\n{}", tr!(MESSAGES, "checks-also-failing"));
+            for line in others {
+                let _ = write!(text, "\n  - {line}");
+            }
         }
-        let mut text = format!("{first}\n{}", tr!(MESSAGES, "checks-also-failing"));
-        for line in others {
-            let _ = write!(text, "\n  - {line}");
+        if !self.passed.is_empty() {
+            let _ = write!(
+                text,
+                "\n{}",
+                tr!(MESSAGES, "checks-right", names = self.passed.join(", "))
+            );
         }
         panic!("{text}");
     }
@@ -527,6 +547,20 @@ mod tests {
         });
         assert!(message.starts_with("d_x is wrong\nnumbers\n"), "{message}");
         assert!(message.contains("  - d_gamma is wrong"), "{message}");
+        // Named checks that pass are listed as right.
+        let message = message_of(|| {
+            let mut checks = Checks::new();
+            checks.check_as("d_x", || panic!("d_x is wrong"));
+            checks.check_as("d_memory", || {});
+            checks.check_as("norm_3 d_gamma", || {});
+            checks.finish();
+        });
+        assert!(
+            message.starts_with(
+                "d_x is wrong\nRight in this test: d_memory, norm_3 d_gamma"
+            ),
+            "{message}"
+        );
         assert!(!message.contains("more numbers"), "{message}");
         // All passing: nothing to say.
         let mut checks = Checks::new();

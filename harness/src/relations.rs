@@ -351,8 +351,14 @@ fn offset(got: &Matrix, expected: &Matrix, near: Near) -> Option<String> {
     let d = got - expected;
     let all_rows_same = (1..d.nrows()).all(|i| near.same_rows(&d, i, &d, 0));
     let all_cols_same = (1..d.ncols()).all(|j| near.same_cols(&d, j, &d, 0));
+    let constant = all_rows_same && all_cols_same;
+    // Where the expected matrix's own columns differ by constants (values whose columns
+    // are shifts of one another, say), any rows that sum to 1 give the same columns: an
+    // offset per row is then the fixture's, not a finding. The same for rows.
+    let all_cols_same = all_cols_same && !shifted_lines(expected, true, near);
+    let all_rows_same = all_rows_same && !shifted_lines(expected, false, near);
     let c = d[[0, 0]];
-    if all_rows_same && all_cols_same && d.len() >= 2 && !near.zero(c) {
+    if constant && d.len() >= 2 && !near.zero(c) {
         return Some(tr!(MESSAGES, "relation-offset", offset = format!("{c:.6}")));
     }
     if all_rows_same && d.nrows() >= 2 {
@@ -371,11 +377,26 @@ fn offset(got: &Matrix, expected: &Matrix, near: Near) -> Option<String> {
     None
 }
 
-/// Rows (or columns) of `got` that are zero where the expected ones are not.
+/// Whether every column (or, `by_column` false, every row) of `m` is the first plus a
+/// constant.
+fn shifted_lines(m: &Matrix, by_column: bool, near: Near) -> bool {
+    let lines = if by_column { m.ncols() } else { m.nrows() };
+    (1..lines).all(|k| {
+        let gap: Vec<Float> = if by_column {
+            (&m.column(k) - &m.column(0)).to_vec()
+        } else {
+            (&m.row(k) - &m.row(0)).to_vec()
+        };
+        gap.iter().all(|&x| near.same(x, gap[0]))
+    })
+}
+
+/// Rows (or columns) of `got` that are exactly zero (left as `zeros` made them: a tiny
+/// computed value is not) where the expected ones are not.
 fn zero_rows(got: &Matrix, expected: &Matrix, near: Near) -> Option<String> {
     let rows: Vec<usize> = (0..got.nrows())
         .filter(|&i| {
-            got.row(i).iter().all(|&x| near.zero(x))
+            got.row(i).iter().all(|&x| x == 0.0)
                 && expected.row(i).iter().any(|&x| !near.zero(x))
         })
         .collect();
@@ -384,7 +405,7 @@ fn zero_rows(got: &Matrix, expected: &Matrix, near: Near) -> Option<String> {
     }
     let cols: Vec<usize> = (0..got.ncols())
         .filter(|&j| {
-            got.column(j).iter().all(|&x| near.zero(x))
+            got.column(j).iter().all(|&x| x == 0.0)
                 && expected.column(j).iter().any(|&x| !near.zero(x))
         })
         .collect();
@@ -394,12 +415,19 @@ fn zero_rows(got: &Matrix, expected: &Matrix, near: Near) -> Option<String> {
 
 /// Which rows are right and which wrong, when some are right; else the same for columns.
 fn right_and_wrong(got: &Matrix, expected: &Matrix, near: Near) -> Option<String> {
-    let split = |n: usize, right: &dyn Fn(usize) -> bool| {
-        let (ok, bad): (Vec<usize>, Vec<usize>) = (0..n).partition(|&k| right(k));
-        (!ok.is_empty() && !bad.is_empty()).then_some((ok, bad))
-    };
-    if let Some((ok, bad)) = split(got.nrows(), &|i| near.same_rows(got, i, expected, i))
-    {
+    // A line that is zero in the expected matrix (a padding row, a parameter without a
+    // gradient) is right for almost any code: it is left out of both lists.
+    let split =
+        |n: usize, trivial: &dyn Fn(usize) -> bool, right: &dyn Fn(usize) -> bool| {
+            let (ok, bad): (Vec<usize>, Vec<usize>) =
+                (0..n).filter(|&k| !trivial(k)).partition(|&k| right(k));
+            (!ok.is_empty() && !bad.is_empty()).then_some((ok, bad))
+        };
+    let zero_row = |i: usize| expected.row(i).iter().all(|&x| near.zero(x));
+    let zero_col = |j: usize| expected.column(j).iter().all(|&x| near.zero(x));
+    if let Some((ok, bad)) = split(got.nrows(), &zero_row, &|i| {
+        near.same_rows(got, i, expected, i)
+    }) {
         return Some(tr!(
             MESSAGES,
             "relation-rows-right",
@@ -407,7 +435,10 @@ fn right_and_wrong(got: &Matrix, expected: &Matrix, near: Near) -> Option<String
             right = list(&ok)
         ));
     }
-    split(got.ncols(), &|j| near.same_cols(got, j, expected, j)).map(|(ok, bad)| {
+    split(got.ncols(), &zero_col, &|j| {
+        near.same_cols(got, j, expected, j)
+    })
+    .map(|(ok, bad)| {
         tr!(
             MESSAGES,
             "relation-columns-right",
@@ -547,6 +578,29 @@ mod tests {
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("Wrong: row(s) 1."), "{lines:?}");
         assert!(lines[0].contains("0, 2"), "{lines:?}");
+    }
+
+    #[test]
+    fn what_the_fixture_makes_true_for_any_code_is_not_told() {
+        en();
+        // Values whose columns are shifts of one another: any weights whose rows sum to
+        // 1 give outputs whose columns are shifted alike, so "an offset per row" would be
+        // the fixture's doing, not the code's.
+        let v = array![[1.0, 2.0, 4.0], [0.0, 1.0, 3.0], [2.0, 3.0, 5.0]];
+        let right = array![[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]].dot(&v);
+        let wrong = array![[0.5, 0.3, 0.2], [0.1, 0.1, 0.8]].dot(&v);
+        let lines = describe(&wrong, &right, 1e-6);
+        assert!(lines.iter().all(|l| !l.contains("offset")), "{lines:?}");
+        // A row that is zero in the expected result (padding) is no evidence of rightness.
+        let expected = array![[1.0, -2.0], [0.0, 0.0], [0.5, 3.0]];
+        let got = array![[2.0, 1.0], [0.0, 0.0], [-1.0, 0.25]];
+        let lines = describe(&got, &expected, 1e-6);
+        assert!(lines.iter().all(|l| !l.contains("Right")), "{lines:?}");
+        // Tiny computed values are not a row left at zero.
+        let expected = array![[1.0, 0.5, 0.25], [1.0, 0.5, 0.25]];
+        let got = array![[0.125, 1e-9, 1e-12], [0.125, 1e-9, 1e-12]];
+        let lines = describe(&got, &expected, 1e-6);
+        assert!(lines.iter().all(|l| !l.contains("zero")), "{lines:?}");
     }
 
     #[test]

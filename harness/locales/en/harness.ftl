@@ -277,6 +277,7 @@ panic-unwrap-none = an `unwrap()` on `None`: a value that was not there (the max
 ## Several checks of one test (check.rs, Checks)
 
 checks-also-failing = Also failing in this test (each has its own message when the first is fixed):
+checks-right = Right in this test: { $names }.
 
 # What a wrong result still has in common with the right one (relations.rs).
 relation-not-finite = { $count } of your entries are NaN or infinite (the first at [{ $row }, { $col }]) where every expected entry is finite. NaN comes from 0/0, ∞ − ∞, 0 × ∞ or the square root of a negative number: look for a division by something that can be 0 (a count, a norm, a variance, 1 − βᵗ at t = 0) or an exp that overflowed.

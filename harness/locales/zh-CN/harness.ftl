@@ -484,6 +484,8 @@ panic-unwrap-none = 对 `None` 调用了 `unwrap()`：要的值不存在（空�
 
 # en: 86eb8f8d5e3f8b46
 checks-also-failing = 这个测试中同样失败的检查（修好第一个之后，每一个都会给出自己的说明）：
+# en: cb2d643b5cf6642f
+checks-right = 这个测试中正确的部分：{ $names }。
 
 # What a wrong result still has in common with the right one (relations.rs).
 # en: 6c4ff71b452bd1ab

@@ -1161,7 +1161,7 @@ fn encoder_layer_backward_matches_pytorch_autograd() {
                 ("norm_1 d_gamma", row(&grads.norm_1.d_gamma), d_gamma_1, &[]),
                 ("ffn.w_1 d_bias", row(&grads.ffn.w_1.d_bias), d_b_1, &[]),
             ] {
-                checks.check(|| {
+                checks.check_as(&format!("{position:?} {name}"), || {
                     assert_matrix_close(
                         &tr!(
                             MESSAGES,
@@ -1806,7 +1806,7 @@ fn decoder_layer_backward_matches_pytorch_autograd() {
                     d_b_o,
                 ),
             ] {
-                checks.check(|| {
+                checks.check_as(&format!("{position:?} {name}"), || {
                     assert_matrix_close(
                         &tr!(
                             MESSAGES,
