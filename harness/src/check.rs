@@ -500,27 +500,6 @@ pub fn scalar_cause(
         .copied()
 }
 
-/// The misconceptions ordered by how close each is to `got`, the closest first. On a
-/// row like [1, 0, 0, 0] some wrong formulas agree to 1e-9 (the unbiased variance with
-/// ε inside the root, and the unbiased std with ε added to it), closer than the 1e-6
-/// within which a misconception is recognised: the closest one is the mistake made.
-pub fn nearest_first(
-    got: &Matrix,
-    mut mistakes: Vec<Misconception>,
-) -> Vec<Misconception> {
-    let distance = |m: &Misconception| {
-        if m.result.dim() == got.dim() {
-            (&m.result - got)
-                .iter()
-                .fold(0.0 as Float, |worst, d| worst.max(d.abs()))
-        } else {
-            Float::INFINITY
-        }
-    };
-    mistakes.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
-    mistakes
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,8 +47,7 @@ pub(crate) static MESSAGES: Catalog = Catalog::new(
 pub use causes::{Cause, CauseArg, Hint};
 pub use check::{
     Checks, Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
-    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, nearest_first,
-    scalar_cause,
+    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, scalar_cause,
 };
 pub use fixtures::{Reference, linspace, linspace_matrix, scrambled};
 pub use gradient::{

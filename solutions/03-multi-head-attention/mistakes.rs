@@ -241,34 +241,27 @@ pub fn output_mistakes(
     ];
     // One projection used for another: with identity projections (the hand-worked
     // fixtures) these give the right answer and are left out by `differing`.
-    mistakes.push(Misconception {
-        cause: VALUES_BY_W_K,
-        result: written_out(
-            &Layer {
+    for (cause, swapped) in [
+        (
+            VALUES_BY_W_K,
+            Layer {
                 w_v: layer.w_k,
                 ..*layer
             },
-            key_value_input,
-            mask,
-            contiguous,
-            1.0,
-        )
-        .0,
-    });
-    mistakes.push(Misconception {
-        cause: QUERIES_BY_W_K,
-        result: written_out(
-            &Layer {
+        ),
+        (
+            QUERIES_BY_W_K,
+            Layer {
                 w_q: layer.w_k,
                 ..*layer
             },
-            key_value_input,
-            mask,
-            contiguous,
-            1.0,
-        )
-        .0,
-    });
+        ),
+    ] {
+        mistakes.push(Misconception {
+            cause,
+            result: written_out(&swapped, key_value_input, mask, contiguous, 1.0).0,
+        });
+    }
     if mask.is_none() && query_input != key_value_input {
         mistakes.push(Misconception {
             cause: KV_FROM_QUERY,
