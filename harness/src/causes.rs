@@ -255,3 +255,6 @@ pub mod encoder_layer;
 
 /// Lesson 06's causes: the full model's masks, the loss, the schedule, Adam, decoding.
 pub mod full_model;
+
+/// Lesson 07's causes: the BPE tokenizer, RMSNorm, RoPE, SwiGLU.
+pub mod gpt;

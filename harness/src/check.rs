@@ -305,6 +305,52 @@ pub fn assert_matrix_close(
     panic!("{message}");
 }
 
+/// A sequence of ids (tokens, bytes) as a `(1, n)` row, so that a listed mistake's wrong
+/// sequence is a [`Misconception`] like any other result (ids below 2^53 are exact).
+pub fn ids_row(ids: &[usize]) -> Matrix {
+    Matrix::from_shape_fn((1, ids.len()), |(_, i)| ids[i] as Float)
+}
+
+/// Panics unless the ids `got` equal `expected`, naming the first position where they
+/// differ (or the lengths), showing both sequences, and naming the mistake whose
+/// sequence `got` is, if it is one of `misconceptions` (results made with [`ids_row`]).
+#[track_caller]
+pub fn assert_ids_eq(
+    what: &str,
+    got: &[usize],
+    expected: &[usize],
+    misconceptions: &[Misconception],
+) {
+    caught_here(what, &ids_row(expected), misconceptions);
+    if got == expected {
+        return;
+    }
+    let mut message = match got.iter().zip(expected).position(|(g, e)| g != e) {
+        Some(at) => tr!(
+            MESSAGES,
+            "ids-differ",
+            what = what,
+            at = at,
+            expected = expected[at],
+            got = got[at]
+        ),
+        None => tr!(
+            MESSAGES,
+            "ids-length",
+            what = what,
+            expected = expected.len(),
+            got = got.len()
+        ),
+    };
+    message.push('\n');
+    if let Some(recognised) = recognition(&ids_row(got), misconceptions) {
+        let _ = writeln!(message, "{recognised}");
+    }
+    let _ = writeln!(message, "{}: {expected:?}", tr!(MESSAGES, "label-expected"));
+    let _ = writeln!(message, "{}: {got:?}", tr!(MESSAGES, "label-got"));
+    panic!("{message}");
+}
+
 /// In the maintainers' runs (see [`crate::named`](mod@crate::named)), panics if a
 /// listed mistake gives the right answer on this check's input: the check could not
 /// catch it, and a list is kept only of mistakes that each check's input tells apart.

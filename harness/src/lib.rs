@@ -46,8 +46,9 @@ pub(crate) static MESSAGES: Catalog = Catalog::new(
 
 pub use causes::{Cause, CauseArg, Hint};
 pub use check::{
-    Checks, Misconception, Tol, assert_all_finite, assert_close, assert_mask_eq,
-    assert_matrix_close, assert_rows_sum_to_one, assert_same_shape, scalar_cause,
+    Checks, Misconception, Tol, assert_all_finite, assert_close, assert_ids_eq,
+    assert_mask_eq, assert_matrix_close, assert_rows_sum_to_one, assert_same_shape,
+    ids_row, scalar_cause,
 };
 pub use fixtures::{Reference, linspace, linspace_matrix, scrambled};
 pub use gradient::{

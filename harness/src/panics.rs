@@ -92,6 +92,18 @@ macro_rules! shape_by_value {
 }
 shape_by_value!(usize, u64, u32, i64, i32, f64, f32, bool);
 
+impl Shape for str {
+    fn shape(&self) -> String {
+        format!("{} bytes", self.len())
+    }
+}
+
+impl Shape for String {
+    fn shape(&self) -> String {
+        self.as_str().shape()
+    }
+}
+
 /// While alive, the arguments of the next learner calls on this thread, for a panic's
 /// message: made by [`call_args!`](crate::call_args), dropped after the call.
 #[must_use = "the arguments are described only while the guard lives"]

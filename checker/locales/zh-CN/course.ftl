@@ -488,3 +488,87 @@ hint-06-full-model-greedy_decode_cached-idea =
 # en: 0adae6d082b39d03
 hint-06-full-model-greedy_decode_cached-code =
     由 `model.start_decoding(src)` 得到可变的 `cache`，可变的 `token` 初始为 `BOS`，再建一个空的 `tokens`；`while tokens.len() < max_len`：`logits` 是以 `&mut cache` 和 `token` 调用 `model.decode_step` 的结果；`token` 变为对 `logits.view()` 调用 `next_token` 的结果；遇到 `EOS` 就 `break`，否则 `tokens.push(token)`。返回 `tokens`。
+
+## 07-gpt: A GPT of your own
+
+# en: 9f227ee4d318ca8d
+lesson-07-gpt-title = 你自己的 GPT
+
+# en: 0
+hint-07-gpt-count_pairs-idea =
+    用宽度为二的窗口滑过 `ids`：每个位置 i < len − 1 给出一对 (ids[i], ids[i + 1])，每次让这一对的计数加一。窗口是重叠的：[a, a, a] 含有两次 (a, a)。少于两个 id：没有相邻的一对，返回空表。
+# en: 0
+hint-07-gpt-count_pairs-code =
+    先 `let mut counts = BTreeMap::new();`，再 `for w in ids.windows(2) { *counts.entry((w[0], w[1])).or_insert(0) += 1; }`。
+# en: 0
+hint-07-gpt-merge_pair-idea =
+    用下标 i 从左往右走。如果 ids[i] 和 ids[i + 1] 正是这一对，就放入 `new_id` 并跳过这两个（i += 2）；否则复制 ids[i] 并前进一步（i += 1）。跳过两个，才使 [a, a, a] 变成 [new, a] 而不是 [new, new]。
+# en: 0
+hint-07-gpt-merge_pair-code =
+    `while i < ids.len() { if i + 1 < ids.len() && (ids[i], ids[i + 1]) == pair { out.push(new_id); i += 2 } else { out.push(ids[i]); i += 1 } }`：先检查 `i + 1 < ids.len()`，否则最后一个 id 会越界。
+# en: 0
+hint-07-gpt-Bpe--encode_piece-idea =
+    先把文本的字节当作 id。然后反复：在当前 id 的相邻对中，找出学过的、秩最低的那一对（`self.rank(pair)`，最先学到的合并），把它在各处合并成 256 + rank。没有任何相邻对是学过的，就停。不是最左边的已学对，也不是出现最多的：按秩的顺序才能重现训练时的切分。
+# en: 0
+hint-07-gpt-Bpe--encode_piece-code =
+    `let mut ids: Vec<usize> = text.bytes().map(usize::from).collect();`，然后 `loop { let best = ids.windows(2).filter_map(|w| self.rank((w[0], w[1]))).min(); let Some(rank) = best else { return ids }; ids = merge_pair(&ids, self.merges()[rank], 256 + rank); }`。
+# en: 0
+hint-07-gpt-Bpe--encode-idea =
+    文本结束符从不由字节组成：先在每个 `END_OF_TEXT` 处把文本切开，用 `encode_piece` 分别编码每一段，并在相邻两段之间放一个 id `self.end_of_text()`（256 + 合并次数，最后一个 id）。
+# en: 0
+hint-07-gpt-Bpe--encode-code =
+    `for (i, piece) in text.split(END_OF_TEXT).enumerate() { if i > 0 { ids.push(self.end_of_text()); } ids.extend(self.encode_piece(piece)); }`：以结束符结尾的文本最后会切出一段空文本，它什么也不添加。
+# en: 0
+hint-07-gpt-Bpe--decode_bytes-idea =
+    每个 id 代表一串固定的字节（`self.token_bytes(id)`：256 以下是一个字节，合并出的 token 是它两部分的字节，最后一个 id 是文字 `<|endoftext|>`）。解码就是按顺序把它们接起来，别无其他。
+# en: 0
+hint-07-gpt-Bpe--decode_bytes-code =
+    `ids.iter().flat_map(|&id| self.token_bytes(id).iter().copied()).collect()`。
+# en: 0
+hint-07-gpt-train_bpe-idea =
+    在 `END_OF_TEXT` 处把文本切成若干文档，每篇是一串字节 id。每一轮：把每篇文档的 `count_pairs` 加起来；取次数最多的一对，次数相同时取最小的一对（先比第一个 id，再比第二个）；在每篇文档中把它合并成 256 + 轮次；记下它。没有相邻对了就提前停止。最后 `Bpe::from_merges(merges)`。
+# en: 0
+hint-07-gpt-train_bpe-tie-break =
+    决胜规则是各种训练器最常不同的地方。`BTreeMap` 从最小的一对开始遍历，所以只在次数严格大于当前最佳时才替换，保留第一个。`iter().max_by_key(|(_, c)| *c)` 在相等的最大值中返回*最后*一个，也就是最大的一对：这里是错的。各对在文本中出现的先后与此无关。
+# en: 0
+hint-07-gpt-RmsNorm--forward-idea =
+    对每一行：它 d_model 个特征的平方的平均（除以 d_model），加上 ε，再开平方：r = 1/√(mean(x²) + ε)。然后 y = x · r · g。不减均值，也没有平移：这正是 RMSNorm 与 LayerNorm 的区别。
+# en: 0
+hint-07-gpt-RmsNorm--forward-code =
+    `let ms = x.mapv(|v| v * v).sum_axis(Axis(1)) / d_model as Float;` `let r = ms.mapv(|m| 1.0 / (m + self.eps).sqrt());` 然后 `x * &r.insert_axis(Axis(1)) * &self.gain`。
+# en: 0
+hint-07-gpt-RmsNorm--backward-idea =
+    r 依赖于 x，所以梯度有两部分：直接的一部分 r·h，其中 h = dY ⊙ g；以及经过 r 的一部分，它从 h 中去掉沿 x̂ 方向的分量：dx = r·(h − x̂ ⊙ mean_row(h ⊙ x̂))。这就是 LayerNorm 的公式去掉 − mean_row(h) 那一项。dg = Σ_rows dY ⊙ x̂。
+# en: 0
+hint-07-gpt-RmsNorm--backward-code =
+    `let r = (1/√(ms + eps)).insert_axis(Axis(1));` `let x_hat = x * &r;` `let d_gain = (d_y * &x_hat).sum_axis(Axis(0));` `let h = d_y * &self.gain;` `let m = (&h * &x_hat).sum_axis(Axis(1)).insert_axis(Axis(1)) / d_model as Float;` `let d_x = (h - &x_hat * &m) * &r;`。
+# en: 0
+hint-07-gpt-apply_rope-idea =
+    第 t 行在位置 p = start + t。它的特征按相邻的两个配对 (2i, 2i + 1)，第 i 对转过角度 p·ω_i，其中 ω = 第 04 课的 `frequencies(d_head)`（宽度为奇数时它也会 panic）。把 (a, b) 转 θ 得到 (a·cos θ − b·sin θ, a·sin θ + b·cos θ)。位置 0 保持不变。
+# en: 0
+hint-07-gpt-apply_rope-code =
+    `let omega = frequencies(x.ncols()); let mut y = x.clone();`，然后对每个 t 和 i：`let (sin, cos) = ((start + t) as Float * omega[i]).sin_cos(); let (a, b) = (x[[t, 2 * i]], x[[t, 2 * i + 1]]); y[[t, 2 * i]] = a * cos - b * sin; y[[t, 2 * i + 1]] = a * sin + b * cos;`。
+# en: 0
+hint-07-gpt-rope_backward-idea =
+    apply_rope 把每一对乘以一个旋转矩阵 R(θ)，所以梯度是 R(θ)ᵀ·dY，而 R(θ)ᵀ = R(−θ)：把 dY 的每一对按同样的角度反方向转回去。位置仍是前向时的 start + t。
+# en: 0
+hint-07-gpt-rope_backward-code =
+    就是 `apply_rope` 的代码把正弦的符号反过来：`y[[t, 2 * i]] = a * cos + b * sin; y[[t, 2 * i + 1]] = -a * sin + b * cos;`。
+# en: 0
+hint-07-gpt-silu-idea =
+    SiLU(a) = a·σ(a)，其中 logistic sigmoid σ(a) = 1/(1 + e^(−a))：所以就是 a/(1 + e^(−a))。不是单独的 σ(a)。
+# en: 0
+hint-07-gpt-silu-code =
+    `a / (1.0 + (-a).exp())`。
+# en: 0
+hint-07-gpt-SwiGlu--forward-idea =
+    同一个 x 的两个投影，`a = x W_gateᵀ` 和 `b = x W_upᵀ`，形状都是 (n, d_ff)。门是 a 的 SiLU（是 W_gate 输出的，不是 W_up 的）；它与 b 逐元素相乘：h = SiLU(a) ⊙ b。再投影回 d_model：y = h W_downᵀ。保留 a、b 和 h：反向传播要用。
+# en: 0
+hint-07-gpt-SwiGlu--forward-code =
+    `let gate = x.dot(&self.w_gate.t()); let up = x.dot(&self.w_up.t()); let hidden = gate.mapv(silu) * &up; let output = hidden.dot(&self.w_down.t());`。
+# en: 0
+hint-07-gpt-SwiGlu--backward-idea =
+    沿 y = h W_downᵀ 反向：dW_down = dYᵀ h，dh = dY W_down。沿 h = SiLU(a) ⊙ b：db = dh ⊙ SiLU(a)，da = dh ⊙ b ⊙ SiLU'(a)，其中 SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))（不是 σ(a)）。再经过两个投影：dW_gate = daᵀ x，dW_up = dbᵀ x；x 同时进入两者，所以 dx = da W_gate + db W_up。
+# en: 0
+hint-07-gpt-SwiGlu--backward-code =
+    `let f = self.forward(x); let d_w_down = d_y.t().dot(&f.hidden); let d_h = d_y.dot(&self.w_down); let d_b = &d_h * &f.gate.mapv(silu); let slope = f.gate.mapv(|a| { let s = 1.0 / (1.0 + (-a).exp()); s * (1.0 + a * (1.0 - s)) }); let d_a = d_h * &f.up * &slope;`，再算三个乘积。

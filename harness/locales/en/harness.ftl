@@ -26,6 +26,8 @@ rows-sum-to-one =
     { $what }: row { $row } sums to { $sum }, but every row of a softmax sums to 1.
     Likely cause: { $hint }
 matrix-entry = { $what }: entry [{ $row }, { $col }] should be { $expected }, got { $got } (|difference| { $diff }, tolerance { $abs } + { $rel } x |expected|).
+ids-differ = { $what }: the ids first differ at position { $at } (from 0): expected { $expected }, got { $got }.
+ids-length = { $what }: { $expected } ids expected, got { $got }; the shorter is the start of the longer.
 known-mistake = Your result matches a known mistake. Likely cause: { $cause }.
 known-mistakes = Your result matches { $count } known mistakes on this input, which it cannot tell apart. Likely cause: { $causes }.
 known-mistakes-or = { "; or " }
@@ -304,3 +306,31 @@ relation-number-squared = Yours is the square of the expected number: a square r
 relation-number-root = Yours is the square root of the expected number: a square root too many?
 relation-number-inverse = Yours is the inverse (1/x) of the expected number: a ratio upside down?
 relation-number-scaled = Yours is { $factor } × the expected number{ $name }: one factor is wrong.
+
+## Lesson 07: BPE, RMSNorm, RoPE, SwiGLU (causes/gpt.rs)
+
+bpe-tie-largest = among pairs with the same count, training took the largest pair (or the last one seen); the rule is the smallest pair, by first id, then second (a BTreeMap visits it first; `max_by_key` keeps the last of equal maxima)
+bpe-tie-first-seen = among pairs with the same count, training took the pair seen first in the text; the rule is the smallest pair, by first id, then second, whatever the order of the text
+bpe-count-non-overlapping = pairs were counted without overlaps (after a pair, the count skipped its second id); count every position: [a, a, a] holds the pair (a, a) twice
+bpe-merge-step-one = after merging a pair, the scan went on at the pair's second id instead of after it: that id is used twice, and the text grows instead of shrinking
+bpe-encode-left-first = encoding merged the leftmost learned pair first instead of the pair with the lowest rank (learned first): the merges must be applied in the order training learned them, wherever they are in the text
+bpe-encode-highest-rank = encoding applied the merges from the last learned to the first (the highest rank first); apply the lowest rank first, as training did
+bpe-encode-one-pass = encoding stopped after the first merge; go on until no adjacent pair of the result has been learned (a merge can make a pair that a later merge joins)
+bpe-eot-as-bytes = the end-of-text token was encoded as the bytes of its text "<|endoftext|>"; it is one id, `end_of_text()`: split the text at it first
+bpe-eot-id = the end-of-text token has the wrong id; it is the last id, 256 + the number of merges (`self.end_of_text()`), after every merged token
+bpe-eot-dropped = the end-of-text token was dropped; each occurrence of "<|endoftext|>" in the text is one id in the result (and decodes back to that text)
+rms-mean-subtracted = the row's mean was subtracted, as LayerNorm does; RMSNorm divides x itself by √(mean(x²) + ε), without centring
+rms-eps-outside = ε was added outside the square root, x / (√mean(x²) + ε); it goes inside: x / √(mean(x²) + ε)
+rms-no-sqrt = x was divided by the mean square, not by its square root: the root mean square is √(mean(x²) + ε)
+rms-unbiased = the squares were averaged over d_model − 1; the mean is over the row's d_model features
+rms-backward-constant-r = the backward pass treated 1/rms as a constant (dx = r·(dY ⊙ g)); r depends on x too, which adds the term − r·x̂ ⊙ mean_row(h ⊙ x̂)
+rms-backward-mean-term = the backward pass has LayerNorm's − mean_row(h) term; RMSNorm subtracted no mean, so dx = r·(h − x̂ ⊙ mean_row(h ⊙ x̂)) only
+rope-clockwise = the pairs were turned the other way (the sine's sign flipped): y[2i] = x[2i]·cos − x[2i+1]·sin and y[2i+1] = x[2i]·sin + x[2i+1]·cos
+rope-half-split = feature i was paired with feature i + d_head/2 (the layout of some LLaMA ports); here a pair is two adjacent columns, (2i, 2i + 1), as in lesson 04's table
+rope-ignores-start = the positions started at 0 whatever `start` was; row t is at position start + t (with a cache, the new token comes after the cached ones)
+rope-frequency-per-column = each column got a frequency of its own (ω indexed by the column, not the pair); both columns of pair i turn by the same angle p·ω_i
+rope-backward-forward = the backward pass turned the gradient by the same angle as the forward pass; it must turn it back, by the opposite angle (the inverse of a rotation is its transpose)
+swiglu-silu-on-up = SiLU was applied to the output of W_up instead of W_gate: h = SiLU(x W_gateᵀ) ⊙ x W_upᵀ
+swiglu-sigmoid = the gate is the sigmoid σ(a), not SiLU(a) = a·σ(a) (that would be GLU's gate)
+swiglu-slope-sigmoid = the backward pass used σ(a) as the slope of SiLU; SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))
+swiglu-dx-one-path = dx has only one of its two paths; x feeds both W_gate and W_up, so dx = da W_gate + db W_up

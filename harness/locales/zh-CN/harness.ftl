@@ -36,6 +36,10 @@ rows-sum-to-one =
     可能的原因：{ $hint }
 # en: 4a6877248b05967a
 matrix-entry = { $what }：元素 [{ $row }, { $col }] 应为 { $expected }，实际得到 { $got }（|差| { $diff }，容差 { $abs } + { $rel } × |期望值|）。
+# en: c1f36cd1299e93e0
+ids-differ = { $what }：两串 id 在位置 { $at }（从 0 数起）第一次不同：应为 { $expected }，实际得到 { $got }。
+# en: bf2d39dace7254f2
+ids-length = { $what }：应有 { $expected } 个 id，实际得到 { $got } 个；较短的一串正是较长一串的开头。
 # en: f4268ebea5dd54b7
 known-mistake = 你的结果与一个已知错误的结果相同。可能的原因：{ $cause }。
 # en: bc9b8b12c09effbf
@@ -536,3 +540,56 @@ relation-number-root = 你的数是期望值的平方根：多了一个平方根
 relation-number-inverse = 你的数是期望值的倒数（1/x）：比值上下颠倒了？
 # en: 5e64cfefa174cebb
 relation-number-scaled = 你的数是期望值的 { $factor } 倍{ $name }：有一个因子错了。
+
+## Lesson 07: BPE, RMSNorm, RoPE, SwiGLU (causes/gpt.rs)
+
+# en: 48938dae64e1e4d8
+bpe-tie-largest = 训练时在出现次数相同的字节对中选了最大的一对（或最后看到的一对）；规则是取最小的一对，先比第一个 id，再比第二个（BTreeMap 先访问到它；`max_by_key` 在多个相等的最大值中保留最后一个）
+# en: 528ff55ce2666bd1
+bpe-tie-first-seen = 训练时在出现次数相同的字节对中选了在文本中最先出现的一对；规则是取最小的一对（先比第一个 id，再比第二个），与文本中的顺序无关
+# en: 596b69e1eaa74749
+bpe-count-non-overlapping = 字节对是按不重叠的方式计数的（数到一对之后跳过了它的第二个 id）；每个位置都要数：[a, a, a] 含有两次 (a, a)
+# en: 5528465fb9092778
+bpe-merge-step-one = 合并一对之后，扫描从这对的第二个 id 继续，而不是跳过它：这个 id 被用了两次，文本反而变长了
+# en: cf3579ed09da87cc
+bpe-encode-left-first = 编码时先合并了最左边的已学字节对，而不是秩最低（最先学到）的那一对：合并必须按训练学到它们的顺序应用，无论它们在文本中的哪里
+# en: 34445dc05a33f271
+bpe-encode-highest-rank = 编码时从最后学到的合并开始应用（秩最高的先）；应当像训练时那样，先应用秩最低的
+# en: 0987af8506eb010b
+bpe-encode-one-pass = 编码在第一次合并之后就停了；要一直做下去，直到结果中没有任何相邻的一对是学过的（一次合并可能造出后面某次合并要用的一对）
+# en: ea5a13d6e997b5af
+bpe-eot-as-bytes = 文本结束符被编码成了它的文字 "<|endoftext|>" 的字节；它是一个 id，`end_of_text()`：先在它处把文本切开
+# en: 57726aea64b9e89b
+bpe-eot-id = 文本结束符的 id 不对；它是最后一个 id，256 + 合并次数（`self.end_of_text()`），在所有合并出来的 token 之后
+# en: 64ed8f925effdb78
+bpe-eot-dropped = 文本结束符被丢掉了；文本中每出现一次 "<|endoftext|>"，结果中就有一个对应的 id（解码时也还原成这段文字）
+# en: 6b732309612c5540
+rms-mean-subtracted = 减去了每行的均值，那是 LayerNorm 的做法；RMSNorm 直接用 x 除以 √(mean(x²) + ε)，不做中心化
+# en: 17f0721f384be7d4
+rms-eps-outside = ε 加在了平方根外面，x / (√mean(x²) + ε)；它应该在里面：x / √(mean(x²) + ε)
+# en: 7c187d91c0a273bc
+rms-no-sqrt = x 被除以了均方，而不是均方的平方根：均方根是 √(mean(x²) + ε)
+# en: a9bf58e5ed4de4b9
+rms-unbiased = 平方的平均是除以 d_model − 1 算的；应当对每行的 d_model 个特征求平均
+# en: 02ce38c03043f0cd
+rms-backward-constant-r = 反向传播把 1/rms 当成了常数（dx = r·(dY ⊙ g)）；r 也依赖于 x，这带来一项 − r·x̂ ⊙ mean_row(h ⊙ x̂)
+# en: f9defc80dcd9a968
+rms-backward-mean-term = 反向传播里多了 LayerNorm 的 − mean_row(h) 一项；RMSNorm 没有减均值，所以 dx 只是 r·(h − x̂ ⊙ mean_row(h ⊙ x̂))
+# en: 1529687958c438f4
+rope-clockwise = 每一对被转向了反方向（正弦的符号反了）：y[2i] = x[2i]·cos − x[2i+1]·sin，y[2i+1] = x[2i]·sin + x[2i+1]·cos
+# en: c409e9abddd9402b
+rope-half-split = 第 i 个特征与第 i + d_head/2 个配成了一对（某些 LLaMA 移植版的布局）；这里一对是相邻的两列 (2i, 2i + 1)，与第 04 课的表相同
+# en: 5bb2d02f62246682
+rope-ignores-start = 无论 `start` 是多少，位置都从 0 开始；第 t 行的位置是 start + t（有缓存时，新 token 排在缓存的 token 之后）
+# en: f8f3132faa8c059f
+rope-frequency-per-column = 每一列都用了自己的频率（ω 按列而不是按对取）；第 i 对的两列要转同一个角度 p·ω_i
+# en: 74d2f9591aa450d1
+rope-backward-forward = 反向传播把梯度转了和前向相同的角度；它应当转回来，转相反的角度（旋转的逆就是它的转置）
+# en: 2d0654bb809104e7
+swiglu-silu-on-up = SiLU 用在了 W_up 的输出上，而不是 W_gate 的：h = SiLU(x W_gateᵀ) ⊙ x W_upᵀ
+# en: 8e1a8b6ccfc6b56b
+swiglu-sigmoid = 门用的是 sigmoid σ(a)，而不是 SiLU(a) = a·σ(a)（那是 GLU 的门）
+# en: ef197b003b8e0b84
+swiglu-slope-sigmoid = 反向传播把 σ(a) 当成了 SiLU 的斜率；SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))
+# en: b9eb632af8ad5c11
+swiglu-dx-one-path = dx 只算了两条路径中的一条；x 同时进入 W_gate 和 W_up，所以 dx = da W_gate + db W_up

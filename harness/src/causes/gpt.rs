@@ -1,0 +1,78 @@
+//! Lesson 07's causes: the byte-level BPE tokenizer, RMSNorm, RoPE and SwiGLU.
+
+use crate::Cause;
+
+/// among pairs with the same count, training took the largest pair (or the last one seen).
+pub const TIE_LARGEST: Cause = Cause::harness("bpe-tie-largest");
+
+/// among pairs with the same count, training took the pair seen first in the text.
+pub const TIE_FIRST_SEEN: Cause = Cause::harness("bpe-tie-first-seen");
+
+/// pairs were counted without overlaps (after a pair, the count skipped its second id).
+pub const COUNT_NON_OVERLAPPING: Cause = Cause::harness("bpe-count-non-overlapping");
+
+/// after merging a pair, the scan went on at the pair's second id instead of after it.
+pub const MERGE_STEP_ONE: Cause = Cause::harness("bpe-merge-step-one");
+
+/// encoding merged the leftmost learned pair first instead of the pair with the lowest rank (learned first).
+pub const ENCODE_LEFT_FIRST: Cause = Cause::harness("bpe-encode-left-first");
+
+/// encoding applied the merges from the last learned to the first (the highest rank first).
+pub const ENCODE_HIGHEST_RANK: Cause = Cause::harness("bpe-encode-highest-rank");
+
+/// encoding stopped after one pass over the merges or one merge per pair found.
+pub const ENCODE_ONE_PASS: Cause = Cause::harness("bpe-encode-one-pass");
+
+/// the end-of-text token was encoded as the bytes of its text "<|endoftext|>".
+pub const EOT_AS_BYTES: Cause = Cause::harness("bpe-eot-as-bytes");
+
+/// the end-of-text token has the wrong id.
+pub const EOT_ID: Cause = Cause::harness("bpe-eot-id");
+
+/// the end-of-text token was dropped.
+pub const EOT_DROPPED: Cause = Cause::harness("bpe-eot-dropped");
+
+/// the row's mean was subtracted, as LayerNorm does.
+pub const RMS_MEAN_SUBTRACTED: Cause = Cause::harness("rms-mean-subtracted");
+
+/// ε was added outside the square root, x / (√mean(x²) + ε).
+pub const RMS_EPS_OUTSIDE: Cause = Cause::harness("rms-eps-outside");
+
+/// x was divided by the mean square, not by its square root.
+pub const RMS_NO_SQRT: Cause = Cause::harness("rms-no-sqrt");
+
+/// the squares were averaged over d_model − 1.
+pub const RMS_UNBIASED: Cause = Cause::harness("rms-unbiased");
+
+/// the backward pass treated 1/rms as a constant (dx = r·(dY ⊙ g)).
+pub const RMS_BACKWARD_CONSTANT_R: Cause = Cause::harness("rms-backward-constant-r");
+
+/// the backward pass has LayerNorm's − mean_row(h) term.
+pub const RMS_BACKWARD_MEAN_TERM: Cause = Cause::harness("rms-backward-mean-term");
+
+/// the pairs were turned the other way (the sine's sign flipped).
+pub const ROPE_CLOCKWISE: Cause = Cause::harness("rope-clockwise");
+
+/// feature i was paired with feature i + d_head/2 (the layout of some LLaMA ports).
+pub const ROPE_HALF_SPLIT: Cause = Cause::harness("rope-half-split");
+
+/// the positions started at 0 whatever `start` was.
+pub const ROPE_IGNORES_START: Cause = Cause::harness("rope-ignores-start");
+
+/// each column got a frequency of its own (ω indexed by the column, not the pair).
+pub const ROPE_FREQUENCY_PER_COLUMN: Cause = Cause::harness("rope-frequency-per-column");
+
+/// the backward pass turned the gradient by the same angle as the forward pass.
+pub const ROPE_BACKWARD_FORWARD: Cause = Cause::harness("rope-backward-forward");
+
+/// SiLU was applied to the output of W_up instead of W_gate.
+pub const SILU_ON_UP: Cause = Cause::harness("swiglu-silu-on-up");
+
+/// the gate is the sigmoid σ(a), not SiLU(a) = a·σ(a) (that would be GLU's gate).
+pub const SIGMOID_GATE: Cause = Cause::harness("swiglu-sigmoid");
+
+/// the backward pass used σ(a) as the slope of SiLU.
+pub const SILU_SLOPE_SIGMOID: Cause = Cause::harness("swiglu-slope-sigmoid");
+
+/// dx has only one of its two paths.
+pub const SWIGLU_DX_ONE_PATH: Cause = Cause::harness("swiglu-dx-one-path");

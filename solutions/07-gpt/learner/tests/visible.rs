@@ -1,0 +1,476 @@
+//! The visible tests of lesson 07: what "done" looks like.
+//!
+//! Run them with `cargo test -p gpt`. A failure says what was expected, what came back
+//! and, when your result is what a common mistake gives, which mistake. The checker's
+//! graded tests check more (values computed independently by the lesson's script, more
+//! texts, shapes and positions); `cargo run -p checker -- grade 07-gpt` runs them. Don't
+//! edit this file to make it pass: grading never reads it.
+
+use course_common::ndarray::{Axis, array};
+use course_common::{Float, Matrix, Vector};
+use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::{
+    Named, Tol, assert_gradient_close_named, assert_ids_eq, assert_matrix_close,
+    linspace, linspace_matrix, named, numerical_gradient,
+};
+#[cfg(feature = "builders")]
+use course_mistakes::gpt::{
+    SwiGluParts, count_pairs_mistakes, encode_mistakes, merge_pair_mistakes,
+    rms_norm_backward_mistakes, rms_norm_mistakes, rope_backward_mistakes, rope_mistakes,
+    swiglu_backward_mistakes, swiglu_mistakes, train_bpe_mistakes,
+};
+use gpt::{
+    Bpe, END_OF_TEXT, RmsNorm, SwiGlu, apply_rope, count_pairs, merge_pair,
+    rope_backward, silu, train_bpe,
+};
+
+/// The named mistakes' wrong answers for this file's inputs, recorded beside it by
+/// `cargo xtask named` (see `course_harness::named`).
+static NAMED: Named = Named::new(file!(), &[], include_str!("visible.named.json"));
+
+/// The bytes of "a", "b", "c", "d": ids 97 to 100.
+const A: usize = 97;
+const B: usize = 98;
+const C: usize = 99;
+const D: usize = 100;
+
+/// Counts as a flat list, pair by pair, smallest pair first: first, second, count.
+fn flat_counts(ids: &[usize]) -> Vec<usize> {
+    count_pairs(ids)
+        .into_iter()
+        .flat_map(|((a, b), n)| [a, b, n])
+        .collect()
+}
+
+/// Merges as a flat list: first, second, first, second, ...
+fn flat(merges: &[(usize, usize)]) -> Vec<usize> {
+    merges.iter().flat_map(|&(a, b)| [a, b]).collect()
+}
+
+#[test]
+fn count_pairs_counts_every_position() {
+    // [a, a, a, b]: (a, a) at positions 0 and 1 (they overlap, both count), (a, b) once.
+    let ids = [A, A, A, B];
+    assert_ids_eq(
+        "count_pairs([a, a, a, b]) as (first, second, count)",
+        &flat_counts(&ids),
+        &[A, A, 2, A, B, 1],
+        &named!(NAMED, count_pairs_mistakes(&[A, A, A, B])),
+    );
+}
+
+#[test]
+fn merge_pair_merges_left_first_and_skips_the_merged_pair() {
+    // [a, a, a, b] with (a, a) → 256: the left (a, a) is merged, the scan goes on after
+    // it, at the third a, which pairs with b, not a.
+    assert_ids_eq(
+        "merge_pair([a, a, a, b], (a, a), 256)",
+        &merge_pair(&[A, A, A, B], (A, A), 256),
+        &[256, A, B],
+        &named!(NAMED, merge_pair_mistakes(&[A, A, A, B], (A, A), 256)),
+    );
+    // Every occurrence, not only the first.
+    assert_ids_eq(
+        "merge_pair([1, 2, 1, 2, 3], (1, 2), 9)",
+        &merge_pair(&[1, 2, 1, 2, 3], (1, 2), 9),
+        &[9, 9, 3],
+        &[],
+    );
+}
+
+#[test]
+fn train_bpe_learns_aaabdaaabac_with_the_smallest_pair_on_ties() {
+    // Worked by hand (the book's example). Round 1: (a, a) occurs 4 times → 256;
+    // the text is then [256, a, b, d, 256, a, b, a, c]. Round 2: (256, a) and (a, b)
+    // both occur twice: the smallest pair, (97, 98) = (a, b), wins → 257; the text is
+    // [256, 257, d, 256, 257, a, c]. Round 3: (256, 257) twice → 258.
+    let text = "aaabdaaabac";
+    let bpe = train_bpe(text, 3);
+    assert_ids_eq(
+        "train_bpe(\"aaabdaaabac\", 3).merges(), flat",
+        &flat(bpe.merges()),
+        &[A, A, A, B, 256, 257],
+        &named!(NAMED, train_bpe_mistakes("aaabdaaabac", 3)),
+    );
+    assert_eq!(
+        bpe.vocab_size(),
+        256 + 3 + 1,
+        "256 bytes, 3 merges, end-of-text"
+    );
+}
+
+#[test]
+fn training_stops_when_no_pair_is_left() {
+    // "ab" has one pair: after merging it the text is one token and nothing is left.
+    assert_eq!(train_bpe("ab", 5).merges(), &[(A, B)]);
+    assert_eq!(train_bpe("", 5).merges(), &[] as &[(usize, usize)]);
+}
+
+#[test]
+fn encode_applies_the_merges_in_the_order_they_were_learned() {
+    let merges = vec![(A, A), (A, B), (256, 257)];
+    let bpe = Bpe::from_merges(merges.clone());
+    // "aab": (a, a) was learned first, so it is merged first, even though (a, b) comes
+    // later in the text's order too: [256, b], and no learned pair is left.
+    assert_ids_eq(
+        "encode(\"aab\") with merges (a,a), (a,b), (256,257)",
+        &bpe.encode("aab"),
+        &[256, B],
+        &named!(NAMED, encode_mistakes(&[(A, A), (A, B), (256, 257)], "aab")),
+    );
+    // The training text comes out as training left it, and a merge can make a pair a
+    // later merge joins: "aaab" → [256, a, b] → [256, 257] → [258].
+    assert_ids_eq(
+        "encode(\"aaabdaaabac\")",
+        &bpe.encode("aaabdaaabac"),
+        &[258, D, 258, A, C],
+        &named!(
+            NAMED,
+            encode_mistakes(&[(A, A), (A, B), (256, 257)], "aaabdaaabac")
+        ),
+    );
+}
+
+#[test]
+fn the_end_of_text_token_is_one_id_after_the_merges() {
+    let bpe = Bpe::from_merges(vec![(A, A), (A, B), (256, 257)]);
+    assert_eq!(bpe.end_of_text(), 259, "256 + the number of merges");
+    let text = format!("ab{END_OF_TEXT}ab");
+    assert_ids_eq(
+        "encode(\"ab<|endoftext|>ab\")",
+        &bpe.encode(&text),
+        &[257, 259, 257],
+        &named!(
+            NAMED,
+            encode_mistakes(&[(A, A), (A, B), (256, 257)], "ab<|endoftext|>ab")
+        ),
+    );
+    assert_eq!(bpe.decode(&[257, 259, 257]), text);
+}
+
+#[test]
+fn decoding_an_encoding_gives_back_any_text_exactly() {
+    // Trained on English and Chinese; tried on texts it never saw, emoji included: every
+    // byte is a token, so nothing is out of vocabulary.
+    let corpus =
+        "attention is all you need; attention attends. 注意力就是你所需要的。注意力。";
+    let bpe = train_bpe(corpus, 40);
+    for text in [
+        corpus,
+        "unseen words, Ünïcödé",
+        "位置编码 🧠🤖 and emoji 👍🏽",
+        "",
+        "a<|endoftext|>b<|endoftext|>",
+    ] {
+        let ids = bpe.encode(text);
+        assert!(
+            ids.iter().all(|&id| id < bpe.vocab_size()),
+            "every id of {text:?} must be below vocab_size() = {}: {ids:?}",
+            bpe.vocab_size()
+        );
+        assert_eq!(
+            bpe.decode_bytes(&ids),
+            text.as_bytes(),
+            "decode_bytes(encode({text:?})) must give back its bytes exactly (ids {ids:?})"
+        );
+    }
+    // The corpus it was trained on is shorter in tokens than in bytes.
+    assert!(bpe.encode(corpus).len() < corpus.len());
+}
+
+/// Rows of width 4, not centred (RMSNorm does not centre).
+fn rows() -> Matrix {
+    array![[3.0, 4.0, -1.0, 0.5], [0.2, -0.7, 1.3, 0.9]]
+}
+
+#[test]
+fn rms_norm_of_3_4_is_worked_by_hand() {
+    // mean(x²) = (9 + 16)/2 = 12.5; √(12.5 + 1e-5) = 3.5355353...; y = x / that.
+    let norm = RmsNorm::new(2);
+    let x = array![[3.0, 4.0]];
+    assert_matrix_close(
+        "RmsNorm::forward([[3, 4]])",
+        &norm.forward(&x),
+        &array![[0.8485277980128058, 1.1313703973504077]],
+        Tol::TIGHT,
+        &named!(
+            NAMED,
+            rms_norm_mistakes(&array![[3.0, 4.0]], &array![[1.0, 1.0]], 1e-5)
+        ),
+    );
+    // A constant row stays (almost) itself: nothing is subtracted, unlike LayerNorm,
+    // which would give zeros.
+    assert_matrix_close(
+        "RmsNorm::forward([[1, 1, 1, 1]])",
+        &RmsNorm::new(4).forward(&array![[1.0, 1.0, 1.0, 1.0]]),
+        &Matrix::from_elem((1, 4), 0.9999950000374997),
+        Tol::TIGHT,
+        &named!(
+            NAMED,
+            rms_norm_mistakes(
+                &array![[1.0, 1.0, 1.0, 1.0]],
+                &array![[1.0, 1.0, 1.0, 1.0]],
+                1e-5
+            )
+        ),
+    );
+}
+
+#[test]
+fn rms_norm_rows_have_mean_square_almost_one_and_the_gain_scales_them() {
+    let x = rows();
+    let y = RmsNorm::new(4).forward(&x);
+    for (t, row) in y.rows().into_iter().enumerate() {
+        let ms = row.mapv(|v| v * v).mean().expect("a row has features");
+        let raw = x.row(t).mapv(|v| v * v).mean().expect("a row has features");
+        let expected = raw / (raw + 1e-5);
+        assert!(
+            (ms - expected).abs() < 1e-12,
+            "row {t}: the mean of the squares of the output should be mean(x²)/(mean(x²) + ε) \
+             = {expected:.12}, a hair below 1; got {ms:.12}"
+        );
+    }
+    let gain = Vector::from(vec![2.0, -1.0, 0.5, 3.0]);
+    let scaled = RmsNorm::from_gain(gain.clone()).forward(&x);
+    assert_matrix_close(
+        "RmsNorm with a gain",
+        &scaled,
+        &(&y * &gain),
+        Tol::TIGHT,
+        &[],
+    );
+}
+
+#[test]
+fn rms_norm_backward_matches_numerical_gradients() {
+    let norm = RmsNorm::from_gain(Vector::from(linspace(0.5, 1.5, 4)));
+    let x = rows();
+    let upstream = linspace_matrix(2, 4, 0.9, -0.6);
+    let grads = norm.backward(&x, &upstream);
+    let loss = |norm: &RmsNorm, x: &Matrix| weighted_sum(&norm.forward(x), &upstream);
+    assert_gradient_close_named(
+        "RmsNorm d_x",
+        &grads.d_x,
+        &numerical_gradient(|x| loss(&norm, x), &x, STEP),
+        "with h = dY ⊙ g and r = 1/√(mean(x²) + ε) per row, dx = r·(h − x̂ ⊙ mean(h ⊙ x̂)). \
+         (If a forward test fails too, fix forward first: the numerical gradient uses it.)",
+        &named!(
+            NAMED,
+            rms_norm_backward_mistakes(
+                &x,
+                &norm.gain.clone().insert_axis(Axis(0)),
+                1e-5,
+                &upstream
+            )
+        ),
+    );
+    let d_gain = numerical_gradient(
+        |g| loss(&RmsNorm::from_gain(g.row(0).to_owned()), &x),
+        &norm.gain.clone().insert_axis(Axis(0)),
+        STEP,
+    );
+    assert_gradient_close_named(
+        "RmsNorm d_gain",
+        &grads.d_gain.insert_axis(Axis(0)),
+        &d_gain,
+        "dg = Σ_rows dY ⊙ x̂, the normalised input",
+        &[],
+    );
+}
+
+#[test]
+fn rope_turns_position_p_by_p_radians_on_the_first_pair() {
+    // d_head = 2: one pair, ω_0 = 1. The row [1, 0] at positions 0, 1, 2 becomes
+    // [cos p, sin p]: position 0 is untouched.
+    let x = array![[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]];
+    let expected = Matrix::from_shape_fn((3, 2), |(p, j)| {
+        let angle = p as Float;
+        if j == 0 { angle.cos() } else { angle.sin() }
+    });
+    assert_matrix_close(
+        "apply_rope([[1, 0]; 3], 0)",
+        &apply_rope(&x, 0),
+        &expected,
+        Tol::TIGHT,
+        &named!(
+            NAMED,
+            rope_mistakes(&array![[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]], 0)
+        ),
+    );
+}
+
+#[test]
+fn rope_starts_at_start_and_keeps_lengths() {
+    // Row t is at position start + t: the last row of a 5-row call is the one row of a
+    // call with start = 4 (how generation with a cache calls it).
+    let x = linspace_matrix(5, 6, -1.0, 1.3);
+    let whole = apply_rope(&x, 0);
+    let last = x.slice(course_common::ndarray::s![4..5, ..]).to_owned();
+    assert_matrix_close(
+        "apply_rope(last row, 4)",
+        &apply_rope(&last, 4),
+        &whole.slice(course_common::ndarray::s![4..5, ..]).to_owned(),
+        Tol::TIGHT,
+        &named!(
+            NAMED,
+            rope_mistakes(
+                &linspace_matrix(5, 6, -1.0, 1.3)
+                    .slice(course_common::ndarray::s![4..5, ..])
+                    .to_owned(),
+                4
+            )
+        ),
+    );
+    // A rotation keeps each pair's length.
+    for t in 0..5 {
+        for i in 0..3 {
+            let before = x[[t, 2 * i]].hypot(x[[t, 2 * i + 1]]);
+            let after = whole[[t, 2 * i]].hypot(whole[[t, 2 * i + 1]]);
+            assert!(
+                (before - after).abs() < 1e-12,
+                "row {t}, pair {i}: a rotation keeps the pair's length {before}, got {after}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rope_scores_depend_only_on_the_distance() {
+    // q at position m and k at position n: q·k after RoPE depends on m − n only.
+    let q = array![[0.3, -1.2, 0.8, 0.5]];
+    let k = array![[1.1, 0.4, -0.6, 0.9]];
+    let score = |m: usize, n: usize| {
+        let (rq, rk) = (apply_rope(&q, m), apply_rope(&k, n));
+        (&rq * &rk).sum()
+    };
+    for (m, n, shift) in [(3, 1, 10), (5, 5, 7), (2, 6, 20)] {
+        let (a, b) = (score(m, n), score(m + shift, n + shift));
+        assert!(
+            (a - b).abs() < 1e-12,
+            "q at {m}, k at {n}: score {a:.12}; both moved by {shift}: {b:.12}; they must \
+             be equal (RoPE makes the score depend on m − n only)"
+        );
+    }
+}
+
+#[test]
+fn rope_backward_matches_numerical_gradients() {
+    let x = linspace_matrix(3, 4, -0.8, 1.1);
+    let upstream = linspace_matrix(3, 4, 0.5, -0.9);
+    let got = rope_backward(&upstream, 2);
+    assert_gradient_close_named(
+        "rope_backward d_x",
+        &got,
+        &numerical_gradient(|x| weighted_sum(&apply_rope(x, 2), &upstream), &x, STEP),
+        "turn each pair of dY back by −(start + t)·ω_i: the inverse of a rotation",
+        &named!(
+            NAMED,
+            rope_backward_mistakes(&linspace_matrix(3, 4, 0.5, -0.9), 2)
+        ),
+    );
+}
+
+#[test]
+fn rope_rejects_an_odd_width() {
+    let result = std::panic::catch_unwind(|| apply_rope(&Matrix::zeros((1, 3)), 0));
+    assert!(
+        result.is_err(),
+        "apply_rope of a (1, 3) row must panic: d_head must be even"
+    );
+}
+
+#[test]
+fn silu_at_three_points() {
+    // silu(a) = a·σ(a): silu(0) = 0, silu(1) = σ(1) = 0.7310585786300049,
+    // silu(−1) = −σ(−1) = −0.2689414213699951.
+    for (a, expected) in [
+        (0.0, 0.0),
+        (1.0, 0.7310585786300049),
+        (-1.0, -0.2689414213699951),
+    ] {
+        let got = silu(a);
+        assert!(
+            (got - expected).abs() < 1e-14,
+            "silu({a}) should be {expected}, got {got}"
+        );
+    }
+}
+
+fn swiglu() -> SwiGlu {
+    SwiGlu::new(
+        linspace_matrix(5, 3, -0.6, 0.7),
+        linspace_matrix(5, 3, 0.5, -0.4),
+        linspace_matrix(3, 5, -0.3, 0.8),
+    )
+}
+
+#[test]
+fn swiglu_gates_with_silu_of_w_gate() {
+    // One feature through one hidden unit: a = 1 (W_gate picks x_0), b = 3 (W_up picks
+    // x_1); h = silu(1)·3 = 2.193175735890015; y = h·[1, 2].
+    let ffn = SwiGlu::new(array![[1.0, 0.0]], array![[0.0, 1.0]], array![[1.0], [2.0]]);
+    let x = array![[1.0, 3.0]];
+    let h = 2.193175735890015;
+    assert_matrix_close(
+        "SwiGlu::forward([[1, 3]]).output",
+        &ffn.forward(&x).output,
+        &array![[h, 2.0 * h]],
+        Tol::TIGHT,
+        &named!(
+            NAMED,
+            swiglu_mistakes(
+                &array![[1.0, 3.0]],
+                &SwiGluParts {
+                    w_gate: &array![[1.0, 0.0]],
+                    w_up: &array![[0.0, 1.0]],
+                    w_down: &array![[1.0], [2.0]]
+                }
+            )
+        ),
+    );
+    assert_eq!(ffn.forward(&x).hidden.dim(), (1, 1), "h is (n, d_ff)");
+}
+
+#[test]
+fn swiglu_backward_matches_numerical_gradients() {
+    let ffn = swiglu();
+    let x = linspace_matrix(2, 3, -1.0, 1.2);
+    let upstream = linspace_matrix(2, 3, 0.7, -0.5);
+    let grads = ffn.backward(&x, &upstream);
+    let mistakes = named!(NAMED, swiglu_backward_mistakes(&linspace_matrix(2, 3, -1.0, 1.2), &SwiGluParts { w_gate: &linspace_matrix(5, 3, -0.6, 0.7), w_up: &linspace_matrix(5, 3, 0.5, -0.4), w_down: &linspace_matrix(3, 5, -0.3, 0.8) }, &linspace_matrix(2, 3, 0.7, -0.5)) => course_harness::Groups);
+    let loss = |ffn: &SwiGlu, x: &Matrix| weighted_sum(&ffn.forward(x).output, &upstream);
+    assert_gradient_close_named(
+        "SwiGlu d_x",
+        &grads.d_x,
+        &numerical_gradient(|x| loss(&ffn, x), &x, STEP),
+        "dx = da W_gate + db W_up: x feeds both projections",
+        &mistakes["d_x"],
+    );
+    // The loss with one weight matrix replaced by `w`.
+    let with = |part: usize, w: &Matrix| {
+        let mut changed = swiglu();
+        *[&mut changed.w_gate, &mut changed.w_up, &mut changed.w_down][part] = w.clone();
+        loss(&changed, &x)
+    };
+    assert_gradient_close_named(
+        "SwiGlu d_w_gate",
+        &grads.d_w_gate,
+        &numerical_gradient(|w| with(0, w), &ffn.w_gate, STEP),
+        "dW_gate = daᵀ x with da = dh ⊙ b ⊙ SiLU'(a)",
+        &mistakes["d_w_gate"],
+    );
+    assert_gradient_close_named(
+        "SwiGlu d_w_up",
+        &grads.d_w_up,
+        &numerical_gradient(|w| with(1, w), &ffn.w_up, STEP),
+        "dW_up = dbᵀ x with db = dh ⊙ SiLU(a)",
+        &[],
+    );
+    assert_gradient_close_named(
+        "SwiGlu d_w_down",
+        &grads.d_w_down,
+        &numerical_gradient(|w| with(2, w), &ffn.w_down, STEP),
+        "dW_down = dYᵀ h",
+        &[],
+    );
+}

@@ -1,0 +1,458 @@
+//! Lesson 07: the BPE tokenizer (counting, merging, training, encoding, the end-of-text
+//! token), RMSNorm and its backward pass, RoPE and its backward pass, SwiGLU and its
+//! backward pass.
+
+use crate::{differing, told_apart};
+use course_common::ndarray::Axis;
+use course_common::{Float, Matrix};
+use course_harness::causes::gpt::*;
+use course_harness::{Groups, Misconception, ids_row};
+use std::collections::BTreeMap;
+
+/// The end-of-text token's text.
+const EOT: &str = "<|endoftext|>";
+
+fn mistake(cause: course_harness::Cause, result: Matrix) -> Misconception {
+    Misconception { cause, result }
+}
+
+// ---------------------------------------------------------------------------------------
+// BPE
+
+/// How a mistaken BPE counts, merges and breaks ties.
+#[derive(Clone, Copy, Default)]
+struct Bpe {
+    non_overlapping: bool,
+    step_one: bool,
+    tie: Tie,
+}
+
+#[derive(Clone, Copy, Default, PartialEq)]
+enum Tie {
+    #[default]
+    Smallest,
+    Largest,
+    FirstSeen,
+}
+
+impl Bpe {
+    fn count(&self, ids: &[usize], counts: &mut BTreeMap<(usize, usize), usize>) {
+        let mut i = 0;
+        while i + 1 < ids.len() {
+            *counts.entry((ids[i], ids[i + 1])).or_insert(0) += 1;
+            i += if self.non_overlapping && ids[i] == ids[i + 1] { 2 } else { 1 };
+        }
+    }
+
+    fn merge(&self, ids: &[usize], pair: (usize, usize), new_id: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < ids.len() {
+            if i + 1 < ids.len() && (ids[i], ids[i + 1]) == pair {
+                out.push(new_id);
+                i += if self.step_one { 1 } else { 2 };
+            } else {
+                out.push(ids[i]);
+                i += 1;
+            }
+        }
+        out
+    }
+
+    fn train(&self, text: &str, n_merges: usize) -> Vec<(usize, usize)> {
+        let mut documents: Vec<Vec<usize>> = text
+            .split(EOT)
+            .map(|d| d.bytes().map(usize::from).collect())
+            .collect();
+        let mut merges = Vec::new();
+        for round in 0..n_merges {
+            let mut counts = BTreeMap::new();
+            for document in &documents {
+                self.count(document, &mut counts);
+            }
+            let Some(&top) = counts.values().max() else {
+                break;
+            };
+            let pair = match self.tie {
+                Tie::Smallest => *counts.iter().find(|(_, c)| **c == top).unwrap().0,
+                Tie::Largest => *counts.iter().rev().find(|(_, c)| **c == top).unwrap().0,
+                Tie::FirstSeen => documents
+                    .iter()
+                    .flat_map(|d| d.windows(2).map(|w| (w[0], w[1])))
+                    .find(|p| counts[p] == top)
+                    .unwrap(),
+            };
+            for document in &mut documents {
+                *document = self.merge(document, pair, 256 + round);
+            }
+            merges.push(pair);
+        }
+        merges
+    }
+}
+
+/// Merges as a row of ids: first, second, first, second, ...
+fn merges_row(merges: &[(usize, usize)]) -> Matrix {
+    ids_row(&merges.iter().flat_map(|&(a, b)| [a, b]).collect::<Vec<_>>())
+}
+
+/// Counts as a row of ids: first, second, count, ... in the order of the pairs.
+fn counts_row(counts: &BTreeMap<(usize, usize), usize>) -> Matrix {
+    ids_row(
+        &counts
+            .iter()
+            .flat_map(|(&(a, b), &c)| [a, b, c])
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// The flat row of `count_pairs(ids)` (first, second, count for each pair, smallest pair
+/// first) counted without overlaps.
+pub fn count_pairs_mistakes(ids: &[usize]) -> Vec<Misconception> {
+    let count = |bpe: Bpe| {
+        let mut counts = BTreeMap::new();
+        bpe.count(ids, &mut counts);
+        counts_row(&counts)
+    };
+    differing(
+        &count(Bpe::default()),
+        vec![mistake(
+            COUNT_NON_OVERLAPPING,
+            count(Bpe {
+                non_overlapping: true,
+                ..Bpe::default()
+            }),
+        )],
+    )
+}
+
+/// `merge_pair(ids, pair, new_id)` that goes on at the pair's second id.
+pub fn merge_pair_mistakes(ids: &[usize], pair: (usize, usize), new_id: usize) -> Vec<Misconception> {
+    let right = ids_row(&Bpe::default().merge(ids, pair, new_id));
+    let step_one = Bpe {
+        step_one: true,
+        ..Bpe::default()
+    };
+    differing(
+        &right,
+        vec![mistake(MERGE_STEP_ONE, ids_row(&step_one.merge(ids, pair, new_id)))],
+    )
+}
+
+/// The merges (a flat row, as [`merges_row`]) that `train_bpe(text, n_merges)` learns
+/// with the largest or the first-seen pair on ties, counting without overlaps, or merging
+/// with a step of one.
+pub fn train_bpe_mistakes(text: &str, n_merges: usize) -> Vec<Misconception> {
+    let train = |bpe: Bpe| merges_row(&bpe.train(text, n_merges));
+    let right = train(Bpe::default());
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(
+                TIE_LARGEST,
+                train(Bpe {
+                    tie: Tie::Largest,
+                    ..Bpe::default()
+                }),
+            ),
+            mistake(
+                TIE_FIRST_SEEN,
+                train(Bpe {
+                    tie: Tie::FirstSeen,
+                    ..Bpe::default()
+                }),
+            ),
+            mistake(
+                COUNT_NON_OVERLAPPING,
+                train(Bpe {
+                    non_overlapping: true,
+                    ..Bpe::default()
+                }),
+            ),
+            mistake(
+                MERGE_STEP_ONE,
+                train(Bpe {
+                    step_one: true,
+                    ..Bpe::default()
+                }),
+            ),
+        ],
+    ))
+}
+
+/// How a mistaken encoder picks the next merge.
+#[derive(Clone, Copy, PartialEq)]
+enum Order {
+    LowestRank,
+    LeftFirst,
+    HighestRank,
+    OneMerge,
+}
+
+fn encode_piece(merges: &[(usize, usize)], text: &str, order: Order) -> Vec<usize> {
+    let rank = |p: (usize, usize)| merges.iter().position(|&m| m == p);
+    let mut ids: Vec<usize> = text.bytes().map(usize::from).collect();
+    loop {
+        let ranks: Vec<usize> = ids.windows(2).filter_map(|w| rank((w[0], w[1]))).collect();
+        let chosen = match order {
+            Order::LowestRank | Order::OneMerge => ranks.iter().min().copied(),
+            Order::HighestRank => ranks.iter().max().copied(),
+            Order::LeftFirst => ranks.first().copied(),
+        };
+        let Some(r) = chosen else {
+            return ids;
+        };
+        ids = Bpe::default().merge(&ids, merges[r], 256 + r);
+        if order == Order::OneMerge {
+            return ids;
+        }
+    }
+}
+
+/// How a mistaken encoder treats the end-of-text token.
+#[derive(Clone, Copy, PartialEq)]
+enum Eot {
+    Right,
+    AsBytes,
+    Id256,
+    Dropped,
+}
+
+fn encode(merges: &[(usize, usize)], text: &str, order: Order, eot: Eot) -> Vec<usize> {
+    if eot == Eot::AsBytes {
+        return encode_piece(merges, text, order);
+    }
+    let mut ids = Vec::new();
+    for (i, piece) in text.split(EOT).enumerate() {
+        if i > 0 {
+            match eot {
+                Eot::Right => ids.push(256 + merges.len()),
+                Eot::Id256 => ids.push(256),
+                Eot::Dropped | Eot::AsBytes => {}
+            }
+        }
+        ids.extend(encode_piece(merges, piece, order));
+    }
+    ids
+}
+
+/// What `Bpe::from_merges(merges).encode(text)` returns (a row of ids) when the merges
+/// are applied leftmost first, highest rank first or only once, or the end-of-text token
+/// is encoded as its bytes, given the id 256, or dropped.
+pub fn encode_mistakes(merges: &[(usize, usize)], text: &str) -> Vec<Misconception> {
+    let right = ids_row(&encode(merges, text, Order::LowestRank, Eot::Right));
+    let with = |order, eot| ids_row(&encode(merges, text, order, eot));
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(ENCODE_LEFT_FIRST, with(Order::LeftFirst, Eot::Right)),
+            mistake(ENCODE_HIGHEST_RANK, with(Order::HighestRank, Eot::Right)),
+            mistake(ENCODE_ONE_PASS, with(Order::OneMerge, Eot::Right)),
+            mistake(EOT_AS_BYTES, with(Order::LowestRank, Eot::AsBytes)),
+            mistake(EOT_ID, with(Order::LowestRank, Eot::Id256)),
+            mistake(EOT_DROPPED, with(Order::LowestRank, Eot::Dropped)),
+        ],
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// RMSNorm
+
+fn row_mean(m: &Matrix) -> Matrix {
+    m.sum_axis(Axis(1)).insert_axis(Axis(1)) / m.ncols() as Float
+}
+
+fn rms_norm_with(x: &Matrix, gain: &Matrix, eps: Float, scale: impl Fn(Float) -> Float) -> Matrix {
+    let ms = row_mean(&x.mapv(|v| v * v));
+    x * &ms.mapv(|m| scale(m + eps)) * gain
+}
+
+/// What `RmsNorm::forward(x)` returns, with gain `gain` (a `(1, d_model)` row) and `eps`,
+/// with the mean subtracted, ε outside the root, no root, or the mean over d_model − 1.
+pub fn rms_norm_mistakes(x: &Matrix, gain: &Matrix, eps: Float) -> Vec<Misconception> {
+    let d = x.ncols() as Float;
+    let right = rms_norm_with(x, gain, eps, |v| 1.0 / v.sqrt());
+    let centred = x - &row_mean(x);
+    let ms = row_mean(&x.mapv(|v| v * v));
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(RMS_MEAN_SUBTRACTED, rms_norm_with(&centred, gain, eps, |v| 1.0 / v.sqrt())),
+            mistake(
+                RMS_EPS_OUTSIDE,
+                x * &ms.mapv(|m| 1.0 / (m.sqrt() + eps)) * gain,
+            ),
+            mistake(RMS_NO_SQRT, x * &ms.mapv(|m| 1.0 / (m + eps)) * gain),
+            mistake(
+                RMS_UNBIASED,
+                x * &ms.mapv(|m| 1.0 / (m * d / (d - 1.0) + eps).sqrt()) * gain,
+            ),
+        ],
+    ))
+}
+
+/// What `RmsNorm::backward(x, d_y).d_x` returns with 1/rms treated as a constant, or with
+/// LayerNorm's mean term.
+pub fn rms_norm_backward_mistakes(
+    x: &Matrix,
+    gain: &Matrix,
+    eps: Float,
+    d_y: &Matrix,
+) -> Vec<Misconception> {
+    let r = row_mean(&x.mapv(|v| v * v)).mapv(|m| 1.0 / (m + eps).sqrt());
+    let x_hat = x * &r;
+    let h = d_y * gain;
+    let right = (&h - &(&x_hat * &row_mean(&(&h * &x_hat)))) * &r;
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(RMS_BACKWARD_CONSTANT_R, &h * &r),
+            mistake(
+                RMS_BACKWARD_MEAN_TERM,
+                (&h - &row_mean(&h) - &(&x_hat * &row_mean(&(&h * &x_hat)))) * &r,
+            ),
+        ],
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// RoPE
+
+fn omega(i: usize, d: usize) -> Float {
+    (10_000.0 as Float).powf(-((2 * i) as Float) / d as Float)
+}
+
+/// Rotates the pairs `pairs` of each row `t` by `sign · (start + t) · ω(k)`, with `k`
+/// the frequency index `frequency(pair, column)`.
+fn rotate(
+    x: &Matrix,
+    start: usize,
+    sign: Float,
+    pairs: impl Fn(usize) -> (usize, usize),
+    frequency: impl Fn(usize, usize) -> Float,
+) -> Matrix {
+    let d = x.ncols();
+    let mut y = x.clone();
+    for t in 0..x.nrows() {
+        let p = (start + t) as Float;
+        for i in 0..d / 2 {
+            let (a, b) = pairs(i);
+            let (sa, ca) = (sign * p * frequency(i, a)).sin_cos();
+            let (sb, cb) = (sign * p * frequency(i, b)).sin_cos();
+            y[[t, a]] = x[[t, a]] * ca - x[[t, b]] * sa;
+            y[[t, b]] = x[[t, a]] * sb + x[[t, b]] * cb;
+        }
+    }
+    y
+}
+
+fn adjacent(i: usize) -> (usize, usize) {
+    (2 * i, 2 * i + 1)
+}
+
+/// What `apply_rope(x, start)` returns turned the other way, with the halves paired,
+/// with positions from 0, or a frequency per column.
+pub fn rope_mistakes(x: &Matrix, start: usize) -> Vec<Misconception> {
+    let d = x.ncols();
+    let per_pair = |i: usize, _| omega(i, d);
+    let right = rotate(x, start, 1.0, adjacent, per_pair);
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(ROPE_CLOCKWISE, rotate(x, start, -1.0, adjacent, per_pair)),
+            mistake(
+                ROPE_HALF_SPLIT,
+                rotate(x, start, 1.0, |i| (i, i + d / 2), per_pair),
+            ),
+            mistake(ROPE_IGNORES_START, rotate(x, 0, 1.0, adjacent, per_pair)),
+            mistake(
+                ROPE_FREQUENCY_PER_COLUMN,
+                rotate(x, start, 1.0, adjacent, |_, col| {
+                    (10_000.0 as Float).powf(-(col as Float) / d as Float)
+                }),
+            ),
+        ],
+    ))
+}
+
+/// What `rope_backward(d_y, start)` returns turned forward again, or from position 0.
+pub fn rope_backward_mistakes(d_y: &Matrix, start: usize) -> Vec<Misconception> {
+    let d = d_y.ncols();
+    let per_pair = |i: usize, _| omega(i, d);
+    let right = rotate(d_y, start, -1.0, adjacent, per_pair);
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(ROPE_BACKWARD_FORWARD, rotate(d_y, start, 1.0, adjacent, per_pair)),
+            mistake(ROPE_IGNORES_START, rotate(d_y, 0, -1.0, adjacent, per_pair)),
+        ],
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// SwiGLU
+
+/// A SwiGLU's weights, `(out, in)` as `nn.Linear` stores them.
+pub struct SwiGluParts<'a> {
+    /// `W_gate`, `(d_ff, d_model)`.
+    pub w_gate: &'a Matrix,
+    /// `W_up`, `(d_ff, d_model)`.
+    pub w_up: &'a Matrix,
+    /// `W_down`, `(d_model, d_ff)`.
+    pub w_down: &'a Matrix,
+}
+
+fn sigmoid(a: Float) -> Float {
+    1.0 / (1.0 + (-a).exp())
+}
+
+fn silu(a: Float) -> Float {
+    a * sigmoid(a)
+}
+
+/// What `SwiGlu::forward(x).output` returns with SiLU on W_up's output, or the sigmoid as
+/// the gate.
+pub fn swiglu_mistakes(x: &Matrix, w: &SwiGluParts) -> Vec<Misconception> {
+    let a = x.dot(&w.w_gate.t());
+    let b = x.dot(&w.w_up.t());
+    let out = |h: Matrix| h.dot(&w.w_down.t());
+    let right = out(a.mapv(silu) * &b);
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(SILU_ON_UP, out(&a * &b.mapv(silu))),
+            mistake(SIGMOID_GATE, out(a.mapv(sigmoid) * &b)),
+        ],
+    ))
+}
+
+/// What `SwiGlu::backward(x, d_y)` returns (`d_x`, `d_w_gate`) with σ as SiLU's slope, or
+/// `d_x` along one path only.
+pub fn swiglu_backward_mistakes(x: &Matrix, w: &SwiGluParts, d_y: &Matrix) -> Groups {
+    let a = x.dot(&w.w_gate.t());
+    let b = x.dot(&w.w_up.t());
+    let d_h = d_y.dot(w.w_down);
+    let d_b = &d_h * &a.mapv(silu);
+    let slope = a.mapv(|v| sigmoid(v) * (1.0 + v * (1.0 - sigmoid(v))));
+    let d_a = &d_h * &b * &slope;
+    let d_a_sigma = &d_h * &b * &a.mapv(sigmoid);
+    let d_x = d_a.dot(w.w_gate) + d_b.dot(w.w_up);
+    let d_w_gate = d_a.t().dot(x);
+    Groups::new([
+        (
+            "d_x",
+            told_apart(differing(
+                &d_x,
+                vec![
+                    mistake(SILU_SLOPE_SIGMOID, d_a_sigma.dot(w.w_gate) + d_b.dot(w.w_up)),
+                    mistake(SWIGLU_DX_ONE_PATH, d_a.dot(w.w_gate)),
+                    mistake(SWIGLU_DX_ONE_PATH, d_b.dot(w.w_up)),
+                ],
+            )),
+        ),
+        (
+            "d_w_gate",
+            differing(&d_w_gate, vec![mistake(SILU_SLOPE_SIGMOID, d_a_sigma.t().dot(x))]),
+        ),
+    ])
+}

@@ -1,0 +1,219 @@
+"""Reference values for lesson 07's graded tests, computed independently with NumPy.
+
+Run it from the course's root with `python3 solutions/07-gpt/reference.py` (NumPy only): it
+writes the values the graded suite (solutions/07-gpt/suite/graded.rs) reads into
+solutions/07-gpt/suite/graded.json, in float64 (the format is tools/reference/fixture.py's;
+`--check` compares instead of writing), and prints what it checks on the way. Inputs are
+deterministic (the course's `scrambled` fill, numpy.linspace or literals).
+
+Each value is computed another way than the lesson computes it:
+- BPE: a trainer that recounts with collections.Counter and breaks ties with min() over
+  (-count, pair); encoding by scanning the merges in rank order, one pass each;
+- RMSNorm: the forward as written; the backward as the full Jacobian, assembled entry by
+  entry from ∂y_j/∂x_k = g_j·r·(δ_jk − x_j·x_k·r²/d), then dY·J;
+- RoPE: each pair (x[2i], x[2i+1]) as the complex number x[2i] + i·x[2i+1], multiplied by
+  e^{i·p·ω_i}; its backward as the transpose of the rotation matrix;
+- SwiGLU: the forward as written; every gradient checked against central differences.
+"""
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "reference"))
+import numpy as np
+from fixture import Fixture, finish
+
+graded = Fixture("07-gpt/graded.json")
+EOT = "<|endoftext|>"
+
+
+def scrambled(rows, cols, seed, scale):
+    """course_harness::scrambled: entry k = i·cols + j + seed is ((7k² + 13k + 3) mod 97)/48 − 1."""
+    k = np.arange(rows * cols).reshape(rows, cols) + seed
+    return (((k * k * 7 + k * 13 + 3) % 97) / 48.0 - 1.0) * scale
+
+
+# ---------------------------------------------------------------------------------- BPE
+
+
+def train(text, n_merges):
+    docs = [list(d.encode("utf-8")) for d in text.split(EOT)]
+    merges = []
+    for r in range(n_merges):
+        counts = Counter()
+        for d in docs:
+            counts.update(zip(d, d[1:]))
+        if not counts:
+            break
+        pair = min(counts, key=lambda p: (-counts[p], p))
+        new = 256 + r
+        for i, d in enumerate(docs):
+            out, j = [], 0
+            while j < len(d):
+                if j + 1 < len(d) and (d[j], d[j + 1]) == pair:
+                    out.append(new)
+                    j += 2
+                else:
+                    out.append(d[j])
+                    j += 1
+            docs[i] = out
+        merges.append(pair)
+    return merges
+
+
+def encode(merges, text):
+    ids = []
+    for n, piece in enumerate(text.split(EOT)):
+        if n:
+            ids.append(256 + len(merges))
+        seq = list(piece.encode("utf-8"))
+        for r, pair in enumerate(merges):  # rank order; a merge never makes an earlier pair
+            out, j = [], 0
+            while j < len(seq):
+                if j + 1 < len(seq) and (seq[j], seq[j + 1]) == pair:
+                    out.append(256 + r)
+                    j += 2
+                else:
+                    out.append(seq[j])
+                    j += 1
+            seq = out
+        ids.extend(seq)
+    return ids
+
+
+CORPUS = (
+    "the cat sat on the mat. the cat ate the rat. "
+    + EOT
+    + "注意力机制让模型关注重要的词。注意力，注意力！"
+    + EOT
+    + "a mat, a hat, a cat; that is that."
+)
+merges = train(CORPUS, 30)
+graded.integers("bpe_merges", "train(CORPUS, 30), flat (first, second, ...)",
+                np.array(merges).reshape(-1))
+for name, text in [
+    ("seen", "the cat sat on the mat."),
+    ("unseen", "that hat is the rat's 🐀"),
+    ("chinese", "注意力，模型！"),
+    ("eot", "a cat" + EOT + "注意" + EOT),
+]:
+    ids = encode(merges, text)
+    graded.integers(f"bpe_encode_{name}", f"encode of {text!r} with the 30 merges", ids)
+# Decoding: the bytes of each id, built from the merges.
+vocab = [bytes([b]) for b in range(256)] + [b""] * len(merges)
+for r, (a, b) in enumerate(merges):
+    vocab[256 + r] = vocab[a] + vocab[b]
+vocab.append(EOT.encode())
+for name, text in [("seen", "the cat sat on the mat."), ("eot", "a cat" + EOT + "注意" + EOT)]:
+    assert b"".join(vocab[i] for i in encode(merges, text)) == text.encode()
+print(f"BPE: {len(merges)} merges; first {merges[:4]}; round trips hold")
+
+# ------------------------------------------------------------------------------ RMSNorm
+EPS = 1e-5
+x = scrambled(3, 5, 2, 1.5)
+gain = np.linspace(0.6, 1.4, 5)
+up = scrambled(3, 5, 11, 1.0)
+d = x.shape[1]
+r = 1.0 / np.sqrt((x * x).mean(axis=1, keepdims=True) + EPS)
+y = x * r * gain
+dx = np.zeros_like(x)
+for t in range(x.shape[0]):
+    J = np.empty((d, d))
+    for j in range(d):
+        for k in range(d):
+            J[j, k] = gain[j] * r[t, 0] * ((j == k) - x[t, j] * x[t, k] * r[t, 0] ** 2 / d)
+    dx[t] = up[t] @ J
+dg = (up * x * r).sum(axis=0)
+graded.matrix("rms_x", "scrambled(3, 5, 2, 1.5)", x)
+graded.vector("rms_gain", "linspace(0.6, 1.4, 5)", gain)
+graded.matrix("rms_upstream", "scrambled(3, 5, 11, 1.0)", up)
+graded.matrix("rms_forward", "RMSNorm(x) with that gain, eps = 1e-5", y)
+graded.matrix("rms_d_x", "dY·J, J the Jacobian of each row", dx)
+graded.vector("rms_d_gain", "Σ_rows dY ⊙ x·r", dg)
+
+# --------------------------------------------------------------------------------- RoPE
+
+
+def rope(x, start, sign=1.0):
+    n, dh = x.shape
+    omega = 10000.0 ** (-np.arange(0, dh, 2) / dh)
+    z = x[:, 0::2] + 1j * x[:, 1::2]
+    pos = np.arange(start, start + n)[:, None]
+    w = z * np.exp(1j * sign * pos * omega)
+    out = np.empty_like(x)
+    out[:, 0::2], out[:, 1::2] = w.real, w.imag
+    return out
+
+
+xr = scrambled(4, 8, 5, 1.0)
+ur = scrambled(4, 8, 17, 1.0)
+graded.matrix("rope_x", "scrambled(4, 8, 5, 1.0)", xr)
+graded.matrix("rope_upstream", "scrambled(4, 8, 17, 1.0)", ur)
+graded.matrix("rope_start_0", "apply_rope(x, 0)", rope(xr, 0))
+graded.matrix("rope_start_7", "apply_rope(x, 7)", rope(xr, 7))
+# The backward as the transpose of each row's rotation matrix, built by columns.
+back = np.empty_like(ur)
+for t in range(4):
+    R = np.stack([rope(np.eye(8)[k:k + 1], 7 + t)[0] for k in range(8)], axis=1)
+    back[t] = R.T @ ur[t]
+graded.matrix("rope_backward_start_7", "Rᵀ dY per row, at positions 7 to 10", back)
+assert np.abs(back - rope(ur, 7, -1.0)).max() < 1e-12
+print("RoPE: complex form, transpose = inverse rotation: hold")
+
+# ------------------------------------------------------------------------------- SwiGLU
+
+
+def silu(a):
+    return a / (1.0 + np.exp(-a))
+
+
+xs = scrambled(3, 4, 3, 1.2)
+wg, wu, wd = scrambled(6, 4, 7, 0.8), scrambled(6, 4, 23, 0.8), scrambled(4, 6, 41, 0.8)
+us = scrambled(3, 4, 31, 1.0)
+
+
+def ffn(x, wg=wg, wu=wu, wd=wd):
+    return (silu(x @ wg.T) * (x @ wu.T)) @ wd.T
+
+
+def numeric(f, m, h=1e-6):
+    g = np.zeros_like(m)
+    for idx in np.ndindex(m.shape):
+        p, q = m.copy(), m.copy()
+        p[idx] += h
+        q[idx] -= h
+        g[idx] = ((f(p) * us).sum() - (f(q) * us).sum()) / (2 * h)
+    return g
+
+
+a, b = xs @ wg.T, xs @ wu.T
+sig = 1 / (1 + np.exp(-a))
+dh = us @ wd
+da = dh * b * sig * (1 + a * (1 - sig))
+db = dh * silu(a)
+grads = {
+    "d_x": da @ wg + db @ wu,
+    "d_w_gate": da.T @ xs,
+    "d_w_up": db.T @ xs,
+    "d_w_down": us.T @ (silu(a) * b),
+}
+numerics = {
+    "d_x": numeric(ffn, xs),
+    "d_w_gate": numeric(lambda w: ffn(xs, wg=w), wg),
+    "d_w_up": numeric(lambda w: ffn(xs, wu=w), wu),
+    "d_w_down": numeric(lambda w: ffn(xs, wd=w), wd),
+}
+for k in grads:
+    err = np.abs(grads[k] - numerics[k]).max()
+    assert err < 1e-8, (k, err)
+for name, m, what in [("x", xs, "scrambled(3, 4, 3, 1.2)"), ("w_gate", wg, "scrambled(6, 4, 7, 0.8)"),
+                      ("w_up", wu, "scrambled(6, 4, 23, 0.8)"), ("w_down", wd, "scrambled(4, 6, 41, 0.8)"),
+                      ("upstream", us, "scrambled(3, 4, 31, 1.0)")]:
+    graded.matrix(f"swiglu_{name}", what, m)
+graded.matrix("swiglu_output", "(SiLU(x W_gateᵀ) ⊙ x W_upᵀ) W_downᵀ", ffn(xs))
+for k, v in grads.items():
+    graded.matrix(f"swiglu_{k}", f"{k}, checked against central differences", v)
+print("SwiGLU: analytic gradients agree with central differences")
+
+finish(graded)
