@@ -19,6 +19,22 @@ fn mistake(cause: course_harness::Cause, result: Matrix) -> Misconception {
 // ---------------------------------------------------------------------------------------
 // BPE
 
+/// The mistakes whose result no other listed mistake of a different cause gives on this
+/// input: where two coincide (the leftmost learned pair is also the last learned one),
+/// neither is named, rather than one of them by a guess.
+fn apart(mistakes: Vec<Misconception>) -> Vec<Misconception> {
+    mistakes
+        .iter()
+        .filter(|m| {
+            mistakes.iter().all(|other| {
+                other.cause.key() == m.cause.key()
+                    || course_harness::distinguishable(&other.result, &m.result)
+            })
+        })
+        .cloned()
+        .collect()
+}
+
 /// How a mistaken BPE counts, merges and breaks ties.
 #[derive(Clone, Copy, Default)]
 struct Bpe {
@@ -139,7 +155,7 @@ pub fn merge_pair_mistakes(ids: &[usize], pair: (usize, usize), new_id: usize) -
     )
 }
 
-/// The merges (a flat row, as [`merges_row`]) that `train_bpe(text, n_merges)` learns
+/// The merges (a flat row: first, second, first, ...) that `train_bpe(text, n_merges)` learns
 /// with the largest or the first-seen pair on ties, counting without overlaps, or merging
 /// with a step of one.
 pub fn train_bpe_mistakes(text: &str, n_merges: usize) -> Vec<Misconception> {
@@ -242,7 +258,7 @@ fn encode(merges: &[(usize, usize)], text: &str, order: Order, eot: Eot) -> Vec<
 pub fn encode_mistakes(merges: &[(usize, usize)], text: &str) -> Vec<Misconception> {
     let right = ids_row(&encode(merges, text, Order::LowestRank, Eot::Right));
     let with = |order, eot| ids_row(&encode(merges, text, order, eot));
-    told_apart(differing(
+    apart(differing(
         &right,
         vec![
             mistake(ENCODE_LEFT_FIRST, with(Order::LeftFirst, Eot::Right)),

@@ -118,6 +118,14 @@ fn encode_applies_the_merges_in_the_order_they_were_learned() {
         &[256, B],
         &named!(NAMED, encode_mistakes(&[(A, A), (A, B), (256, 257)], "aab")),
     );
+    // Neither the leftmost learned pair nor the last learned one: with (b, c), (a, b),
+    // (c, a) learned in that order, "abcab" → [a, 256, a, b] → [a, 256, 257].
+    assert_ids_eq(
+        "encode(\"abcab\") with merges (b,c), (a,b), (c,a)",
+        &Bpe::from_merges(vec![(B, C), (A, B), (C, A)]).encode("abcab"),
+        &[A, 256, 257],
+        &named!(NAMED, encode_mistakes(&[(B, C), (A, B), (C, A)], "abcab")),
+    );
     // The training text comes out as training left it, and a merge can make a pair a
     // later merge joins: "aaab" → [256, a, b] → [256, 257] → [258].
     assert_ids_eq(

@@ -9,7 +9,7 @@ train-corpus = train_bpe of three documents (English, Chinese, English), 30 merg
 train-ties = train_bpe("dcba", 5): every pair occurs once, so the smallest pair wins each round
 train-documents = train_bpe("ab<|endoftext|>ab<|endoftext|>b", 3): pairs are counted inside each document only
 encode-text = encode({ $text }) with the 30 merges
-encode-rank = encode("abcab") with the merges (b, c), (a, b), (a, 256): the lowest rank first
+encode-rank = encode("abcab") with the merges (b, c), (a, b), (c, a): the lowest rank first
 decode-text = decode_bytes(encode({ $text })) must give back its bytes exactly
 decode-eot = decode_bytes([end_of_text()]) must be the bytes of "<|endoftext|>"
 

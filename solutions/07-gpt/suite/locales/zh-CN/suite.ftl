@@ -17,8 +17,8 @@ train-ties = train_bpe("dcba", 5)：每一对都只出现一次，所以每一�
 train-documents = train_bpe("ab<|endoftext|>ab<|endoftext|>b", 3)：只在每篇文档内部数相邻的对
 # en: d334c24b6f52c8bb
 encode-text = 用这 30 次合并 encode({ $text })
-# en: 41830133572b416f
-encode-rank = 用合并 (b, c)、(a, b)、(a, 256) 来 encode("abcab")：先合并秩最低的
+# en: 6b6f1917e1b5752f
+encode-rank = 用合并 (b, c)、(a, b)、(c, a) 来 encode("abcab")：先合并秩最低的
 # en: 8afcd8b97c406aeb
 decode-text = decode_bytes(encode({ $text })) 必须原样还原它的字节
 # en: 91caa8c3f6bf78ee
