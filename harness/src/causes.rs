@@ -256,5 +256,6 @@ pub mod encoder_layer;
 /// Lesson 06's causes: the full model's masks, the loss, the schedule, Adam, decoding.
 pub mod full_model;
 
-/// Lesson 07's causes: the BPE tokenizer, RMSNorm, RoPE, SwiGLU.
+/// Lesson 07's causes: the BPE tokenizer, RMSNorm, RoPE, SwiGLU, the schedule, AdamW,
+/// sampling, bits per byte.
 pub mod gpt;

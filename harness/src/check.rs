@@ -343,12 +343,70 @@ pub fn assert_ids_eq(
         ),
     };
     message.push('\n');
-    if let Some(recognised) = recognition(&ids_row(got), misconceptions) {
-        let _ = writeln!(message, "{recognised}");
+    match recognition(&ids_row(got), misconceptions) {
+        Some(recognised) => {
+            let _ = writeln!(message, "{recognised}");
+        }
+        None => {
+            if let Some(relation) = ids_relation(got, expected) {
+                let _ = writeln!(message, "{relation}");
+            }
+        }
     }
     let _ = writeln!(message, "{}: {expected:?}", tr!(MESSAGES, "label-expected"));
     let _ = writeln!(message, "{}: {got:?}", tr!(MESSAGES, "label-got"));
     panic!("{message}");
+}
+
+/// What a wrong sequence of ids still has in common with the right one: the same ids in
+/// another order, or the one stretch where they differ (the rest equal), with the bytes of
+/// each side as text when they are printable UTF-8 (a tokenizer's ids are often bytes).
+pub fn ids_relation(got: &[usize], expected: &[usize]) -> Option<String> {
+    let mut sorted_got = got.to_vec();
+    let mut sorted_expected = expected.to_vec();
+    sorted_got.sort_unstable();
+    sorted_expected.sort_unstable();
+    if sorted_got == sorted_expected {
+        return Some(tr!(MESSAGES, "ids-reordered"));
+    }
+    let prefix = got.iter().zip(expected).take_while(|(g, e)| g == e).count();
+    let suffix = got[prefix..]
+        .iter()
+        .rev()
+        .zip(expected[prefix..].iter().rev())
+        .take_while(|(g, e)| g == e)
+        .count();
+    let yours = &got[prefix..got.len() - suffix];
+    let theirs = &expected[prefix..expected.len() - suffix];
+    // Nothing in common at either end: the stretch would be both sequences whole.
+    if prefix + suffix == 0 {
+        return None;
+    }
+    let show = |ids: &[usize]| -> String {
+        let text = ids
+            .iter()
+            .all(|&id| id < 256)
+            .then(|| String::from_utf8(ids.iter().map(|&id| id as u8).collect()).ok())
+            .flatten()
+            .filter(|t| !t.is_empty() && t.chars().all(|c| !c.is_control()));
+        match text {
+            Some(text) => format!("{ids:?} (\"{text}\")"),
+            None => format!("{ids:?}"),
+        }
+    };
+    Some(match (yours.is_empty(), theirs.is_empty()) {
+        (true, false) => {
+            tr!(MESSAGES, "ids-missing", at = prefix, missing = show(theirs))
+        }
+        (false, true) => tr!(MESSAGES, "ids-extra", at = prefix, extra = show(yours)),
+        _ => tr!(
+            MESSAGES,
+            "ids-stretch",
+            at = prefix,
+            yours = show(yours),
+            expected = show(theirs)
+        ),
+    })
 }
 
 /// In the maintainers' runs (see [`crate::named`](mod@crate::named)), panics if a
@@ -591,6 +649,30 @@ mod tests {
         let mut checks = Checks::new();
         checks.check(|| {});
         checks.finish();
+    }
+
+    #[test]
+    fn a_wrong_sequence_of_ids_is_told_what_it_still_shares() {
+        course_i18n::set_current(course_i18n::Lang::En);
+        assert_eq!(
+            ids_relation(&[1, 3, 2], &[1, 2, 3]).as_deref(),
+            Some("Your ids are the expected ones, each as often, in another order.")
+        );
+        // Bytes that are text are shown as text too.
+        assert_eq!(
+            ids_relation(&[97, 98], &[97, 60, 124, 98]).as_deref(),
+            Some(
+                "The rest is equal, but from position 1 yours lacks [60, 124] (\"<|\")."
+            )
+        );
+        assert_eq!(
+            ids_relation(&[300, 7, 7, 7], &[300, 300, 7]).as_deref(),
+            Some(
+                "The rest is equal: from position 1, yours has [7, 7] where the expected \
+                 has [300]."
+            )
+        );
+        assert_eq!(ids_relation(&[5, 6], &[7, 8, 9]), None);
     }
 
     #[test]

@@ -472,3 +472,280 @@ pub fn swiglu_backward_mistakes(x: &Matrix, w: &SwiGluParts, d_y: &Matrix) -> Gr
         ),
     ])
 }
+
+// ---------------------------------------------------------------------------------------
+// The learning-rate schedule and AdamW
+
+/// The rates at `steps` (a row) of a warm-up and cosine schedule written with the warm-up
+/// from 0, the progress over all steps, no (1 + cos)/2, or a floor of 0.
+pub fn cosine_rate_mistakes(
+    steps: &[usize],
+    warmup: usize,
+    total: usize,
+    max_lr: Float,
+    min_lr: Float,
+) -> Vec<Misconception> {
+    let pi = std::f64::consts::PI;
+    let (w, n) = (warmup as Float, total as Float);
+    let rates = |warm: &dyn Fn(Float) -> Float, after: &dyn Fn(Float) -> Float| {
+        Matrix::from_shape_fn((1, steps.len()), |(_, i)| {
+            let s = steps[i] as Float;
+            if steps[i] < warmup {
+                warm(s)
+            } else if steps[i] > total {
+                after(n)
+            } else {
+                after(s)
+            }
+        })
+    };
+    let warm = |s: Float| max_lr * (s + 1.0) / w;
+    let cosine = |floor: Float, progress: Float, half: bool| {
+        let c = (pi * progress).cos();
+        floor + (max_lr - floor) * if half { 0.5 * (1.0 + c) } else { c }
+    };
+    let right = rates(&warm, &|s| cosine(min_lr, (s - w) / (n - w), true));
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(
+                WARMUP_FROM_ZERO,
+                rates(&|s| max_lr * s / w, &|s| cosine(min_lr, (s - w) / (n - w), true)),
+            ),
+            mistake(
+                COSINE_PROGRESS_TOTAL,
+                rates(&warm, &|s| cosine(min_lr, s / n, true)),
+            ),
+            mistake(
+                COSINE_NO_HALF,
+                rates(&warm, &|s| cosine(min_lr, (s - w) / (n - w), false)),
+            ),
+            mistake(
+                COSINE_TO_ZERO,
+                rates(&warm, &|s| cosine(0.0, (s - w) / (n - w), true)),
+            ),
+        ],
+    ))
+}
+
+/// How a mistaken AdamW decays.
+#[derive(Clone, Copy, PartialEq)]
+enum Decay {
+    Decoupled,
+    L2,
+    After,
+    All,
+    NoLr,
+}
+
+/// The parameters, flat (tensor after tensor, as a row), after AdamW's updates with the
+/// gradients `grads[step][tensor]` and rates `lrs[step]` (β₁ 0.9, β₂ 0.95, ε 1e-8, λ 0.1),
+/// with the decay fed into the gradient (Adam with L2), applied after the step, applied
+/// to every tensor, or without the learning rate.
+pub fn adamw_mistakes(
+    params: &[Vec<Float>],
+    decays: &[bool],
+    grads: &[Vec<Vec<Float>>],
+    lrs: &[Float],
+) -> Vec<Misconception> {
+    let run = |how: Decay| {
+        let (b1, b2, eps, wd) = (0.9 as Float, 0.95 as Float, 1e-8, 0.1);
+        let mut p: Vec<Vec<Float>> = params.to_vec();
+        let mut m: Vec<Vec<Float>> = params.iter().map(|t| vec![0.0; t.len()]).collect();
+        let mut v = m.clone();
+        for (step, (g_step, &lr)) in grads.iter().zip(lrs).enumerate() {
+            let t = (step + 1) as i32;
+            for k in 0..p.len() {
+                let decays_here = decays[k] || how == Decay::All;
+                let rate = match how {
+                    Decay::NoLr => wd,
+                    _ => lr * wd,
+                };
+                for i in 0..p[k].len() {
+                    let mut g = g_step[k][i];
+                    if decays_here && how == Decay::L2 {
+                        g += wd * p[k][i];
+                    }
+                    if decays_here && how != Decay::L2 && how != Decay::After {
+                        p[k][i] -= rate * p[k][i];
+                    }
+                    m[k][i] = b1 * m[k][i] + (1.0 - b1) * g;
+                    v[k][i] = b2 * v[k][i] + (1.0 - b2) * g * g;
+                    let m_hat = m[k][i] / (1.0 - b1.powi(t));
+                    let v_hat = v[k][i] / (1.0 - b2.powi(t));
+                    p[k][i] -= lr * m_hat / (v_hat.sqrt() + eps);
+                    if decays_here && how == Decay::After {
+                        p[k][i] -= rate * p[k][i];
+                    }
+                }
+            }
+        }
+        let flat: Vec<Float> = p.into_iter().flatten().collect();
+        Matrix::from_shape_vec((1, flat.len()), flat).expect("a row")
+    };
+    told_apart(differing(
+        &run(Decay::Decoupled),
+        vec![
+            mistake(ADAMW_L2, run(Decay::L2)),
+            mistake(ADAMW_DECAY_AFTER, run(Decay::After)),
+            mistake(ADAMW_DECAY_ALL, run(Decay::All)),
+            mistake(ADAMW_DECAY_NO_LR, run(Decay::NoLr)),
+        ],
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// Sampling
+
+fn as_row(values: &[Float]) -> Matrix {
+    Matrix::from_shape_fn((1, values.len()), |(_, i)| values[i])
+}
+
+fn softmax(z: &[Float]) -> Vec<Float> {
+    let max = z.iter().copied().fold(Float::NEG_INFINITY, Float::max);
+    let e: Vec<Float> = z.iter().map(|v| (v - max).exp()).collect();
+    let sum: Float = e.iter().sum();
+    e.iter().map(|v| v / sum).collect()
+}
+
+/// `softmax_with_temperature(logits, t)` (a row) with the logits multiplied by `t`.
+pub fn temperature_mistakes(logits: &[Float], t: Float) -> Vec<Misconception> {
+    let scaled = |f: &dyn Fn(Float) -> Float| softmax(&logits.iter().map(|&l| f(l)).collect::<Vec<_>>());
+    differing(
+        &as_row(&scaled(&|l| l / t)),
+        vec![mistake(TEMPERATURE_MULTIPLIED, as_row(&scaled(&|l| l * t)))],
+    )
+}
+
+/// The ids by probability, the lower (or, `high_first`, the higher) id first on ties.
+fn ranked(probs: &[Float], high_first: bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..probs.len()).collect();
+    order.sort_by(|&a, &b| {
+        let ties = if high_first { b.cmp(&a) } else { a.cmp(&b) };
+        probs[b].total_cmp(&probs[a]).then(ties)
+    });
+    order
+}
+
+fn keep(probs: &[Float], ids: &[usize], renormalise: bool) -> Matrix {
+    let mut kept = vec![0.0; probs.len()];
+    for &id in ids {
+        kept[id] = probs[id];
+    }
+    let sum: Float = if renormalise { kept.iter().sum() } else { 1.0 };
+    as_row(&kept.iter().map(|q| q / sum).collect::<Vec<_>>())
+}
+
+/// `top_k_filter(probs, k)` (a row) not renormalised, or with ties to the higher id.
+pub fn top_k_mistakes(probs: &[Float], k: usize) -> Vec<Misconception> {
+    let k = if k == 0 { probs.len() } else { k.min(probs.len()) };
+    let right = keep(probs, &ranked(probs, false)[..k], true);
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(TOP_K_NOT_RENORMALISED, keep(probs, &ranked(probs, false)[..k], false)),
+            mistake(TOP_K_TIES_HIGH, keep(probs, &ranked(probs, true)[..k], true)),
+        ],
+    ))
+}
+
+/// `top_p_filter(probs, p)` (a row) without the token that reaches `p`, or not
+/// renormalised.
+pub fn top_p_mistakes(probs: &[Float], p: Float) -> Vec<Misconception> {
+    let order = ranked(probs, false);
+    let mut cumulative = 0.0;
+    let mut n = 0;
+    for &id in &order {
+        n += 1;
+        cumulative += probs[id];
+        if cumulative >= p {
+            break;
+        }
+    }
+    let right = keep(probs, &order[..n], true);
+    let before = n.saturating_sub(1);
+    let mut mistakes = vec![mistake(TOP_P_NOT_RENORMALISED, keep(probs, &order[..n], false))];
+    if before > 0 {
+        mistakes.push(mistake(TOP_P_EXCLUDES_CROSSING, keep(probs, &order[..before], true)));
+    }
+    told_apart(differing(&right, mistakes))
+}
+
+// ---------------------------------------------------------------------------------------
+// Bits per byte and the byte baselines
+
+fn unigram_bits(train: &[u8], test: &[u8], smooth: Float, log: fn(Float) -> Float) -> Float {
+    let mut counts = [0.0 as Float; 256];
+    for &b in train {
+        counts[usize::from(b)] += 1.0;
+    }
+    let total = train.len() as Float + 256.0 * smooth;
+    test.iter()
+        .map(|&b| -log((counts[usize::from(b)] + smooth) / total))
+        .sum()
+}
+
+fn bigram_bits(
+    train: &[u8],
+    test: &[u8],
+    smooth: Float,
+    log: fn(Float) -> Float,
+    skip_first: bool,
+) -> Float {
+    let mut pairs = vec![[0.0 as Float; 256]; 256];
+    let mut starts = [0.0 as Float; 256];
+    for w in train.windows(2) {
+        pairs[usize::from(w[0])][usize::from(w[1])] += 1.0;
+        starts[usize::from(w[0])] += 1.0;
+    }
+    let first = if skip_first {
+        0.0
+    } else {
+        unigram_bits(train, &test[..1], smooth, log)
+    };
+    let rest: Float = test
+        .windows(2)
+        .map(|w| {
+            let (a, b) = (usize::from(w[0]), usize::from(w[1]));
+            -log((pairs[a][b] + smooth) / (starts[a] + 256.0 * smooth))
+        })
+        .sum();
+    let n = if skip_first { test.len() - 1 } else { test.len() } as Float;
+    (first + rest) / n
+}
+
+/// `unigram_bits_per_byte(train, test)` (1 × 1) in nats, or without smoothing.
+pub fn unigram_mistakes(train: &[u8], test: &[u8]) -> Vec<Misconception> {
+    let n = test.len() as Float;
+    let one = |v: Float| Matrix::from_elem((1, 1), v);
+    told_apart(differing(
+        &one(unigram_bits(train, test, 1.0, Float::log2) / n),
+        vec![
+            mistake(BITS_IN_NATS, one(unigram_bits(train, test, 1.0, Float::ln) / n)),
+            mistake(
+                BASELINE_NO_SMOOTHING,
+                one(unigram_bits(train, test, 0.0, Float::log2) / n),
+            ),
+        ],
+    ))
+}
+
+/// `bigram_bits_per_byte(train, test)` (1 × 1) in nats, without smoothing, or without
+/// the first byte.
+pub fn bigram_mistakes(train: &[u8], test: &[u8]) -> Vec<Misconception> {
+    let one = |v: Float| Matrix::from_elem((1, 1), v);
+    told_apart(differing(
+        &one(bigram_bits(train, test, 1.0, Float::log2, false)),
+        vec![
+            mistake(BITS_IN_NATS, one(bigram_bits(train, test, 1.0, Float::ln, false))),
+            mistake(
+                BASELINE_NO_SMOOTHING,
+                one(bigram_bits(train, test, 0.0, Float::log2, false)),
+            ),
+            mistake(
+                BIGRAM_SKIPS_FIRST,
+                one(bigram_bits(train, test, 1.0, Float::log2, true)),
+            ),
+        ],
+    ))
+}

@@ -13,7 +13,10 @@ Each value is computed another way than the lesson computes it:
   entry from ∂y_j/∂x_k = g_j·r·(δ_jk − x_j·x_k·r²/d), then dY·J;
 - RoPE: each pair (x[2i], x[2i+1]) as the complex number x[2i] + i·x[2i+1], multiplied by
   e^{i·p·ω_i}; its backward as the transpose of the rotation matrix;
-- SwiGLU: the forward as written; every gradient checked against central differences.
+- SwiGLU: the forward as written; every gradient checked against central differences;
+- the schedule, vectorised over all steps with numpy.where; AdamW, PyTorch's update
+  written over whole arrays (decay, then the moments); the filters by numpy.argsort (a
+  stable sort of −p); the baselines with numpy.bincount and numpy.add.at.
 """
 
 import sys
@@ -215,5 +218,90 @@ graded.matrix("swiglu_output", "(SiLU(x W_gateᵀ) ⊙ x W_upᵀ) W_downᵀ", ff
 for k, v in grads.items():
     graded.matrix(f"swiglu_{k}", f"{k}, checked against central differences", v)
 print("SwiGLU: analytic gradients agree with central differences")
+
+# ----------------------------------------------------------------------- the schedule
+steps = np.arange(0, 131)
+warm, total, hi, lo = 10, 110, 3e-3, 2e-4
+progress = np.clip((steps - warm) / (total - warm), 0.0, 1.0)
+rates = np.where(steps < warm, hi * (steps + 1) / warm,
+                 lo + (hi - lo) * 0.5 * (1 + np.cos(np.pi * progress)))
+graded.vector("cosine_rates", "cosine_rate(step, 10, 110, 3e-3, 2e-4) for step 0..=130", rates)
+
+# -------------------------------------------------------------------------------- AdamW
+params = [np.array([0.5, -1.5, 2.0, 0.25]), np.array([1.0, 0.8]), np.array([-0.3, 0.7, 0.1])]
+decays = [True, False, True]
+grads = [
+    [np.array([0.1, -0.2, 0.05, 0.0]), np.array([0.3, -0.1]), np.array([0.0, 0.02, -0.4])],
+    [np.array([-0.05, 0.1, 0.2, 0.3]), np.array([0.0, 0.2]), np.array([0.1, -0.1, 0.0])],
+    [np.array([0.2, 0.0, -0.1, 0.1]), np.array([-0.2, 0.05]), np.array([0.3, 0.0, 0.2])],
+]
+lrs = [0.01, 0.02, 0.015]
+b1, b2, eps, wd = 0.9, 0.95, 1e-8, 0.1
+m = [np.zeros_like(p) for p in params]
+v = [np.zeros_like(p) for p in params]
+p = [q.copy() for q in params]
+for t, (g, lr) in enumerate(zip(grads, lrs), start=1):
+    for k in range(3):
+        if decays[k]:
+            p[k] = p[k] * (1 - lr * wd)
+        m[k] = b1 * m[k] + (1 - b1) * g[k]
+        v[k] = b2 * v[k] + (1 - b2) * g[k] ** 2
+        p[k] = p[k] - lr * (m[k] / (1 - b1 ** t)) / (np.sqrt(v[k] / (1 - b2 ** t)) + eps)
+graded.vector("adamw_after_3", "the three tensors, flat, after three AdamW steps", np.concatenate(p))
+
+# ----------------------------------------------------------------------------- sampling
+logits = np.array([1.2, -0.3, 2.5, 0.0, 2.5, -1.1, 0.7, 1.9])
+for t in (0.7, 1.5):
+    z = logits / t
+    e = np.exp(z - z.max())
+    graded.vector(f"softmax_t{str(t).replace('.', '_')}", f"softmax(logits / {t})", e / e.sum())
+e = np.exp(logits - logits.max())
+probs = e / e.sum()
+graded.vector("probs", "softmax(logits)", probs)
+order = np.argsort(-probs, kind="stable")  # ties: the lower id first
+
+
+def keep(ids):
+    out = np.zeros_like(probs)
+    out[ids] = probs[ids]
+    return out / out.sum()
+
+
+for k in (1, 3, 5):
+    graded.vector(f"top_k_{k}", f"top_k_filter(probs, {k})", keep(order[:k]))
+for pp in (0.3, 0.75, 0.95):
+    c = np.cumsum(probs[order])
+    n = int(np.argmax(c >= pp)) + 1
+    graded.vector(f"top_p_{str(pp).replace('.', '_')}", f"top_p_filter(probs, {pp})", keep(order[:n]))
+us = np.linspace(0.01, 0.99, 25)
+q = keep(order[:5])  # top-k first, renormalised; then the nucleus of what is left
+q_order = np.argsort(-q, kind="stable")
+n = int(np.argmax(np.cumsum(q[q_order]) >= 0.9)) + 1
+filtered = np.zeros_like(q)
+filtered[q_order[:n]] = q[q_order[:n]]
+filtered /= filtered.sum()
+graded.vector("sample_us", "the draws u", us)
+for name, dist in [("plain", probs), ("k5_p0_9", filtered)]:
+    c = np.cumsum(dist)
+    graded.integers(f"sample_{name}", f"the first id whose cumulative probability exceeds u, {name}",
+                    np.array([int(np.argmax(c > u)) for u in us]))
+
+# --------------------------------------------------------------------- the baselines
+text = CORPUS.encode("utf-8")
+cut = int(len(text) * 0.8)
+train_b, test_b = text[:cut], text[cut:]
+uni = np.bincount(np.frombuffer(train_b, dtype=np.uint8), minlength=256) + 1.0
+uni = uni / uni.sum()
+tb = np.frombuffer(test_b, dtype=np.uint8)
+graded.scalar("unigram_bpb", "unigram_bits_per_byte(train, test), 80/20 split of CORPUS",
+              -np.log2(uni[tb]).mean())
+pairs = np.zeros((256, 256))
+a = np.frombuffer(train_b, dtype=np.uint8)
+np.add.at(pairs, (a[:-1], a[1:]), 1.0)
+cond = (pairs + 1.0) / (pairs.sum(axis=1, keepdims=True) + 256.0)
+bits = -np.log2(uni[tb[0]]) - np.log2(cond[tb[:-1], tb[1:]]).sum()
+graded.scalar("bigram_bpb", "bigram_bits_per_byte(train, test), 80/20 split of CORPUS", bits / len(tb))
+graded.integers("split", "the byte at which the split cuts CORPUS", [cut])
+print(f"baselines on the 80/20 split: unigram {-np.log2(uni[tb]).mean():.4f}, bigram {bits / len(tb):.4f} bits per byte")
 
 finish(graded)

@@ -572,3 +572,57 @@ hint-07-gpt-SwiGlu--backward-idea =
 # en: 0
 hint-07-gpt-SwiGlu--backward-code =
     `let f = self.forward(x); let d_w_down = d_y.t().dot(&f.hidden); let d_h = d_y.dot(&self.w_down); let d_b = &d_h * &f.gate.mapv(silu); let slope = f.gate.mapv(|a| { let s = 1.0 / (1.0 + (-a).exp()); s * (1.0 + a * (1.0 - s)) }); let d_a = d_h * &f.up * &slope;`，再算三个乘积。
+# en: 0
+hint-07-gpt-cosine_rate-idea =
+    三种情况，步数从 0 数起。预热期间（step < warmup）学习率沿直线上升，max_lr · (step + 1) / warmup，这样第 0 步就已经在更新，第 warmup − 1 步到达 max_lr。从 warmup 到 total 沿半个余弦下降：progress = (step − warmup)/(total − warmup) 从 0 走到 1，学习率为 min_lr + (max_lr − min_lr) · (1 + cos(π · progress))/2。total 之后保持 min_lr。
+# en: 0
+hint-07-gpt-cosine_rate-code =
+    先 `assert!(warmup < total)`，然后 `if step < warmup { return max_lr * (step + 1) as Float / warmup as Float; } if step > total { return min_lr; } let progress = (step - warmup) as Float / (total - warmup) as Float; min_lr + (max_lr - min_lr) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())`。
+# en: 0
+hint-07-gpt-AdamW--update-idea =
+    就是第 06 课的 Adam，再在它之前为需要衰减的张量加一行：θ ← θ − lr·λ·θ（θ 乘以 1 − lr·λ）。衰减从不进入梯度：m 和 v 只看到 g。把 λθ 加到 g 上是带 L2 的 Adam，那样衰减会再被 √v̂ 除掉。`self.decays` 中标记为 false 的张量（增益）只走 Adam 的一步。
+# en: 0
+hint-07-gpt-AdamW--update-code =
+    `self.step += 1; let t = self.step as i32;`，然后对每个张量 k：`let decay = if self.decays[k] { lr * self.weight_decay } else { 0.0 };`，对每个元素：`param[i] -= decay * param[i];`，再接第 06 课更新 m、v、m̂、v̂ 和参数的四行。
+# en: 0
+hint-07-gpt-bits_per_byte-idea =
+    total_nats 是各 token 的 −ln p 之和。把奈特换成比特（除以 ln 2），再平摊到文本的字节数上（除以 n_bytes），而不是 token 数上：这样两种分词器才能比较。
+# en: 0
+hint-07-gpt-bits_per_byte-code =
+    `total_nats / (n_bytes as Float * std::f64::consts::LN_2)`。
+# en: 0
+hint-07-gpt-unigram_bits_per_byte-idea =
+    数出 train 中 256 种字节各出现几次。用加一平滑，P(b) = (count(b) + 1)/(len(train) + 256)：每个字节（即使没见过）都有概率。答案是 test 中各字节 −log₂ P(b) 的平均（用 log₂ 而不是 ln：单位是比特）。
+# en: 0
+hint-07-gpt-unigram_bits_per_byte-code =
+    `let mut counts = [0usize; 256]; for &b in train { counts[usize::from(b)] += 1; }`，然后 `test.iter().map(|&b| -((counts[usize::from(b)] + 1) as Float / (train.len() + 256) as Float).log2()).sum::<Float>() / test.len() as Float`。
+# en: 0
+hint-07-gpt-bigram_bits_per_byte-idea =
+    数出 train 中相邻字节对 (a, b) 的次数，以及以每个 a 开头的对有多少。P(b | a) = (count(a, b) + 1)/(count(a, ·) + 256)。test 的第一个字节前面没有字节：用一元模型给它打分。之后每个字节都以前一个字节为条件；平均是对 test 的全部字节（包括第一个）求的。
+# en: 0
+hint-07-gpt-bigram_bits_per_byte-code =
+    用 `train.windows(2)` 填好 `let mut pairs = vec![[0usize; 256]; 256]; let mut starts = [0usize; 256];`；`let mut bits = unigram_bits_per_byte(train, &test[..1]);`，然后对 `test.windows(2)` 中的每个 `w`：`bits -= ((pairs[a][b] + 1) as Float / (starts[a] + 256) as Float).log2();`，最后 `bits / test.len() as Float`。
+# en: 0
+hint-07-gpt-softmax_with_temperature-idea =
+    把每个 logit 除以 T（不是乘：T < 1 必须让分布更尖锐），减去最大值使 exp 不会溢出，取指数，再除以总和。T 不为正时 panic：温度 0 是贪心解码，由 sample_next 处理，不做除法。
+# en: 0
+hint-07-gpt-softmax_with_temperature-code =
+    `let max = logits.iter().copied().fold(Float::NEG_INFINITY, Float::max); let exps: Vec<Float> = logits.iter().map(|&l| ((l - max) / temperature).exp()).collect(); let sum: Float = exps.iter().sum(); exps.iter().map(|e| e / sum).collect()`。
+# en: 0
+hint-07-gpt-top_k_filter-idea =
+    把 id 按概率从大到小排序，概率相等时 id 小的在前；保留前 k 个，其余设为 0，再把保留的除以它们的和，使它们重新加起来为 1。k = 0 或 k ≥ token 数时全部保留。
+# en: 0
+hint-07-gpt-top_k_filter-code =
+    `let mut order: Vec<usize> = (0..probs.len()).collect(); order.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]).then(a.cmp(&b)));`，然后把 `order[..k]` 中各 id 的 `probs[id]` 拷到一个全零向量里，再重新归一化。
+# en: 0
+hint-07-gpt-top_p_filter-idea =
+    按概率从大到小（相等时 id 小的在前）遍历 id，把每个都留下，并把它的概率加到累计和上；在使累计和达到或超过 p 的那个 token 之后立刻停止：它属于核。然后重新归一化。第一个 token 总会保留。
+# en: 0
+hint-07-gpt-top_p_filter-code =
+    `let mut cumulative = 0.0; for id in order { kept[id] = probs[id]; cumulative += probs[id]; if cumulative >= p { break; } }`，其中 `kept` 是全零向量，`order` 与 top_k_filter 中相同；然后除以保留部分的和。
+# en: 0
+hint-07-gpt-sample_next-idea =
+    温度为 0 时：返回 argmax（相等的最大值中 id 最小的），不看 u。否则：先用温度得到概率，再做 top-k，再做 top-p；然后依次累加各 id 的概率，返回累计和第一次超过 u 的那个 id。若舍入误差使 u 高于总和，就返回最后一个概率非零的 id。
+# en: 0
+hint-07-gpt-sample_next-code =
+    `let probs = top_p_filter(&top_k_filter(&softmax_with_temperature(logits, sampling.temperature), sampling.top_k), sampling.top_p); let mut cumulative = 0.0; let mut last = 0; for (id, &q) in probs.iter().enumerate() { if q > 0.0 { cumulative += q; last = id; if cumulative > u { return id; } } } last`。

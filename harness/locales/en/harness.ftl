@@ -28,6 +28,10 @@ rows-sum-to-one =
 matrix-entry = { $what }: entry [{ $row }, { $col }] should be { $expected }, got { $got } (|difference| { $diff }, tolerance { $abs } + { $rel } x |expected|).
 ids-differ = { $what }: the ids first differ at position { $at } (from 0): expected { $expected }, got { $got }.
 ids-length = { $what }: { $expected } ids expected, got { $got }; the shorter is the start of the longer.
+ids-reordered = Your ids are the expected ones, each as often, in another order.
+ids-missing = The rest is equal, but from position { $at } yours lacks { $missing }.
+ids-extra = The rest is equal, but from position { $at } yours has { $extra } too much.
+ids-stretch = The rest is equal: from position { $at }, yours has { $yours } where the expected has { $expected }.
 known-mistake = Your result matches a known mistake. Likely cause: { $cause }.
 known-mistakes = Your result matches { $count } known mistakes on this input, which it cannot tell apart. Likely cause: { $causes }.
 known-mistakes-or = { "; or " }
@@ -334,3 +338,22 @@ swiglu-silu-on-up = SiLU was applied to the output of W_up instead of W_gate: h 
 swiglu-sigmoid = the gate is the sigmoid σ(a), not SiLU(a) = a·σ(a) (that would be GLU's gate)
 swiglu-slope-sigmoid = the backward pass used σ(a) as the slope of SiLU; SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))
 swiglu-dx-one-path = dx has only one of its two paths; x feeds both W_gate and W_up, so dx = da W_gate + db W_up
+
+## Lesson 07: the schedule, AdamW, sampling, bits per byte (causes/gpt.rs)
+
+lr-warmup-from-zero = the warm-up starts at 0 (max_lr · step / warmup): step 0 would not move the weights at all; it is max_lr · (step + 1) / warmup, so that the warm-up's last step reaches max_lr
+lr-cosine-progress-total = the cosine's progress is counted over all the steps; it runs over the steps after the warm-up: progress = (step − warmup) / (total − warmup), 0 when the warm-up ends and 1 at the last step
+lr-cosine-no-half = the cosine lacks its (1 + cos)/2: it must fall from 1 to 0 as progress goes from 0 to 1, so the rate goes from max_lr to min_lr
+lr-cosine-to-zero = the cosine decays to 0 instead of min_lr: min_lr + (max_lr − min_lr) · (1 + cos(π · progress)) / 2
+adamw-l2 = the weight decay was added to the gradient (g + λθ), which is Adam with an L2 penalty: AdamW decouples it, θ ← θ − lr·λ·θ, and m and v see the gradient alone
+adamw-decay-after = the decay was applied after Adam's step, to the updated weight; PyTorch's AdamW decays θ first (θ ← θ − lr·λ·θ), then takes Adam's step
+adamw-decay-all = every tensor was decayed; only those whose flag in `decays` is true decay (weight matrices; not the gains)
+adamw-decay-no-lr = the decay is missing the learning rate: θ ← θ − lr·λ·θ, not θ − λ·θ
+temperature-multiplied = the logits were multiplied by the temperature; they are divided by it: softmax(logits / T), so that T < 1 sharpens
+top-k-not-renormalised = the kept probabilities were not renormalised: divide them by their sum, so that they add up to 1
+top-k-ties-high = among equal probabilities the higher id was kept; the lower id ranks first
+top-p-excludes-crossing = the token at which the cumulative probability reaches p was left out; it belongs to the nucleus (the smallest set whose probability is at least p), and the most probable token is always kept
+top-p-not-renormalised = the nucleus was not renormalised: divide the kept probabilities by their sum
+bits-in-nats = the result is in nats (natural logarithm); bits per byte uses log₂, so divide nats by ln 2
+baseline-no-smoothing = the counts were not smoothed: add one to every count and 256 to the denominator (add-one smoothing), so that a byte never seen still has a probability
+bigram-skips-first = the first byte of the text was left out (the mean over the pairs only); it is scored by the unigram model, and the mean is over every byte

@@ -40,6 +40,14 @@ matrix-entry = { $what }：元素 [{ $row }, { $col }] 应为 { $expected }，�
 ids-differ = { $what }：两串 id 在位置 { $at }（从 0 数起）第一次不同：应为 { $expected }，实际得到 { $got }。
 # en: bf2d39dace7254f2
 ids-length = { $what }：应有 { $expected } 个 id，实际得到 { $got } 个；较短的一串正是较长一串的开头。
+# en: 841023e2779f439d
+ids-reordered = 你的 id 与期望的完全相同、每个出现的次数也相同，只是顺序不同。
+# en: 878733eb4912d99d
+ids-missing = 其余部分相同，但从位置 { $at } 起，你的结果少了 { $missing }。
+# en: 2ad66a1762b7e3dc
+ids-extra = 其余部分相同，但从位置 { $at } 起，你的结果多出了 { $extra }。
+# en: d477f965da348fe3
+ids-stretch = 其余部分相同：从位置 { $at } 起，你的结果是 { $yours }，而期望的是 { $expected }。
 # en: f4268ebea5dd54b7
 known-mistake = 你的结果与一个已知错误的结果相同。可能的原因：{ $cause }。
 # en: bc9b8b12c09effbf
@@ -593,3 +601,38 @@ swiglu-sigmoid = 门用的是 sigmoid σ(a)，而不是 SiLU(a) = a·σ(a)（那
 swiglu-slope-sigmoid = 反向传播把 σ(a) 当成了 SiLU 的斜率；SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))
 # en: b9eb632af8ad5c11
 swiglu-dx-one-path = dx 只算了两条路径中的一条；x 同时进入 W_gate 和 W_up，所以 dx = da W_gate + db W_up
+
+## Lesson 07: the schedule, AdamW, sampling, bits per byte (causes/gpt.rs)
+
+# en: 6bc8edc3243665ed
+lr-warmup-from-zero = 预热从 0 开始（max_lr · step / warmup）：第 0 步根本不会更新权重；应为 max_lr · (step + 1) / warmup，这样预热的最后一步正好到达 max_lr
+# en: 128d34b4925989de
+lr-cosine-progress-total = 余弦的进度是按全部步数算的；它应当只覆盖预热之后的步数：progress = (step − warmup) / (total − warmup)，预热结束时为 0，最后一步为 1
+# en: 91d02110c0f9fff3
+lr-cosine-no-half = 余弦缺了 (1 + cos)/2：随着进度从 0 到 1，它必须从 1 降到 0，使学习率从 max_lr 降到 min_lr
+# en: 7406ac8df04532a4
+lr-cosine-to-zero = 余弦衰减到了 0 而不是 min_lr：应为 min_lr + (max_lr − min_lr) · (1 + cos(π · progress)) / 2
+# en: 84777b3b2b16e1f1
+adamw-l2 = 权重衰减被加到了梯度上（g + λθ），那是带 L2 惩罚的 Adam：AdamW 把它解耦，θ ← θ − lr·λ·θ，而 m 和 v 只看到梯度本身
+# en: 067ef4615a1c0ab2
+adamw-decay-after = 衰减是在 Adam 的一步之后、对更新后的权重做的；PyTorch 的 AdamW 先衰减 θ（θ ← θ − lr·λ·θ），再走 Adam 的一步
+# en: 5bd2b037bfdd3503
+adamw-decay-all = 每个张量都被衰减了；只有 `decays` 中标记为 true 的才衰减（权重矩阵；增益不衰减）
+# en: 4889738d9cdabca0
+adamw-decay-no-lr = 衰减缺了学习率：应为 θ ← θ − lr·λ·θ，而不是 θ − λ·θ
+# en: 65821b766ca20c9f
+temperature-multiplied = logits 被乘以了温度；应当除以它：softmax(logits / T)，这样 T < 1 才会让分布更尖锐
+# en: 81917f83d68dc52e
+top-k-not-renormalised = 保留下来的概率没有重新归一化：要除以它们的和，使它们加起来为 1
+# en: c4eb056312d59a1a
+top-k-ties-high = 在概率相等时保留了 id 较大的；应当是 id 较小的排在前面
+# en: a58e9493a24beab8
+top-p-excludes-crossing = 累积概率达到 p 的那个 token 被排除了；它属于核（概率至少为 p 的最小集合），而且最可能的 token 总要保留
+# en: c6f07a4bf010ad92
+top-p-not-renormalised = 核没有重新归一化：要把保留下来的概率除以它们的和
+# en: 235464447e33ad8b
+bits-in-nats = 结果的单位是奈特（自然对数）；每字节比特数用的是 log₂，所以要把奈特除以 ln 2
+# en: 1bbc9f36c94092a0
+baseline-no-smoothing = 计数没有做平滑：每个计数加一、分母加 256（加一平滑），这样没见过的字节也有概率
+# en: 204de3651caf6f4f
+bigram-skips-first = 文本的第一个字节被漏掉了（只对相邻对求平均）；它应由一元模型打分，平均是对所有字节求的

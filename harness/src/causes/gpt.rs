@@ -1,4 +1,5 @@
-//! Lesson 07's causes: the byte-level BPE tokenizer, RMSNorm, RoPE and SwiGLU.
+//! Lesson 07's causes: the byte-level BPE tokenizer, RMSNorm, RoPE and SwiGLU; the
+//! learning-rate schedule, AdamW, sampling and the byte baselines.
 
 use crate::Cause;
 
@@ -76,3 +77,51 @@ pub const SILU_SLOPE_SIGMOID: Cause = Cause::harness("swiglu-slope-sigmoid");
 
 /// dx has only one of its two paths.
 pub const SWIGLU_DX_ONE_PATH: Cause = Cause::harness("swiglu-dx-one-path");
+
+/// the warm-up starts at 0 (max_lr · step / warmup).
+pub const WARMUP_FROM_ZERO: Cause = Cause::harness("lr-warmup-from-zero");
+
+/// the cosine's progress is counted over all the steps.
+pub const COSINE_PROGRESS_TOTAL: Cause = Cause::harness("lr-cosine-progress-total");
+
+/// the cosine lacks its (1 + cos)/2.
+pub const COSINE_NO_HALF: Cause = Cause::harness("lr-cosine-no-half");
+
+/// the cosine decays to 0 instead of min_lr.
+pub const COSINE_TO_ZERO: Cause = Cause::harness("lr-cosine-to-zero");
+
+/// the weight decay was added to the gradient (g + λθ), which is Adam with an L2 penalty.
+pub const ADAMW_L2: Cause = Cause::harness("adamw-l2");
+
+/// the decay was applied after Adam's step, to the updated weight.
+pub const ADAMW_DECAY_AFTER: Cause = Cause::harness("adamw-decay-after");
+
+/// every tensor was decayed.
+pub const ADAMW_DECAY_ALL: Cause = Cause::harness("adamw-decay-all");
+
+/// the decay is missing the learning rate.
+pub const ADAMW_DECAY_NO_LR: Cause = Cause::harness("adamw-decay-no-lr");
+
+/// the logits were multiplied by the temperature.
+pub const TEMPERATURE_MULTIPLIED: Cause = Cause::harness("temperature-multiplied");
+
+/// the kept probabilities were not renormalised.
+pub const TOP_K_NOT_RENORMALISED: Cause = Cause::harness("top-k-not-renormalised");
+
+/// among equal probabilities the higher id was kept.
+pub const TOP_K_TIES_HIGH: Cause = Cause::harness("top-k-ties-high");
+
+/// the token at which the cumulative probability reaches p was left out.
+pub const TOP_P_EXCLUDES_CROSSING: Cause = Cause::harness("top-p-excludes-crossing");
+
+/// the nucleus was not renormalised.
+pub const TOP_P_NOT_RENORMALISED: Cause = Cause::harness("top-p-not-renormalised");
+
+/// the result is in nats (natural logarithm).
+pub const BITS_IN_NATS: Cause = Cause::harness("bits-in-nats");
+
+/// the counts were not smoothed.
+pub const BASELINE_NO_SMOOTHING: Cause = Cause::harness("baseline-no-smoothing");
+
+/// the first byte of the text was left out (the mean over the pairs only).
+pub const BIGRAM_SKIPS_FIRST: Cause = Cause::harness("bigram-skips-first");

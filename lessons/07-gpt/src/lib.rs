@@ -1,7 +1,7 @@
 //! Lesson 07: A GPT of your own.
 //!
 //! From the 2017 Transformer of lessons 02 to 06 to the decoder-only language models of
-//! today, in build order. This release of the lesson holds its first two parts:
+//! today, in build order. This release of the lesson holds these parts:
 //!
 //! 1. [`bpe`]: a byte-level BPE tokenizer. Text becomes bytes (ids 0 to 255); training
 //!    merges the most frequent adjacent pair again and again, each merge a new id
@@ -16,7 +16,17 @@
 //!    - [`swiglu`]: the gated feed-forward `y = (SiLU(x W_gateᵀ) ⊙ x W_upᵀ) W_downᵀ`,
 //!      `(n, d_model)` → `(n, d_ff)` → `(n, d_model)`.
 //!
-//! Each with its backward pass. Book: chapter 07, "A GPT of your own".
+//!
+//!    Each with its backward pass.
+//! 3. Training and sampling, around the model:
+//!    - [`schedule`]: the warm-up and cosine learning rate, and AdamW, Adam with its weight
+//!      decay decoupled: `θ ← θ − lr·λ·θ`, then Adam's step;
+//!    - [`baselines`]: bits per byte, `nats / (bytes · ln 2)`, and the byte unigram and
+//!      bigram models any language model must beat.
+//!    - [`sampling`]: `softmax(logits / T)`, top-k and top-p filtering, and the next token
+//!      from a uniform draw `u`, greedy at `T = 0`;
+//!
+//! Book: chapter 07, "A GPT of your own".
 //!
 //! # How to work on this lesson
 //!
@@ -31,12 +41,30 @@
 //! Don't change the signatures or the tests: grading uses only this `src/` folder,
 //! with the course's own copy of everything else.
 
+// Part 1: the tokenizer.
 pub mod bpe;
+
+// Part 2: what changed in the block since 2017.
 pub mod rms_norm;
+
 pub mod rope;
+
 pub mod swiglu;
+
+// Part 3: training and sampling, around the model.
+pub mod schedule;
+
+pub mod baselines;
+
+pub mod sampling;
 
 pub use bpe::{Bpe, END_OF_TEXT, count_pairs, merge_pair, train_bpe};
 pub use rms_norm::{RMS_NORM_EPS, RmsNorm, RmsNormGrads};
 pub use rope::{apply_rope, rope_backward};
 pub use swiglu::{SwiGlu, SwiGluForward, SwiGluGrads, silu};
+
+pub use baselines::{bigram_bits_per_byte, bits_per_byte, unigram_bits_per_byte};
+pub use sampling::{
+    Sampling, sample_next, softmax_with_temperature, top_k_filter, top_p_filter,
+};
+pub use schedule::{AdamW, cosine_rate};

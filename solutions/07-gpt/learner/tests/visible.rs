@@ -20,8 +20,10 @@ use course_mistakes::gpt::{
     swiglu_backward_mistakes, swiglu_mistakes, train_bpe_mistakes,
 };
 use gpt::{
-    Bpe, END_OF_TEXT, RmsNorm, SwiGlu, apply_rope, count_pairs, merge_pair,
-    rope_backward, silu, train_bpe,
+    AdamW, Bpe, END_OF_TEXT, RmsNorm, Sampling, SwiGlu, apply_rope, bigram_bits_per_byte,
+    bits_per_byte, cosine_rate, count_pairs, merge_pair, rope_backward, sample_next,
+    silu, softmax_with_temperature, top_k_filter, top_p_filter, train_bpe,
+    unigram_bits_per_byte,
 };
 
 /// The named mistakes' wrong answers for this file's inputs, recorded beside it by
@@ -104,6 +106,14 @@ fn training_stops_when_no_pair_is_left() {
     // "ab" has one pair: after merging it the text is one token and nothing is left.
     assert_eq!(train_bpe("ab", 5).merges(), &[(A, B)]);
     assert_eq!(train_bpe("", 5).merges(), &[] as &[(usize, usize)]);
+    // Documents are trained apart: "ab" twice, with the end-of-text token between, has the
+    // one pair (a, b) and nothing across the boundary or inside the token's text.
+    assert_ids_eq(
+        "train_bpe(\"ab<|endoftext|>ab\", 5).merges(), flat",
+        &flat(train_bpe("ab<|endoftext|>ab", 5).merges()),
+        &[A, B],
+        &[],
+    );
 }
 
 #[test]
@@ -176,10 +186,14 @@ fn decoding_an_encoding_gives_back_any_text_exactly() {
             "every id of {text:?} must be below vocab_size() = {}: {ids:?}",
             bpe.vocab_size()
         );
-        assert_eq!(
-            bpe.decode_bytes(&ids),
-            text.as_bytes(),
-            "decode_bytes(encode({text:?})) must give back its bytes exactly (ids {ids:?})"
+        let bytes = |b: &[u8]| b.iter().map(|&b| usize::from(b)).collect::<Vec<_>>();
+        assert_ids_eq(
+            &format!(
+                "decode_bytes(encode({text:?})) as bytes, which must be {text:?}'s exactly"
+            ),
+            &bytes(&bpe.decode_bytes(&ids)),
+            &bytes(text.as_bytes()),
+            &[],
         );
     }
     // The corpus it was trained on is shorter in tokens than in bytes.
@@ -480,5 +494,181 @@ fn swiglu_backward_matches_numerical_gradients() {
         &numerical_gradient(|w| with(2, w), &ffn.w_down, STEP),
         "dW_down = dYᵀ h",
         &[],
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Training and sampling, around the model
+// ---------------------------------------------------------------------------------------
+
+/// `got` within 1e-12 of `expected`, with the call in the message.
+fn assert_number(what: &str, got: Float, expected: Float) {
+    assert!(
+        (got - expected).abs() <= 1e-12 * expected.abs().max(1.0),
+        "{what} should be {expected}, got {got}"
+    );
+}
+
+#[test]
+fn cosine_rate_warms_up_then_decays_to_its_floor() {
+    // warm-up 10 steps, last step 110, from 1e-3 down to 1e-4.
+    let rate = |step| cosine_rate(step, 10, 110, 1e-3, 1e-4);
+    // Step 0 already moves: (0 + 1)/10 of the peak; the warm-up's last step is the peak.
+    assert_number("cosine_rate(0)", rate(0), 1e-4);
+    assert_number("cosine_rate(9)", rate(9), 1e-3);
+    // The cosine starts at the peak, is halfway at step 60 (cos(π/2) = 0), ends at the floor.
+    assert_number("cosine_rate(10)", rate(10), 1e-3);
+    assert_number("cosine_rate(60)", rate(60), 1e-4 + (1e-3 - 1e-4) * 0.5);
+    assert_number("cosine_rate(110)", rate(110), 1e-4);
+    assert_number("cosine_rate(500)", rate(500), 1e-4);
+}
+
+#[test]
+fn adamw_decays_the_weights_apart_from_the_gradient() {
+    // One tensor that decays, one (a gain) that does not; lr = 0.1, λ = 0.1.
+    let mut weight = vec![1.0, -2.0];
+    let mut gain = vec![1.0];
+    let mut opt = AdamW::new(&[&weight, &gain], &[true, false]);
+    let grads: [&[Float]; 2] = [&[0.5, 0.0], &[0.5]];
+    opt.update(&mut [&mut weight, &mut gain], &grads, 0.1);
+    // Worked by hand, step 1 (m̂ = g, v̂ = g²): 1 → 1·(1 − 0.1·0.1) − 0.1·0.5/(0.5 + 1e-8).
+    assert_number(
+        "weight[0] after one step",
+        weight[0],
+        0.99 - 0.1 * 0.5 / (0.5 + 1e-8),
+    );
+    // A zero gradient: only the decay moves it, by exactly lr·λ·θ = 0.02. (Adam with an
+    // L2 term would feed λθ = −0.2 into m and v and move it by about lr = 0.1.)
+    assert_number("weight[1] after one step", weight[1], -2.0 * 0.99);
+    // The gain does not decay: Adam's step alone.
+    assert_number(
+        "gain after one step",
+        gain[0],
+        1.0 - 0.1 * 0.5 / (0.5 + 1e-8),
+    );
+    assert_eq!(opt.step, 1);
+}
+
+#[test]
+fn temperature_sharpens_and_flattens() {
+    let logits = [1.0, 2.0, 3.0];
+    let at = |t| softmax_with_temperature(&logits, t);
+    let e = |x: Float| x.exp();
+    let z = e(1.0) + e(2.0) + e(3.0);
+    for (got, want) in at(1.0).iter().zip([e(1.0) / z, e(2.0) / z, e(3.0) / z]) {
+        assert_number("softmax_with_temperature([1, 2, 3], 1)", *got, want);
+    }
+    // T = 0.5 is the softmax of the logits doubled; T = 1000 is almost uniform.
+    let z2 = e(2.0) + e(4.0) + e(6.0);
+    assert_number(
+        "softmax_with_temperature([1, 2, 3], 0.5)[2]",
+        at(0.5)[2],
+        e(6.0) / z2,
+    );
+    assert!(at(1000.0).iter().all(|p| (p - 1.0 / 3.0).abs() < 1e-3));
+    // Large logits must not overflow.
+    let big = softmax_with_temperature(&[1000.0, 1001.0], 1.0);
+    assert!(
+        big.iter().all(|p| p.is_finite()),
+        "softmax of [1000, 1001]: {big:?}"
+    );
+}
+
+#[test]
+fn top_k_and_top_p_keep_the_most_probable_and_renormalise() {
+    let probs = [0.1, 0.4, 0.2, 0.3];
+    let close = |what: &str, got: Vec<Float>, want: [Float; 4]| {
+        for (g, w) in got.iter().zip(want) {
+            assert!(
+                (g - w).abs() < 1e-12,
+                "{what}: expected {want:?}, got {got:?}"
+            );
+        }
+    };
+    close(
+        "top_k_filter(p, 2)",
+        top_k_filter(&probs, 2),
+        [0.0, 4.0 / 7.0, 0.0, 3.0 / 7.0],
+    );
+    close("top_k_filter(p, 0)", top_k_filter(&probs, 0), probs);
+    // Equal probabilities: the lower ids first.
+    close(
+        "top_k_filter(uniform, 2)",
+        top_k_filter(&[0.25; 4], 2),
+        [0.5, 0.5, 0.0, 0.0],
+    );
+    // 0.4 alone is below 0.6; with 0.3 it reaches 0.7: those two are the nucleus.
+    close(
+        "top_p_filter(p, 0.6)",
+        top_p_filter(&probs, 0.6),
+        [0.0, 4.0 / 7.0, 0.0, 3.0 / 7.0],
+    );
+    // The most probable token is always kept.
+    close(
+        "top_p_filter(p, 0.1)",
+        top_p_filter(&probs, 0.1),
+        [0.0, 1.0, 0.0, 0.0],
+    );
+    close("top_p_filter(p, 1)", top_p_filter(&probs, 1.0), probs);
+}
+
+#[test]
+fn sample_next_inverts_the_cumulative_distribution() {
+    // Logits whose softmax is [0.1, 0.4, 0.2, 0.3]: cumulative 0.1, 0.5, 0.7, 1.0.
+    let logits: Vec<Float> = [0.1, 0.4, 0.2, 0.3]
+        .iter()
+        .map(|p: &Float| p.ln())
+        .collect();
+    let plain = Sampling {
+        temperature: 1.0,
+        top_k: 0,
+        top_p: 1.0,
+    };
+    for (u, id) in [(0.05, 0), (0.45, 1), (0.65, 2), (0.95, 3)] {
+        assert_eq!(
+            sample_next(&logits, &plain, u),
+            id,
+            "u = {u}: cumulative 0.1, 0.5, 0.7, 1"
+        );
+    }
+    // With top-k = 2: [0, 4/7, 0, 3/7], cumulative 4/7 ≈ 0.571 then 1.
+    let top2 = Sampling { top_k: 2, ..plain };
+    assert_eq!(sample_next(&logits, &top2, 0.5), 1);
+    assert_eq!(sample_next(&logits, &top2, 0.6), 3);
+    // Temperature 0 is greedy: the argmax, the lower id on ties, whatever u.
+    assert_eq!(
+        sample_next(&[1.0, 3.0, 3.0, 2.0], &Sampling::GREEDY, 0.99),
+        1
+    );
+}
+
+#[test]
+fn bits_per_byte_and_the_byte_baselines_by_hand() {
+    // 8 bytes and 8·ln 2 nats: one bit per byte.
+    assert_number(
+        "bits_per_byte(8 ln 2, 8)",
+        bits_per_byte(8.0 * std::f64::consts::LN_2, 8),
+        1.0,
+    );
+    // Unigram on "ab": P(a) = (1 + 1)/(2 + 256) = 1/129, so −log2 = log2 129.
+    assert_number(
+        "unigram_bits_per_byte(\"ab\", \"a\")",
+        unigram_bits_per_byte(b"ab", b"a"),
+        129f64.log2(),
+    );
+    // Bigram on "abab": the first byte of "ab" by the unigram model, P(a) = 3/260; then
+    // P(b | a) = (2 + 1)/(2 + 256). The mean of the two.
+    let expected = (-(3.0f64 / 260.0).log2() - (3.0f64 / 258.0).log2()) / 2.0;
+    assert_number(
+        "bigram_bits_per_byte(\"abab\", \"ab\")",
+        bigram_bits_per_byte(b"abab", b"ab"),
+        expected,
+    );
+    // On text with structure, the bigram model beats the unigram model.
+    let train = "the cat sat on the mat; the rat sat on the hat. ".repeat(20);
+    let test = b"the cat sat on the hat.";
+    assert!(
+        bigram_bits_per_byte(train.as_bytes(), test)
+            < unigram_bits_per_byte(train.as_bytes(), test)
     );
 }

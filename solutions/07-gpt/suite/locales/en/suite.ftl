@@ -3,9 +3,13 @@
 ## BPE
 
 count-pairs-run = count_pairs([7, 7, 7, 7, 5, 7, 7]) as (first, second, count), smallest pair first
+count-pairs-total = count_pairs: your counts add up to { $total }, but the sequence has { $windows } windows of two, each one pair: count every position (the windows overlap)
 count-pairs-short = count_pairs([3]): one id has no pair
 merge-pair = merge_pair({ $ids }, ({ $a }, { $b }), 300)
+merge-pair-left = merge_pair: the pair ({ $a }, { $b }) still occurs at position { $at } of your result; a left-to-right scan merges every occurrence and leaves none behind
 train-corpus = train_bpe of three documents (English, Chinese, English), 30 merges, flat (first, second, …)
+merge-outside-documents = train_bpe: merge { $rank } makes the bytes “{ $text }”, which occur in no document: pairs are counted only inside the documents between end-of-text tokens (split the text at END_OF_TEXT first)
+merge-unknown-id = train_bpe: merge { $rank } names an id that no earlier merge made
 train-ties = train_bpe("dcba", 5): every pair occurs once, so the smallest pair wins each round
 train-documents = train_bpe("ab<|endoftext|>ab<|endoftext|>b", 3): pairs are counted inside each document only
 encode-text = encode({ $text }) with the 30 merges
@@ -31,3 +35,18 @@ rope-odd = apply_rope on a (2, 5) matrix must panic: a pair needs two features, 
 
 swiglu-forward = SwiGlu::forward(x).output, three rows of four through six hidden units
 silu-points = silu at −3, −0.5, 0, 0.5, 3 and 40
+swiglu-deduce-slope = SwiGlu::backward: dW_down and dW_up are right, so dh = dY W_down and db = dh ⊙ SiLU(a) are right; dW_gate = daᵀ x is wrong, so da = dh ⊙ b ⊙ SiLU'(a) is: check SiLU's slope, SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))
+swiglu-deduce-dx = SwiGlu::backward: every weight's gradient is right, so da and db are; only dx is wrong: x feeds both projections, dx = da W_gate + db W_up
+
+## The schedule, AdamW, sampling, bits per byte
+
+cosine-rates = cosine_rate(step, 10, 110, 3e-3, 2e-4) for every step from 0 to 130 (entry k is step k)
+adamw-three-steps = the parameters (three tensors, flat; the second does not decay) after three AdamW steps
+softmax-t = softmax_with_temperature(logits, { $t })
+top-k = top_k_filter(probs, { $k })
+top-p = top_p_filter(probs, { $p })
+sample-plain = sample_next(logits, T = 1, no filter, u) for 25 draws u from 0.01 to 0.99
+sample-filtered = sample_next(logits, T = 1, top-k 5, top-p 0.9, u) for the same 25 draws
+sample-greedy = sample_next(logits, greedy, u) for three draws: the lower id of the two largest logits, whatever u
+baseline = { $which }_bits_per_byte on an 80/20 split of the corpus
+bits-per-byte = bits_per_byte(10 nats, 7 bytes) = 10 / (7 ln 2)

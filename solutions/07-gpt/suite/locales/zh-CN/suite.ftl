@@ -52,3 +52,38 @@ rope-odd = 对 (2, 5) 矩阵做 apply_rope 必须 panic：一对需要两个特�
 swiglu-forward = SwiGlu::forward(x).output，三行、每行四个特征，经过六个隐藏单元
 # en: 34f999c22b2c37ce
 silu-points = silu 在 −3、−0.5、0、0.5、3 和 40 处的值
+# en: b734f0035e95a14b
+count-pairs-total = count_pairs：你的计数加起来是 { $total }，但这串 id 有 { $windows } 个宽度为二的窗口，每个窗口是一对：每个位置都要数（窗口是重叠的）
+# en: 2fb4291682774c17
+merge-pair-left = merge_pair：在你的结果中，位置 { $at } 处仍有 ({ $a }, { $b }) 这一对；从左到右的扫描会合并每一处，不留下任何一处
+# en: 72794f5085d5f3e0
+merge-outside-documents = train_bpe：第 { $rank } 次合并造出了字节“{ $text }”，它不出现在任何一篇文档中：只在文本结束符之间的各篇文档内部数相邻对（先在 END_OF_TEXT 处切开文本）
+# en: 955afd3308747a8e
+merge-unknown-id = train_bpe：第 { $rank } 次合并用到了一个之前的合并都没有造出的 id
+# en: 7430da0dbbfa5f16
+swiglu-deduce-slope = SwiGlu::backward：dW_down 和 dW_up 都对，所以 dh = dY W_down 和 db = dh ⊙ SiLU(a) 都对；dW_gate = daᵀ x 错了，所以错在 da = dh ⊙ b ⊙ SiLU'(a)：检查 SiLU 的斜率，SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))
+# en: ba967f1e3ca013a3
+swiglu-deduce-dx = SwiGlu::backward：每个权重的梯度都对，所以 da 和 db 都对；只有 dx 错了：x 同时进入两个投影，dx = da W_gate + db W_up
+
+## The schedule, AdamW, sampling, bits per byte
+
+# en: 606467010b22a0ad
+cosine-rates = 从第 0 步到第 130 步的 cosine_rate(step, 10, 110, 3e-3, 2e-4)（第 k 项是第 k 步）
+# en: feabc76b15d315c7
+adamw-three-steps = 三步 AdamW 之后的参数（三个张量，展平；第二个不衰减）
+# en: 9a886495a65ee3d8
+softmax-t = softmax_with_temperature(logits, { $t })
+# en: 36e5a79b7592a0b7
+top-k = top_k_filter(probs, { $k })
+# en: f21942b82c11130c
+top-p = top_p_filter(probs, { $p })
+# en: 744ee811863b77e2
+sample-plain = 对从 0.01 到 0.99 的 25 个抽样值 u 做 sample_next(logits, T = 1, 不过滤, u)
+# en: fbcc0e69d1789d31
+sample-filtered = 对同样的 25 个 u 做 sample_next(logits, T = 1, top-k 5, top-p 0.9, u)
+# en: 7965d5021042b70b
+sample-greedy = 对三个 u 做贪心的 sample_next(logits, u)：两个最大 logit 中 id 较小的那个，与 u 无关
+# en: 502d1a4af6b4d37b
+baseline = 在语料的 80/20 划分上的 { $which }_bits_per_byte
+# en: 21268dfbadb32323
+bits-per-byte = bits_per_byte(10 奈特, 7 字节) = 10 / (7 ln 2)
