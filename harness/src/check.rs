@@ -446,8 +446,17 @@ pub fn recognised(got: &Matrix, misconceptions: &[Misconception]) -> Vec<Cause> 
     let mut found: Vec<(Float, Cause)> = misconceptions
         .iter()
         .filter(|m| {
+            // Finite entries within the tolerance; an infinite one (which any tolerance
+            // relative to it would accept anything near) only where the same infinity is,
+            // and NaN where NaN is.
             m.result.dim() == got.dim()
-                && first_difference(got, &m.result, RECOGNISED).is_none()
+                && m.result.iter().zip(got.iter()).all(|(&w, &g)| {
+                    if w.is_finite() && g.is_finite() {
+                        RECOGNISED.accepts(g, w)
+                    } else {
+                        w == g || (w.is_nan() && g.is_nan())
+                    }
+                })
         })
         .map(|m| {
             let distance = (&m.result - got)
@@ -649,6 +658,16 @@ mod tests {
         let mut checks = Checks::new();
         checks.check(|| {});
         checks.finish();
+    }
+
+    #[test]
+    fn an_infinite_wrong_answer_matches_only_itself() {
+        let mistakes = [Misconception {
+            cause: Cause::harness("baseline-no-smoothing"),
+            result: array![[Float::INFINITY]],
+        }];
+        assert!(recognised(&array![[4.2]], &mistakes).is_empty());
+        assert_eq!(recognised(&array![[Float::INFINITY]], &mistakes).len(), 1);
     }
 
     #[test]

@@ -520,9 +520,23 @@ pub fn cosine_rate_mistakes(
                 COSINE_NO_HALF,
                 rates(&warm, &|s| cosine(min_lr, (s - w) / (n - w), false)),
             ),
+            // A floor of 0 in the cosine, with min_lr after the last step or not.
             mistake(
                 COSINE_TO_ZERO,
                 rates(&warm, &|s| cosine(0.0, (s - w) / (n - w), true)),
+            ),
+            mistake(
+                COSINE_TO_ZERO,
+                Matrix::from_shape_fn((1, steps.len()), |(_, i)| {
+                    let s = steps[i] as Float;
+                    if steps[i] < warmup {
+                        warm(s)
+                    } else if steps[i] > total {
+                        min_lr
+                    } else {
+                        cosine(0.0, (s - w) / (n - w), true)
+                    }
+                }),
             ),
         ],
     ))
@@ -710,8 +724,7 @@ fn bigram_bits(
             -log((pairs[a][b] + smooth) / (starts[a] + 256.0 * smooth))
         })
         .sum();
-    let n = if skip_first { test.len() - 1 } else { test.len() } as Float;
-    (first + rest) / n
+    (first + rest) / test.len() as Float
 }
 
 /// `unigram_bits_per_byte(train, test)` (1 × 1) in nats, or without smoothing.
@@ -742,9 +755,17 @@ pub fn bigram_mistakes(train: &[u8], test: &[u8]) -> Vec<Misconception> {
                 BASELINE_NO_SMOOTHING,
                 one(bigram_bits(train, test, 0.0, Float::log2, false)),
             ),
+            // The first byte left out, the mean over every byte or over the pairs only.
             mistake(
                 BIGRAM_SKIPS_FIRST,
                 one(bigram_bits(train, test, 1.0, Float::log2, true)),
+            ),
+            mistake(
+                BIGRAM_SKIPS_FIRST,
+                one(
+                    bigram_bits(train, test, 1.0, Float::log2, true) * test.len() as Float
+                        / (test.len() - 1) as Float,
+                ),
             ),
         ],
     ))

@@ -15,9 +15,11 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::gpt::{
-    SwiGluParts, count_pairs_mistakes, encode_mistakes, merge_pair_mistakes,
+    SwiGluParts, adamw_mistakes, bigram_mistakes, cosine_rate_mistakes,
+    count_pairs_mistakes, encode_mistakes, merge_pair_mistakes,
     rms_norm_backward_mistakes, rms_norm_mistakes, rope_backward_mistakes, rope_mistakes,
-    swiglu_backward_mistakes, swiglu_mistakes, train_bpe_mistakes,
+    swiglu_backward_mistakes, swiglu_mistakes, temperature_mistakes, top_k_mistakes,
+    top_p_mistakes, train_bpe_mistakes, unigram_mistakes,
 };
 use gpt::{
     AdamW, Bpe, END_OF_TEXT, RmsNorm, Sampling, SwiGlu, apply_rope, bigram_bits_per_byte,
@@ -511,16 +513,24 @@ fn assert_number(what: &str, got: Float, expected: Float) {
 
 #[test]
 fn cosine_rate_warms_up_then_decays_to_its_floor() {
-    // warm-up 10 steps, last step 110, from 1e-3 down to 1e-4.
-    let rate = |step| cosine_rate(step, 10, 110, 1e-3, 1e-4);
-    // Step 0 already moves: (0 + 1)/10 of the peak; the warm-up's last step is the peak.
-    assert_number("cosine_rate(0)", rate(0), 1e-4);
-    assert_number("cosine_rate(9)", rate(9), 1e-3);
-    // The cosine starts at the peak, is halfway at step 60 (cos(π/2) = 0), ends at the floor.
-    assert_number("cosine_rate(10)", rate(10), 1e-3);
-    assert_number("cosine_rate(60)", rate(60), 1e-4 + (1e-3 - 1e-4) * 0.5);
-    assert_number("cosine_rate(110)", rate(110), 1e-4);
-    assert_number("cosine_rate(500)", rate(500), 1e-4);
+    // warm-up 10 steps, last step 110, from 1e-3 down to 1e-4, at steps 0, 9, 10, 60,
+    // 110 and 500. Step 0 already moves: (0 + 1)/10 of the peak; the warm-up's last step
+    // is the peak; the cosine starts there, is halfway at step 60 (cos(π/2) = 0), and ends
+    // at the floor, where it stays.
+    let steps = [0, 9, 10, 60, 110, 500];
+    let got = Matrix::from_shape_fn((1, 6), |(_, i)| {
+        cosine_rate(steps[i], 10, 110, 1e-3, 1e-4)
+    });
+    assert_matrix_close(
+        "cosine_rate(step, 10, 110, 1e-3, 1e-4) at steps 0, 9, 10, 60, 110, 500",
+        &got,
+        &array![[1e-4, 1e-3, 1e-3, 1e-4 + (1e-3 - 1e-4) * 0.5, 1e-4, 1e-4]],
+        Tol::TIGHT,
+        &named!(
+            NAMED,
+            cosine_rate_mistakes(&[0, 9, 10, 60, 110, 500], 10, 110, 1e-3, 1e-4)
+        ),
+    );
 }
 
 #[test]
@@ -531,22 +541,27 @@ fn adamw_decays_the_weights_apart_from_the_gradient() {
     let mut opt = AdamW::new(&[&weight, &gain], &[true, false]);
     let grads: [&[Float]; 2] = [&[0.5, 0.0], &[0.5]];
     opt.update(&mut [&mut weight, &mut gain], &grads, 0.1);
-    // Worked by hand, step 1 (m̂ = g, v̂ = g²): 1 → 1·(1 − 0.1·0.1) − 0.1·0.5/(0.5 + 1e-8).
-    assert_number(
-        "weight[0] after one step",
-        weight[0],
-        0.99 - 0.1 * 0.5 / (0.5 + 1e-8),
-    );
-    // A zero gradient: only the decay moves it, by exactly lr·λ·θ = 0.02. (Adam with an
-    // L2 term would feed λθ = −0.2 into m and v and move it by about lr = 0.1.)
-    assert_number("weight[1] after one step", weight[1], -2.0 * 0.99);
-    // The gain does not decay: Adam's step alone.
-    assert_number(
-        "gain after one step",
-        gain[0],
-        1.0 - 0.1 * 0.5 / (0.5 + 1e-8),
-    );
     assert_eq!(opt.step, 1);
+    // Worked by hand, step 1 (m̂ = g, v̂ = g²): 1 → 1·(1 − 0.1·0.1) − 0.1·0.5/(0.5 + 1e-8).
+    // A zero gradient: only the decay moves it, by exactly lr·λ·θ = 0.02 (Adam with an L2
+    // term would feed λθ = −0.2 into m and v and move it by about lr = 0.1). The gain does
+    // not decay: Adam's step alone.
+    let step = 0.1 * 0.5 / (0.5 + 1e-8);
+    assert_matrix_close(
+        "[weight[0], weight[1], gain] after one AdamW step",
+        &array![[weight[0], weight[1], gain[0]]],
+        &array![[0.99 - step, -2.0 * 0.99, 1.0 - step]],
+        Tol::TIGHT,
+        &named!(
+            NAMED,
+            adamw_mistakes(
+                &[vec![1.0, -2.0], vec![1.0]],
+                &[true, false],
+                &[vec![vec![0.5, 0.0], vec![0.5]]],
+                &[0.1]
+            )
+        ),
+    );
 }
 
 #[test]
@@ -560,10 +575,12 @@ fn temperature_sharpens_and_flattens() {
     }
     // T = 0.5 is the softmax of the logits doubled; T = 1000 is almost uniform.
     let z2 = e(2.0) + e(4.0) + e(6.0);
-    assert_number(
-        "softmax_with_temperature([1, 2, 3], 0.5)[2]",
-        at(0.5)[2],
-        e(6.0) / z2,
+    assert_matrix_close(
+        "softmax_with_temperature([1, 2, 3], 0.5)",
+        &Matrix::from_shape_vec((1, 3), at(0.5)).expect("three probabilities"),
+        &array![[e(2.0) / z2, e(4.0) / z2, e(6.0) / z2]],
+        Tol::TIGHT,
+        &named!(NAMED, temperature_mistakes(&[1.0, 2.0, 3.0], 0.5)),
     );
     assert!(at(1000.0).iter().all(|p| (p - 1.0 / 3.0).abs() < 1e-3));
     // Large logits must not overflow.
@@ -577,39 +594,42 @@ fn temperature_sharpens_and_flattens() {
 #[test]
 fn top_k_and_top_p_keep_the_most_probable_and_renormalise() {
     let probs = [0.1, 0.4, 0.2, 0.3];
-    let close = |what: &str, got: Vec<Float>, want: [Float; 4]| {
-        for (g, w) in got.iter().zip(want) {
-            assert!(
-                (g - w).abs() < 1e-12,
-                "{what}: expected {want:?}, got {got:?}"
-            );
-        }
+    let row = |v: Vec<Float>| Matrix::from_shape_vec((1, v.len()), v).expect("a row");
+    let check = |what: &str,
+                 got: Vec<Float>,
+                 want: [Float; 4],
+                 mistakes: &[course_harness::Misconception]| {
+        assert_matrix_close(what, &row(got), &row(want.to_vec()), Tol::TIGHT, mistakes);
     };
-    close(
+    check(
         "top_k_filter(p, 2)",
         top_k_filter(&probs, 2),
         [0.0, 4.0 / 7.0, 0.0, 3.0 / 7.0],
+        &named!(NAMED, top_k_mistakes(&[0.1, 0.4, 0.2, 0.3], 2)),
     );
-    close("top_k_filter(p, 0)", top_k_filter(&probs, 0), probs);
+    check("top_k_filter(p, 0)", top_k_filter(&probs, 0), probs, &[]);
     // Equal probabilities: the lower ids first.
-    close(
+    check(
         "top_k_filter(uniform, 2)",
         top_k_filter(&[0.25; 4], 2),
         [0.5, 0.5, 0.0, 0.0],
+        &named!(NAMED, top_k_mistakes(&[0.25; 4], 2)),
     );
     // 0.4 alone is below 0.6; with 0.3 it reaches 0.7: those two are the nucleus.
-    close(
+    check(
         "top_p_filter(p, 0.6)",
         top_p_filter(&probs, 0.6),
         [0.0, 4.0 / 7.0, 0.0, 3.0 / 7.0],
+        &named!(NAMED, top_p_mistakes(&[0.1, 0.4, 0.2, 0.3], 0.6)),
     );
     // The most probable token is always kept.
-    close(
+    check(
         "top_p_filter(p, 0.1)",
         top_p_filter(&probs, 0.1),
         [0.0, 1.0, 0.0, 0.0],
+        &named!(NAMED, top_p_mistakes(&[0.1, 0.4, 0.2, 0.3], 0.1)),
     );
-    close("top_p_filter(p, 1)", top_p_filter(&probs, 1.0), probs);
+    check("top_p_filter(p, 1)", top_p_filter(&probs, 1.0), probs, &[]);
 }
 
 #[test]
@@ -651,18 +671,23 @@ fn bits_per_byte_and_the_byte_baselines_by_hand() {
         1.0,
     );
     // Unigram on "ab": P(a) = (1 + 1)/(2 + 256) = 1/129, so −log2 = log2 129.
-    assert_number(
+    let one = |v: Float| Matrix::from_elem((1, 1), v);
+    assert_matrix_close(
         "unigram_bits_per_byte(\"ab\", \"a\")",
-        unigram_bits_per_byte(b"ab", b"a"),
-        129f64.log2(),
+        &one(unigram_bits_per_byte(b"ab", b"a")),
+        &one(129f64.log2()),
+        Tol::TIGHT,
+        &named!(NAMED, unigram_mistakes(b"ab", b"a")),
     );
     // Bigram on "abab": the first byte of "ab" by the unigram model, P(a) = 3/260; then
     // P(b | a) = (2 + 1)/(2 + 256). The mean of the two.
     let expected = (-(3.0f64 / 260.0).log2() - (3.0f64 / 258.0).log2()) / 2.0;
-    assert_number(
+    assert_matrix_close(
         "bigram_bits_per_byte(\"abab\", \"ab\")",
-        bigram_bits_per_byte(b"abab", b"ab"),
-        expected,
+        &one(bigram_bits_per_byte(b"abab", b"ab")),
+        &one(expected),
+        Tol::TIGHT,
+        &named!(NAMED, bigram_mistakes(b"abab", b"ab")),
     );
     // On text with structure, the bigram model beats the unigram model.
     let train = "the cat sat on the mat; the rat sat on the hat. ".repeat(20);
