@@ -81,6 +81,12 @@ pub fn describe(got: &Matrix, expected: &Matrix, rel: Float) -> Vec<String> {
     if let Some(line) = not_finite(got) {
         return vec![line];
     }
+    // One number: what a number can be to another (any two are "scaled").
+    if got.len() == 1 {
+        return describe_number(got[[0, 0]], expected[[0, 0]])
+            .into_iter()
+            .collect();
+    }
     let near = Near::for_matrix(expected, rel);
     let relation = [
         transposed,
@@ -485,6 +491,22 @@ fn simple_name(f: Float) -> Option<String> {
     let near = |a: Float, b: Float| (a - b).abs() <= 1e-6 * b.abs();
     let sign = if f < 0.0 { "−" } else { "" };
     let a = f.abs();
+    // ln 2: a result in nats where bits were asked for, or the other way round.
+    let ln_2 = std::f64::consts::LN_2;
+    let natural = if near(a, ln_2) {
+        Some("ln 2")
+    } else if near(a, 1.0 / ln_2) {
+        Some("1/ln 2")
+    } else {
+        None
+    };
+    if let Some(name) = natural {
+        return Some(tr!(
+            MESSAGES,
+            "relation-factor-name",
+            name = format!("{sign}{name}")
+        ));
+    }
     for k in 2..=64_u32 {
         let kf = Float::from(k);
         let root = kf.sqrt();

@@ -816,6 +816,26 @@ fn softmax_with_temperature_matches_numpy() {
     });
 }
 
+/// A temperature below 1 sharpens and one above flattens: the largest probability falls
+/// as T rises.
+#[test]
+fn a_lower_temperature_sharpens() {
+    graded(|| {
+        let top = |t: Float| softmax_t(&LOGITS, t).fold(0.0, |m: Float, &p| m.max(p));
+        let (cold, warm) = (top(0.7), top(1.5));
+        assert!(
+            cold > warm,
+            "{}",
+            tr!(
+                MESSAGES,
+                "temperature-sharpens",
+                cold = format!("{cold:.6}"),
+                warm = format!("{warm:.6}")
+            )
+        );
+    });
+}
+
 /// k = 1, 3 and 5 on eight probabilities with a tie at the top, against NumPy's stable
 /// sort.
 #[test]
@@ -829,6 +849,76 @@ fn top_k_filter_matches_numpy() {
                 &row(&NUMPY.vector(&format!("top_k_{k}"))),
                 Tol::TIGHT,
                 &named!(NAMED, top_k_mistakes(&probs, k)),
+            );
+        }
+    });
+}
+
+/// What every filter's result must be, whatever the fixture: as many tokens kept as asked
+/// (k; for p, up to the one that reaches p), probabilities that add up to 1.
+#[test]
+fn filters_keep_what_they_are_asked_and_sum_to_one() {
+    graded(|| {
+        let probs = NUMPY.vector("probs").to_vec();
+        let mut checks = Checks::new();
+        for k in [2, 4, 6] {
+            let got = top_k(&probs, k);
+            let kept = got.iter().filter(|&&q| q > 0.0).count();
+            checks.check(|| {
+                assert!(
+                    kept == k,
+                    "{}",
+                    tr!(MESSAGES, "top-k-count", k = k, kept = kept)
+                );
+            });
+            let sum: Float = got.sum();
+            checks.check(|| {
+                assert!(
+                    (sum - 1.0).abs() < 1e-12,
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "filter-sum",
+                        call = format!("top_k_filter(probs, {k})"),
+                        sum = format!("{sum:.6}")
+                    )
+                );
+            });
+        }
+        for p in [0.5, 0.85] {
+            let sum: Float = top_p(&probs, p).sum();
+            checks.check(|| {
+                assert!(
+                    (sum - 1.0).abs() < 1e-12,
+                    "{}",
+                    tr!(
+                        MESSAGES,
+                        "filter-sum",
+                        call = format!("top_p_filter(probs, {p})"),
+                        sum = format!("{sum:.6}")
+                    )
+                );
+            });
+        }
+        checks.finish();
+    });
+}
+
+/// The contract's boundary, worked by hand in numbers exact in binary: with
+/// [0.5, 0.25, 0.25], p = 0.5 is reached by the first token alone (kept: [1, 0, 0]) and
+/// p = 0.75 by the first two ([2/3, 1/3, 0]).
+#[test]
+fn top_p_keeps_the_token_that_reaches_p_exactly() {
+    graded(|| {
+        let probs = [0.5, 0.25, 0.25];
+        for (p, expected) in [(0.5, [1.0, 0.0, 0.0]), (0.75, [2.0 / 3.0, 1.0 / 3.0, 0.0])]
+        {
+            assert_matrix_close(
+                &tr!(MESSAGES, "top-p-exact", p = p.to_string()),
+                &row(&top_p(&probs, p)),
+                &row(&Vector::from(expected.to_vec())),
+                Tol::TIGHT,
+                &named!(NAMED, top_p_mistakes(&[0.5, 0.25, 0.25], p)),
             );
         }
     });
@@ -933,6 +1023,46 @@ fn baselines_match_numpy() {
                 &list,
             );
         }
+        // Each model is a probability distribution over the 256 byte values: 2^(−bits)
+        // of every one-byte text adds up to 1, and so do the bigram's probabilities of
+        // every byte after a given one (2^(−(2·bits of [a, b] − bits of [a]))).
+        let mut checks = Checks::new();
+        let all: Vec<[u8; 1]> = (0..=255u8).map(|b| [b]).collect();
+        let unigram: Float = all
+            .iter()
+            .map(|b| (2.0 as Float).powf(-baseline("unigram", train, b)))
+            .sum();
+        checks.check(|| {
+            assert!(
+                (unigram - 1.0).abs() < 1e-9,
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "baseline-sum-unigram",
+                    sum = format!("{unigram:.6}")
+                )
+            );
+        });
+        let a = test[0];
+        let first = baseline("bigram", train, &[a]);
+        let bigram: Float = (0..=255u8)
+            .map(|b| {
+                (2.0 as Float).powf(-(2.0 * baseline("bigram", train, &[a, b]) - first))
+            })
+            .sum();
+        checks.check(|| {
+            assert!(
+                (bigram - 1.0).abs() < 1e-9,
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "baseline-sum-bigram",
+                    byte = a,
+                    sum = format!("{bigram:.6}")
+                )
+            );
+        });
+        checks.finish();
         let got = observe("bits_per_byte", || lesson::bits_per_byte(10.0, 7));
         let expected = 10.0 / (7.0 * std::f64::consts::LN_2);
         assert_matrix_close(

@@ -50,3 +50,9 @@ sample-filtered = sample_next(logits, T = 1, top-k 5, top-p 0.9, u) for the same
 sample-greedy = sample_next(logits, greedy, u) for three draws: the lower id of the two largest logits, whatever u
 baseline = { $which }_bits_per_byte on an 80/20 split of the corpus
 bits-per-byte = bits_per_byte(10 nats, 7 bytes) = 10 / (7 ln 2)
+temperature-sharpens = softmax_with_temperature: the largest probability is { $cold } at T = 0.7 and { $warm } at T = 1.5; a lower temperature must sharpen the distribution (divide the logits by T before the softmax: dividing afterwards cancels in the normalisation)
+top-k-count = top_k_filter(probs, { $k }) keeps { $kept } tokens (nonzero probabilities); it must keep exactly the { $k } most probable
+filter-sum = { $call }: your probabilities add up to { $sum }, not 1: divide the kept ones by their sum
+top-p-exact = top_p_filter([0.5, 0.25, 0.25], { $p }): the token at which the cumulative probability reaches p exactly is kept, and none after it
+baseline-sum-unigram = unigram_bits_per_byte: the probabilities your model gives the 256 byte values (2^(−bits) of each one-byte text) add up to { $sum }, not 1: with add-one smoothing each of the 256 values gets one extra count, so the denominator is the number of bytes plus 256
+baseline-sum-bigram = bigram_bits_per_byte: the probabilities your model gives the 256 byte values after the byte { $byte } add up to { $sum }, not 1: P(b | a) = (count(a, b) + 1) / (count(a, ·) + 256), with count(a, ·) the pairs that start with a

@@ -87,3 +87,15 @@ sample-greedy = 对三个 u 做贪心的 sample_next(logits, u)：两个最大 l
 baseline = 在语料的 80/20 划分上的 { $which }_bits_per_byte
 # en: 21268dfbadb32323
 bits-per-byte = bits_per_byte(10 奈特, 7 字节) = 10 / (7 ln 2)
+# en: 877326feceaca8ec
+temperature-sharpens = softmax_with_temperature：最大概率在 T = 0.7 时是 { $cold }，在 T = 1.5 时是 { $warm }；更低的温度必须让分布更尖锐（在 softmax 之前把 logits 除以 T：之后再除会在归一化中抵消）
+# en: a7ce10b204932da6
+top-k-count = top_k_filter(probs, { $k }) 保留了 { $kept } 个 token（非零概率）；它必须恰好保留概率最大的 { $k } 个
+# en: 410cdba16b5229ad
+filter-sum = { $call }：你的概率加起来是 { $sum }，不是 1：要把保留下来的概率除以它们的和
+# en: da8b1cfd7c370be7
+top-p-exact = top_p_filter([0.5, 0.25, 0.25], { $p })：累积概率恰好达到 p 的那个 token 要保留，它之后的都不保留
+# en: 91ba6656ebe47f4a
+baseline-sum-unigram = unigram_bits_per_byte：你的模型给 256 个字节值的概率（每个单字节文本的 2^(−bits)）加起来是 { $sum }，不是 1：加一平滑给 256 个值各加一次计数，所以分母是字节数加 256
+# en: 563c91de16b32e36
+baseline-sum-bigram = bigram_bits_per_byte：你的模型给字节 { $byte } 之后 256 个字节值的概率加起来是 { $sum }，不是 1：P(b | a) = (count(a, b) + 1) / (count(a, ·) + 256)，其中 count(a, ·) 是以 a 开头的相邻对的个数
