@@ -630,6 +630,14 @@ fn top_k_and_top_p_keep_the_most_probable_and_renormalise() {
         &named!(NAMED, top_p_mistakes(&[0.1, 0.4, 0.2, 0.3], 0.1)),
     );
     check("top_p_filter(p, 1)", top_p_filter(&probs, 1.0), probs, &[]);
+    // Reaching p exactly counts: 0.5 alone reaches p = 0.5 (numbers exact in binary).
+    assert_matrix_close(
+        "top_p_filter([0.5, 0.25, 0.25], 0.5)",
+        &row(top_p_filter(&[0.5, 0.25, 0.25], 0.5)),
+        &array![[1.0, 0.0, 0.0]],
+        Tol::TIGHT,
+        &named!(NAMED, top_p_mistakes(&[0.5, 0.25, 0.25], 0.5)),
+    );
 }
 
 #[test]
@@ -655,6 +663,19 @@ fn sample_next_inverts_the_cumulative_distribution() {
     let top2 = Sampling { top_k: 2, ..plain };
     assert_eq!(sample_next(&logits, &top2, 0.5), 1);
     assert_eq!(sample_next(&logits, &top2, 0.6), 3);
+    // Top-k first, then top-p on what is left, renormalised: k = 2 leaves
+    // [0, 4/7, 0, 3/7], and 4/7 ≈ 0.571 alone reaches p = 0.55, so id 1 alone remains,
+    // whatever u. (Top-p first would keep ids 1 and 3, and u = 0.9 would give 3.)
+    let both = Sampling {
+        top_k: 2,
+        top_p: 0.55,
+        ..plain
+    };
+    assert_eq!(
+        sample_next(&logits, &both, 0.9),
+        1,
+        "top-k 2 then top-p 0.55 keeps id 1 alone"
+    );
     // Temperature 0 is greedy: the argmax, the lower id on ties, whatever u.
     assert_eq!(
         sample_next(&[1.0, 3.0, 3.0, 2.0], &Sampling::GREEDY, 0.99),
