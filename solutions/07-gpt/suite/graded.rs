@@ -27,7 +27,7 @@ use course_mistakes::gpt::{
     top_p_mistakes, train_bpe_mistakes, unigram_mistakes,
 };
 use gpt as lesson;
-use lesson::{AdamW, RmsNorm, Sampling, SwiGlu};
+use lesson::Sampling;
 
 /// The named mistakes' wrong answers for this file's inputs, recorded beside it by
 /// `cargo xtask named` (see `course_harness::named`).
@@ -105,95 +105,10 @@ fn row(v: &Vector) -> Matrix {
     v.clone().insert_axis(Axis(0))
 }
 
-// ---------------------------------------------------------------------------------------
-// The lesson's functions, observed. A tokenizer is rebuilt from its merges inside each
-// observed call (`Bpe::from_merges` is the lesson's code too).
-// ---------------------------------------------------------------------------------------
-
-fn count_pairs(ids: &[usize]) -> Vec<usize> {
-    let _args = course_harness::call_args!(ids);
-    observe("count_pairs", || {
-        lesson::count_pairs(ids)
-            .into_iter()
-            .flat_map(|((a, b), n)| [a, b, n])
-            .collect()
-    })
-}
-
-fn merge_pair(ids: &[usize], pair: (usize, usize), new_id: usize) -> Vec<usize> {
-    let _args = course_harness::call_args!(ids, new_id);
-    observe("merge_pair", || lesson::merge_pair(ids, pair, new_id))
-}
-
-/// `train_bpe(text, n_merges).merges()`, flat: first, second, first, second, ...
-fn train_bpe(text: &str, n_merges: usize) -> Vec<usize> {
-    let _args = course_harness::call_args!(text, n_merges);
-    observe("train_bpe", || {
-        lesson::train_bpe(text, n_merges)
-            .merges()
-            .iter()
-            .flat_map(|&(a, b)| [a, b])
-            .collect()
-    })
-}
-
-fn encode(merges: &[(usize, usize)], text: &str) -> Vec<usize> {
-    let _args = course_harness::call_args!(merges, text);
-    observe("Bpe::encode", || {
-        lesson::Bpe::from_merges(merges.to_vec()).encode(text)
-    })
-}
-
-fn decode_bytes(merges: &[(usize, usize)], ids: &[usize]) -> Vec<u8> {
-    let _args = course_harness::call_args!(merges, ids);
-    observe("Bpe::decode_bytes", || {
-        lesson::Bpe::from_merges(merges.to_vec()).decode_bytes(ids)
-    })
-}
-
-fn rms_forward(gain: &Vector, x: &Matrix) -> Matrix {
-    let _args = course_harness::call_args!(gain, x);
-    observe("RmsNorm::forward", || {
-        RmsNorm::from_gain(gain.clone()).forward(x)
-    })
-}
-
-fn rms_backward(gain: &Vector, x: &Matrix, d_y: &Matrix) -> (Matrix, Vector) {
-    let _args = course_harness::call_args!(gain, x, d_y);
-    observe("RmsNorm::backward", || {
-        let grads = RmsNorm::from_gain(gain.clone()).backward(x, d_y);
-        (grads.d_x, grads.d_gain)
-    })
-}
-
-fn apply_rope(x: &Matrix, start: usize) -> Matrix {
-    let _args = course_harness::call_args!(x, start);
-    observe("apply_rope", || lesson::apply_rope(x, start))
-}
-
-fn rope_backward(d_y: &Matrix, start: usize) -> Matrix {
-    let _args = course_harness::call_args!(d_y, start);
-    observe("rope_backward", || lesson::rope_backward(d_y, start))
-}
-
-fn swiglu_output(w: [&Matrix; 3], x: &Matrix) -> Matrix {
-    let _args = course_harness::call_args!(x);
-    observe("SwiGlu::forward", || {
-        SwiGlu::new(w[0].clone(), w[1].clone(), w[2].clone())
-            .forward(x)
-            .output
-    })
-}
-
-/// d_x, d_w_gate, d_w_up, d_w_down.
-fn swiglu_backward(w: [&Matrix; 3], x: &Matrix, d_y: &Matrix) -> [Matrix; 4] {
-    let _args = course_harness::call_args!(x, d_y);
-    let (d_x, d_w_gate, d_w_up, d_w_down) = observe("SwiGlu::backward", || {
-        let g = SwiGlu::new(w[0].clone(), w[1].clone(), w[2].clone()).backward(x, d_y);
-        (g.d_x, g.d_w_gate, g.d_w_up, g.d_w_down)
-    });
-    [d_x, d_w_gate, d_w_up, d_w_down]
-}
+// The calls into the lesson, each observed (shared with the held-out suite).
+#[path = "calls.rs"]
+mod calls;
+use calls::*;
 
 // ---------------------------------------------------------------------------------------
 // BPE
@@ -663,22 +578,6 @@ fn silu_is_x_times_sigmoid() {
 // The learning-rate schedule and AdamW
 // ---------------------------------------------------------------------------------------
 
-fn cosine_rates(
-    steps: &[usize],
-    warmup: usize,
-    total: usize,
-    max_lr: Float,
-    min_lr: Float,
-) -> Vector {
-    let _args = course_harness::call_args!(steps, warmup, total, max_lr, min_lr);
-    observe("cosine_rate", || {
-        steps
-            .iter()
-            .map(|&step| lesson::cosine_rate(step, warmup, total, max_lr, min_lr))
-            .collect::<Vector>()
-    })
-}
-
 /// Every step from 0 to 130 of a schedule that warms up for 10 steps and ends at 110,
 /// against NumPy.
 #[test]
@@ -726,28 +625,6 @@ fn adamw_inputs() -> (Vec<Vec<Float>>, Vec<bool>, Vec<StepGrads>, Vec<Float>) {
     (params, decays, grads, vec![0.01, 0.02, 0.015])
 }
 
-/// The parameters, flat, after AdamW's updates.
-fn adamw_run(
-    params: &[Vec<Float>],
-    decays: &[bool],
-    grads: &[Vec<Vec<Float>>],
-    lrs: &[Float],
-) -> Vector {
-    let _args = course_harness::call_args!(decays, lrs);
-    observe("AdamW::update", || {
-        let mut p = params.to_vec();
-        let views: Vec<&[Float]> = p.iter().map(Vec::as_slice).collect();
-        let mut opt = AdamW::new(&views, decays);
-        for (g, &lr) in grads.iter().zip(lrs) {
-            let mut refs: Vec<&mut [Float]> =
-                p.iter_mut().map(Vec::as_mut_slice).collect();
-            let g: Vec<&[Float]> = g.iter().map(Vec::as_slice).collect();
-            opt.update(&mut refs, &g, lr);
-        }
-        p.into_iter().flatten().collect::<Vector>()
-    })
-}
-
 /// Three steps on three tensors (one that does not decay), against NumPy's AdamW.
 #[test]
 fn adamw_matches_numpy_over_three_steps() {
@@ -769,36 +646,6 @@ fn adamw_matches_numpy_over_three_steps() {
 
 /// The logits of reference.py: eight tokens, two of them tied for the largest.
 const LOGITS: [Float; 8] = [1.2, -0.3, 2.5, 0.0, 2.5, -1.1, 0.7, 1.9];
-
-fn softmax_t(logits: &[Float], t: Float) -> Vector {
-    let _args = course_harness::call_args!(logits, t);
-    observe("softmax_with_temperature", || {
-        Vector::from(lesson::softmax_with_temperature(logits, t))
-    })
-}
-
-fn top_k(probs: &[Float], k: usize) -> Vector {
-    let _args = course_harness::call_args!(probs, k);
-    observe("top_k_filter", || {
-        Vector::from(lesson::top_k_filter(probs, k))
-    })
-}
-
-fn top_p(probs: &[Float], p: Float) -> Vector {
-    let _args = course_harness::call_args!(probs, p);
-    observe("top_p_filter", || {
-        Vector::from(lesson::top_p_filter(probs, p))
-    })
-}
-
-fn samples(logits: &[Float], sampling: Sampling, us: &[Float]) -> Vec<usize> {
-    let _args = course_harness::call_args!(logits, us);
-    observe("sample_next", || {
-        us.iter()
-            .map(|&u| lesson::sample_next(logits, &sampling, u))
-            .collect()
-    })
-}
 
 /// Temperatures 0.7 and 1.5, against NumPy; and what any temperature must do.
 #[test]
@@ -981,19 +828,6 @@ fn sample_next_matches_the_inverse_cumulative_distribution() {
 // ---------------------------------------------------------------------------------------
 // Bits per byte and the byte baselines
 // ---------------------------------------------------------------------------------------
-
-fn baseline(which: &str, train: &[u8], test: &[u8]) -> Float {
-    let _args = course_harness::call_args!(train, test);
-    if which == "unigram" {
-        observe("unigram_bits_per_byte", || {
-            lesson::unigram_bits_per_byte(train, test)
-        })
-    } else {
-        observe("bigram_bits_per_byte", || {
-            lesson::bigram_bits_per_byte(train, test)
-        })
-    }
-}
 
 /// The byte unigram and bigram models on an 80/20 split of the BPE tests' corpus, against
 /// NumPy; and bits per byte from nats.

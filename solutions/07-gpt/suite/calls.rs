@@ -1,0 +1,181 @@
+//! The calls into lesson 07, each observed: one wrapper per function and method the
+//! learner writes, shared by the graded and the held-out suite (both include this file).
+//!
+//! Every call goes through `observe` (see `course_harness::tape`) and returns course types
+//! only: a tokenizer is rebuilt from its merges inside each observed call
+//! (`Bpe::from_merges` is the lesson's code too), results that are maps or structs come
+//! back flat (ids, vectors, tuples of matrices).
+
+// Each suite uses some of them.
+#![allow(dead_code)]
+
+use course_common::{Float, Matrix, Vector};
+use course_harness::observe;
+use gpt as lesson;
+use lesson::{AdamW, RmsNorm, Sampling, SwiGlu};
+
+pub fn count_pairs(ids: &[usize]) -> Vec<usize> {
+    let _args = course_harness::call_args!(ids);
+    observe("count_pairs", || {
+        lesson::count_pairs(ids)
+            .into_iter()
+            .flat_map(|((a, b), n)| [a, b, n])
+            .collect()
+    })
+}
+
+pub fn merge_pair(ids: &[usize], pair: (usize, usize), new_id: usize) -> Vec<usize> {
+    let _args = course_harness::call_args!(ids, new_id);
+    observe("merge_pair", || lesson::merge_pair(ids, pair, new_id))
+}
+
+/// `train_bpe(text, n_merges).merges()`, flat: first, second, first, second, ...
+pub fn train_bpe(text: &str, n_merges: usize) -> Vec<usize> {
+    let _args = course_harness::call_args!(text, n_merges);
+    observe("train_bpe", || {
+        lesson::train_bpe(text, n_merges)
+            .merges()
+            .iter()
+            .flat_map(|&(a, b)| [a, b])
+            .collect()
+    })
+}
+
+pub fn encode(merges: &[(usize, usize)], text: &str) -> Vec<usize> {
+    let _args = course_harness::call_args!(merges, text);
+    observe("Bpe::encode", || {
+        lesson::Bpe::from_merges(merges.to_vec()).encode(text)
+    })
+}
+
+pub fn decode_bytes(merges: &[(usize, usize)], ids: &[usize]) -> Vec<u8> {
+    let _args = course_harness::call_args!(merges, ids);
+    observe("Bpe::decode_bytes", || {
+        lesson::Bpe::from_merges(merges.to_vec()).decode_bytes(ids)
+    })
+}
+
+pub fn rms_forward(gain: &Vector, x: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(gain, x);
+    observe("RmsNorm::forward", || {
+        RmsNorm::from_gain(gain.clone()).forward(x)
+    })
+}
+
+pub fn rms_backward(gain: &Vector, x: &Matrix, d_y: &Matrix) -> (Matrix, Vector) {
+    let _args = course_harness::call_args!(gain, x, d_y);
+    observe("RmsNorm::backward", || {
+        let grads = RmsNorm::from_gain(gain.clone()).backward(x, d_y);
+        (grads.d_x, grads.d_gain)
+    })
+}
+
+pub fn apply_rope(x: &Matrix, start: usize) -> Matrix {
+    let _args = course_harness::call_args!(x, start);
+    observe("apply_rope", || lesson::apply_rope(x, start))
+}
+
+pub fn rope_backward(d_y: &Matrix, start: usize) -> Matrix {
+    let _args = course_harness::call_args!(d_y, start);
+    observe("rope_backward", || lesson::rope_backward(d_y, start))
+}
+
+pub fn swiglu_output(w: [&Matrix; 3], x: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(x);
+    observe("SwiGlu::forward", || {
+        SwiGlu::new(w[0].clone(), w[1].clone(), w[2].clone())
+            .forward(x)
+            .output
+    })
+}
+
+/// d_x, d_w_gate, d_w_up, d_w_down.
+pub fn swiglu_backward(w: [&Matrix; 3], x: &Matrix, d_y: &Matrix) -> [Matrix; 4] {
+    let _args = course_harness::call_args!(x, d_y);
+    let (d_x, d_w_gate, d_w_up, d_w_down) = observe("SwiGlu::backward", || {
+        let g = SwiGlu::new(w[0].clone(), w[1].clone(), w[2].clone()).backward(x, d_y);
+        (g.d_x, g.d_w_gate, g.d_w_up, g.d_w_down)
+    });
+    [d_x, d_w_gate, d_w_up, d_w_down]
+}
+
+pub fn cosine_rates(
+    steps: &[usize],
+    warmup: usize,
+    total: usize,
+    max_lr: Float,
+    min_lr: Float,
+) -> Vector {
+    let _args = course_harness::call_args!(steps, warmup, total, max_lr, min_lr);
+    observe("cosine_rate", || {
+        steps
+            .iter()
+            .map(|&step| lesson::cosine_rate(step, warmup, total, max_lr, min_lr))
+            .collect::<Vector>()
+    })
+}
+
+/// The parameters, flat, after AdamW's updates.
+pub fn adamw_run(
+    params: &[Vec<Float>],
+    decays: &[bool],
+    grads: &[Vec<Vec<Float>>],
+    lrs: &[Float],
+) -> Vector {
+    let _args = course_harness::call_args!(decays, lrs);
+    observe("AdamW::update", || {
+        let mut p = params.to_vec();
+        let views: Vec<&[Float]> = p.iter().map(Vec::as_slice).collect();
+        let mut opt = AdamW::new(&views, decays);
+        for (g, &lr) in grads.iter().zip(lrs) {
+            let mut refs: Vec<&mut [Float]> =
+                p.iter_mut().map(Vec::as_mut_slice).collect();
+            let g: Vec<&[Float]> = g.iter().map(Vec::as_slice).collect();
+            opt.update(&mut refs, &g, lr);
+        }
+        p.into_iter().flatten().collect::<Vector>()
+    })
+}
+
+pub fn softmax_t(logits: &[Float], t: Float) -> Vector {
+    let _args = course_harness::call_args!(logits, t);
+    observe("softmax_with_temperature", || {
+        Vector::from(lesson::softmax_with_temperature(logits, t))
+    })
+}
+
+pub fn top_k(probs: &[Float], k: usize) -> Vector {
+    let _args = course_harness::call_args!(probs, k);
+    observe("top_k_filter", || {
+        Vector::from(lesson::top_k_filter(probs, k))
+    })
+}
+
+pub fn top_p(probs: &[Float], p: Float) -> Vector {
+    let _args = course_harness::call_args!(probs, p);
+    observe("top_p_filter", || {
+        Vector::from(lesson::top_p_filter(probs, p))
+    })
+}
+
+pub fn samples(logits: &[Float], sampling: Sampling, us: &[Float]) -> Vec<usize> {
+    let _args = course_harness::call_args!(logits, us);
+    observe("sample_next", || {
+        us.iter()
+            .map(|&u| lesson::sample_next(logits, &sampling, u))
+            .collect()
+    })
+}
+
+pub fn baseline(which: &str, train: &[u8], test: &[u8]) -> Float {
+    let _args = course_harness::call_args!(train, test);
+    if which == "unigram" {
+        observe("unigram_bits_per_byte", || {
+            lesson::unigram_bits_per_byte(train, test)
+        })
+    } else {
+        observe("bigram_bits_per_byte", || {
+            lesson::bigram_bits_per_byte(train, test)
+        })
+    }
+}
