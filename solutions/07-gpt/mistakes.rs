@@ -770,3 +770,194 @@ pub fn bigram_mistakes(train: &[u8], test: &[u8]) -> Vec<Misconception> {
         ],
     ))
 }
+
+// ---------------------------------------------------------------------------------------
+// Causal self-attention with RoPE
+
+/// The four weights of a causal self-attention, `(out, in)`.
+pub struct AttentionParts<'a> {
+    /// The number of heads.
+    pub n_heads: usize,
+    /// `W_q`.
+    pub w_q: &'a Matrix,
+    /// `W_k`.
+    pub w_k: &'a Matrix,
+    /// `W_v`.
+    pub w_v: &'a Matrix,
+    /// `W_o`.
+    pub w_o: &'a Matrix,
+}
+
+/// How a mistaken attention places RoPE and the mask.
+#[derive(Clone, Copy, Default)]
+struct Variant {
+    rope_values: bool,
+    rope_input: bool,
+    rope_whole: bool,
+    no_mask: bool,
+}
+
+fn heads(m: &Matrix, h: usize) -> Vec<Matrix> {
+    let d = m.ncols() / h;
+    (0..h)
+        .map(|i| m.slice(course_common::ndarray::s![.., i * d..(i + 1) * d]).to_owned())
+        .collect()
+}
+
+fn merge(parts: &[Matrix]) -> Matrix {
+    let views: Vec<_> = parts.iter().map(|p| p.view()).collect();
+    course_common::ndarray::concatenate(Axis(1), &views).expect("heads of one height")
+}
+
+fn turn(x: &Matrix, sign: Float) -> Matrix {
+    let d = x.ncols();
+    rotate(x, 0, sign, adjacent, |i, _| omega(i, d))
+}
+
+fn softmax_rows(s: &Matrix) -> Matrix {
+    let mut out = s.clone();
+    for mut row in out.rows_mut() {
+        let max = row.fold(Float::NEG_INFINITY, |m, &v| m.max(v));
+        row.mapv_inplace(|v| (v - max).exp());
+        let sum = row.sum();
+        row.mapv_inplace(|v| v / sum);
+    }
+    out
+}
+
+/// Per head: (Q_i, K_i, V_i, A_i), and the merged output and the output.
+type Pass = (Vec<[Matrix; 4]>, Matrix, Matrix);
+
+fn attention_pass(x: &Matrix, w: &AttentionParts, v: Variant) -> Pass {
+    let n = x.nrows();
+    let input = if v.rope_input { turn(x, 1.0) } else { x.clone() };
+    let project = |m: &Matrix, rope: bool| -> Vec<Matrix> {
+        let p = input.dot(&m.t());
+        if rope && v.rope_whole {
+            heads(&turn(&p, 1.0), w.n_heads)
+        } else if rope && !v.rope_input {
+            heads(&p, w.n_heads).iter().map(|h| turn(h, 1.0)).collect()
+        } else {
+            heads(&p, w.n_heads)
+        }
+    };
+    let (q, k) = (project(w.w_q, true), project(w.w_k, true));
+    let vals = project(w.w_v, v.rope_values);
+    let mut per_head = Vec::new();
+    let mut outs = Vec::new();
+    for i in 0..w.n_heads {
+        let d = q[i].ncols() as Float;
+        let mut s = q[i].dot(&k[i].t()) / d.sqrt();
+        if !v.no_mask {
+            for r in 0..n {
+                for c in r + 1..n {
+                    s[[r, c]] = Float::NEG_INFINITY;
+                }
+            }
+        }
+        let a = softmax_rows(&s);
+        outs.push(a.dot(&vals[i]));
+        per_head.push([q[i].clone(), k[i].clone(), vals[i].clone(), a]);
+    }
+    let merged = merge(&outs);
+    let output = merged.dot(&w.w_o.t());
+    (per_head, merged, output)
+}
+
+/// What `CausalSelfAttention::forward(x).output` returns with RoPE on the values, on the
+/// input, or on the whole width, or without the causal mask.
+pub fn self_attention_mistakes(x: &Matrix, w: &AttentionParts) -> Vec<Misconception> {
+    let out = |v: Variant| attention_pass(x, w, v).2;
+    told_apart(differing(
+        &out(Variant::default()),
+        vec![
+            mistake(
+                ROPE_ON_VALUES,
+                out(Variant {
+                    rope_values: true,
+                    ..Variant::default()
+                }),
+            ),
+            mistake(
+                ROPE_BEFORE_PROJECTION,
+                out(Variant {
+                    rope_input: true,
+                    ..Variant::default()
+                }),
+            ),
+            mistake(
+                ROPE_WHOLE_WIDTH,
+                out(Variant {
+                    rope_whole: true,
+                    ..Variant::default()
+                }),
+            ),
+            mistake(
+                SELF_ATTENTION_NOT_CAUSAL,
+                out(Variant {
+                    no_mask: true,
+                    ..Variant::default()
+                }),
+            ),
+        ],
+    ))
+}
+
+/// What `CausalSelfAttention::backward(x, d_y)` returns (`d_x`, `d_w_q`, `d_w_k`) with the
+/// queries' and keys' gradients not turned back, or `d_x` without the values' path.
+pub fn self_attention_backward_mistakes(
+    x: &Matrix,
+    w: &AttentionParts,
+    d_y: &Matrix,
+) -> Groups {
+    let (per_head, _, _) = attention_pass(x, w, Variant::default());
+    let d_out = heads(&d_y.dot(w.w_o), w.n_heads);
+    let (mut dq, mut dk, mut dq_raw, mut dk_raw, mut dv) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (i, [q, k, v, a]) in per_head.iter().enumerate() {
+        let d = q.ncols() as Float;
+        dv.push(a.t().dot(&d_out[i]));
+        let da = d_out[i].dot(&v.t());
+        let rows = (&da * a).sum_axis(Axis(1)).insert_axis(Axis(1));
+        let ds = (a * &(da - &rows)) / d.sqrt();
+        let (gq, gk) = (ds.dot(k), ds.t().dot(q));
+        dq.push(turn(&gq, -1.0));
+        dk.push(turn(&gk, -1.0));
+        dq_raw.push(gq);
+        dk_raw.push(gk);
+    }
+    let (dq, dk, dv) = (merge(&dq), merge(&dk), merge(&dv));
+    let (dq_raw, dk_raw) = (merge(&dq_raw), merge(&dk_raw));
+    let d_x = dq.dot(w.w_q) + dk.dot(w.w_k) + dv.dot(w.w_v);
+    Groups::new([
+        (
+            "d_x",
+            told_apart(differing(
+                &d_x,
+                vec![
+                    mistake(
+                        ROPE_NOT_TURNED_BACK,
+                        dq_raw.dot(w.w_q) + dk_raw.dot(w.w_k) + dv.dot(w.w_v),
+                    ),
+                    mistake(ATTENTION_DX_PATH, dq.dot(w.w_q) + dk.dot(w.w_k)),
+                    mistake(ATTENTION_DX_PATH, dq.dot(w.w_q) + dv.dot(w.w_v)),
+                    mistake(ATTENTION_DX_PATH, dk.dot(w.w_k) + dv.dot(w.w_v)),
+                ],
+            )),
+        ),
+        (
+            "d_w_q",
+            differing(&dq.t().dot(x), vec![mistake(ROPE_NOT_TURNED_BACK, dq_raw.t().dot(x))]),
+        ),
+        (
+            "d_w_k",
+            differing(&dk.t().dot(x), vec![mistake(ROPE_NOT_TURNED_BACK, dk_raw.t().dot(x))]),
+        ),
+    ])
+}
+
+/// `CausalSelfAttention::forward(x).output` computed here, for the visible tests' record:
+/// the graded suite checks it against NumPy's.
+pub fn self_attention_reference(x: &Matrix, w: &AttentionParts) -> Matrix {
+    attention_pass(x, w, Variant::default()).2
+}

@@ -14,6 +14,9 @@ Each value is computed another way than the lesson computes it:
 - RoPE: each pair (x[2i], x[2i+1]) as the complex number x[2i] + i·x[2i+1], multiplied by
   e^{i·p·ω_i}; its backward as the transpose of the rotation matrix;
 - SwiGLU: the forward as written; every gradient checked against central differences;
+- causal self-attention with RoPE: written with every head at once (arrays of shape
+  (h, n, d_head)), RoPE as complex multiplication, and its gradients by hand, each checked
+  against central differences;
 - the schedule, vectorised over all steps with numpy.where; AdamW, PyTorch's update
   written over whole arrays (decay, then the moments); the filters by numpy.argsort (a
   stable sort of −p); the baselines with numpy.bincount and numpy.add.at.
@@ -303,5 +306,74 @@ bits = -np.log2(uni[tb[0]]) - np.log2(cond[tb[:-1], tb[1:]]).sum()
 graded.scalar("bigram_bpb", "bigram_bits_per_byte(train, test), 80/20 split of CORPUS", bits / len(tb))
 graded.integers("split", "the byte at which the split cuts CORPUS", [cut])
 print(f"baselines on the 80/20 split: unigram {-np.log2(uni[tb]).mean():.4f}, bigram {bits / len(tb):.4f} bits per byte")
+
+# ---------------------------------------------------------- causal self-attention + RoPE
+def rope_heads(t, sign=1.0):
+    """RoPE on (h, n, d_head), positions 0..n-1, as complex multiplication."""
+    h, n, dh = t.shape
+    omega = 10000.0 ** (-np.arange(0, dh, 2) / dh)
+    z = t[..., 0::2] + 1j * t[..., 1::2]
+    z = z * np.exp(1j * sign * np.arange(n)[:, None] * omega)
+    out = np.empty_like(t)
+    out[..., 0::2], out[..., 1::2] = z.real, z.imag
+    return out
+
+
+def attn_forward(x, wq, wk, wv, wo, h):
+    n, d = x.shape
+    dh = d // h
+    split = lambda m: m.reshape(n, h, dh).transpose(1, 0, 2)  # (h, n, dh)
+    q, k, v = rope_heads(split(x @ wq.T)), rope_heads(split(x @ wk.T)), split(x @ wv.T)
+    s = q @ k.transpose(0, 2, 1) / np.sqrt(dh)
+    s = np.where(np.tril(np.ones((n, n), dtype=bool)), s, -np.inf)
+    a = np.exp(s - s.max(axis=-1, keepdims=True))
+    a = a / a.sum(axis=-1, keepdims=True)
+    o = a @ v
+    merged = o.transpose(1, 0, 2).reshape(n, d)
+    return merged @ wo.T, (q, k, v, a, merged)
+
+
+def attn_backward(x, wq, wk, wv, wo, h, dy):
+    n, d = x.shape
+    dh = d // h
+    _, (q, k, v, a, merged) = attn_forward(x, wq, wk, wv, wo, h)
+    merge = lambda t: t.transpose(1, 0, 2).reshape(n, d)
+    d_wo = dy.T @ merged
+    do = (dy @ wo).reshape(n, h, dh).transpose(1, 0, 2)
+    dv = a.transpose(0, 2, 1) @ do
+    da = do @ v.transpose(0, 2, 1)
+    ds = a * (da - (da * a).sum(axis=-1, keepdims=True)) / np.sqrt(dh)
+    dq = rope_heads(ds @ k, -1.0)
+    dk = rope_heads(ds.transpose(0, 2, 1) @ q, -1.0)
+    dq, dk, dv = merge(dq), merge(dk), merge(dv)
+    return {"d_x": dq @ wq + dk @ wk + dv @ wv, "d_w_q": dq.T @ x, "d_w_k": dk.T @ x,
+            "d_w_v": dv.T @ x, "d_w_o": d_wo}
+
+
+xa = scrambled(5, 8, 13, 1.0)
+wts = {name: scrambled(8, 8, seed, 0.5) for name, seed in
+       [("w_q", 19), ("w_k", 29), ("w_v", 37), ("w_o", 43)]}
+ua = scrambled(5, 8, 53, 1.0)
+out, _ = attn_forward(xa, wts["w_q"], wts["w_k"], wts["w_v"], wts["w_o"], 2)
+g = attn_backward(xa, wts["w_q"], wts["w_k"], wts["w_v"], wts["w_o"], 2, ua)
+loss = lambda **kw: (attn_forward(kw.get("x", xa), kw.get("w_q", wts["w_q"]), kw.get("w_k", wts["w_k"]),
+                                  kw.get("w_v", wts["w_v"]), kw.get("w_o", wts["w_o"]), 2)[0] * ua).sum()
+for name, base in [("x", xa)] + list(wts.items()):
+    num = np.zeros_like(base)
+    for idx in np.ndindex(base.shape):
+        p_, m_ = base.copy(), base.copy()
+        p_[idx] += 1e-6
+        m_[idx] -= 1e-6
+        num[idx] = (loss(**{name: p_}) - loss(**{name: m_})) / 2e-6
+    err = np.abs(num - g[f"d_{name}"]).max()
+    assert err < 1e-8, (name, err)
+graded.matrix("attn_x", "scrambled(5, 8, 13, 1.0)", xa)
+for name, seed in [("w_q", 19), ("w_k", 29), ("w_v", 37), ("w_o", 43)]:
+    graded.matrix(f"attn_{name}", f"scrambled(8, 8, {seed}, 0.5)", wts[name])
+graded.matrix("attn_upstream", "scrambled(5, 8, 53, 1.0)", ua)
+graded.matrix("attn_output", "causal self-attention with RoPE, 2 heads of width 4", out)
+for k_, v_ in g.items():
+    graded.matrix(f"attn_{k_}", f"{k_}, checked against central differences", v_)
+print("causal self-attention with RoPE: gradients agree with central differences")
 
 finish(graded)

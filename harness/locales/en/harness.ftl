@@ -357,3 +357,12 @@ top-p-not-renormalised = the nucleus was not renormalised: divide the kept proba
 bits-in-nats = the result is in nats (natural logarithm); bits per byte uses log₂, so divide nats by ln 2
 baseline-no-smoothing = the counts were not smoothed: add one to every count and 256 to the denominator (add-one smoothing), so that a byte never seen still has a probability
 bigram-skips-first = the first byte of the text was left out (the mean over the pairs only); it is scored by the unigram model, and the mean is over every byte
+
+## Lesson 07: causal self-attention with RoPE (causes/gpt.rs)
+
+rope-on-values = the values were turned by RoPE too; only the queries and keys carry position (their dot products are the scores), the values pass unturned
+rope-before-projection = RoPE was applied to the input before the projections; it turns each head's queries and keys after W_q and W_k, so that the score of two positions depends on their distance
+rope-whole-width = RoPE was applied to the whole width d_model before the heads were split, with frequencies of d_model; each head is turned on its own, with the frequencies of d_head
+self-attention-not-causal = the attention has no causal mask: each position may look only at itself and the positions before it (causal_mask(n) from lesson 02)
+rope-not-turned-back = the gradients of the queries and keys were not turned back by rope_backward before the projections' gradients; the forward pass turned them, so the backward pass must undo it
+attention-dx-path = dx lacks one of its three paths; x feeds the queries, the keys and the values, so dx = dQ W_q + dK W_k + dV W_v

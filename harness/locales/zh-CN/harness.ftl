@@ -636,3 +636,18 @@ bits-in-nats = 结果的单位是奈特（自然对数）；每字节比特数�
 baseline-no-smoothing = 计数没有做平滑：每个计数加一、分母加 256（加一平滑），这样没见过的字节也有概率
 # en: 204de3651caf6f4f
 bigram-skips-first = 文本的第一个字节被漏掉了（只对相邻对求平均）；它应由一元模型打分，平均是对所有字节求的
+
+## Lesson 07: causal self-attention with RoPE (causes/gpt.rs)
+
+# en: ead3baa81a98ecbe
+rope-on-values = 值也被 RoPE 旋转了；只有查询和键携带位置（它们的点积就是得分），值不旋转
+# en: b1d83f396bdfea47
+rope-before-projection = RoPE 被用在了投影之前的输入上；它应当在 W_q 和 W_k 之后、对每个头的查询和键做旋转，这样两个位置的得分才只取决于它们的距离
+# en: 41d4d932c546620f
+rope-whole-width = RoPE 在分头之前作用于整个宽度 d_model，用的是 d_model 的频率；应当对每个头分别旋转，用 d_head 的频率
+# en: 539b8373ce795560
+self-attention-not-causal = 注意力没有因果掩码：每个位置只能看它自己和它之前的位置（第 02 课的 causal_mask(n)）
+# en: 8ce3ed62aa4efd55
+rope-not-turned-back = 查询和键的梯度在计算投影的梯度之前没有用 rope_backward 转回来；前向时旋转过它们，反向时必须撤销
+# en: 053ce46da347723f
+attention-dx-path = dx 少了三条路径中的一条；x 同时进入查询、键和值，所以 dx = dQ W_q + dK W_k + dV W_v

@@ -125,3 +125,21 @@ pub const BASELINE_NO_SMOOTHING: Cause = Cause::harness("baseline-no-smoothing")
 
 /// the first byte of the text was left out (the mean over the pairs only).
 pub const BIGRAM_SKIPS_FIRST: Cause = Cause::harness("bigram-skips-first");
+
+/// the values were turned by RoPE too.
+pub const ROPE_ON_VALUES: Cause = Cause::harness("rope-on-values");
+
+/// RoPE was applied to the input before the projections.
+pub const ROPE_BEFORE_PROJECTION: Cause = Cause::harness("rope-before-projection");
+
+/// RoPE was applied to the whole width d_model before the heads were split, with frequencies of d_model.
+pub const ROPE_WHOLE_WIDTH: Cause = Cause::harness("rope-whole-width");
+
+/// the attention has no causal mask.
+pub const SELF_ATTENTION_NOT_CAUSAL: Cause = Cause::harness("self-attention-not-causal");
+
+/// the gradients of the queries and keys were not turned back by rope_backward before the projections' gradients.
+pub const ROPE_NOT_TURNED_BACK: Cause = Cause::harness("rope-not-turned-back");
+
+/// dx lacks one of its three paths.
+pub const ATTENTION_DX_PATH: Cause = Cause::harness("attention-dx-path");

@@ -19,8 +19,9 @@
 //!      query or key at position `p` rotated by the angle `p·ω_i`, with lesson 04's
 //!      frequencies `ω_i = 10000^(−2i/d_head)`; `(n, d_head)`;
 //!    - [`swiglu`]: the gated feed-forward `y = (SiLU(x W_gateᵀ) ⊙ x W_upᵀ) W_downᵀ`,
-//!      `(n, d_model)` → `(n, d_ff)` → `(n, d_model)`.
-//!
+//!      `(n, d_model)` → `(n, d_ff)` → `(n, d_model)`;
+//!    - [`self_attention`]: causal multi-head self-attention from lessons 02 and 03, with RoPE
+//!      on each head's queries and keys, `(n, d_model)` → `(n, d_model)`.
 //!
 //!    Each with its backward pass.
 //! 3. Training and sampling, around the model:
@@ -58,6 +59,8 @@ pub mod rope;
 
 pub mod swiglu;
 
+pub mod self_attention;
+
 // Part 3: training and sampling, around the model.
 pub mod schedule;
 
@@ -69,6 +72,10 @@ pub use bpe::{Bpe, END_OF_TEXT, count_pairs, merge_pair, train_bpe};
 pub use rms_norm::{RMS_NORM_EPS, RmsNorm, RmsNormGrads};
 pub use rope::{apply_rope, rope_backward};
 pub use swiglu::{SwiGlu, SwiGluForward, SwiGluGrads, silu};
+
+pub use self_attention::{
+    CausalSelfAttention, CausalSelfAttentionForward, CausalSelfAttentionGrads,
+};
 
 pub use baselines::{bigram_bits_per_byte, bits_per_byte, unigram_bits_per_byte};
 pub use sampling::{

@@ -12,7 +12,7 @@
 use course_common::{Float, Matrix, Vector};
 use course_harness::observe;
 use gpt as lesson;
-use lesson::{AdamW, RmsNorm, Sampling, SwiGlu};
+use lesson::{AdamW, CausalSelfAttention, RmsNorm, Sampling, SwiGlu};
 
 pub fn count_pairs(ids: &[usize]) -> Vec<usize> {
     let _args = course_harness::call_args!(ids);
@@ -178,4 +178,43 @@ pub fn baseline(which: &str, train: &[u8], test: &[u8]) -> Float {
             lesson::bigram_bits_per_byte(train, test)
         })
     }
+}
+
+/// `CausalSelfAttention::new(n_heads, w_q, w_k, w_v, w_o).forward(x).output`.
+pub fn self_attention_output(n_heads: usize, w: [&Matrix; 4], x: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(n_heads, x);
+    observe("CausalSelfAttention::forward", || {
+        CausalSelfAttention::new(
+            n_heads,
+            w[0].clone(),
+            w[1].clone(),
+            w[2].clone(),
+            w[3].clone(),
+        )
+        .forward(x)
+        .output
+    })
+}
+
+/// d_x, d_w_q, d_w_k, d_w_v, d_w_o of `CausalSelfAttention::backward(x, d_y)`.
+pub fn self_attention_backward(
+    n_heads: usize,
+    w: [&Matrix; 4],
+    x: &Matrix,
+    d_y: &Matrix,
+) -> [Matrix; 5] {
+    let _args = course_harness::call_args!(n_heads, x, d_y);
+    let (d_x, d_w_q, d_w_k, d_w_v, d_w_o) =
+        observe("CausalSelfAttention::backward", || {
+            let g = CausalSelfAttention::new(
+                n_heads,
+                w[0].clone(),
+                w[1].clone(),
+                w[2].clone(),
+                w[3].clone(),
+            )
+            .backward(x, d_y);
+            (g.d_x, g.d_w_q, g.d_w_k, g.d_w_v, g.d_w_o)
+        });
+    [d_x, d_w_q, d_w_k, d_w_v, d_w_o]
 }

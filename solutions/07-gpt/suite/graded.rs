@@ -20,11 +20,12 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::gpt::{
-    SwiGluParts, adamw_mistakes, bigram_mistakes, cosine_rate_mistakes,
+    AttentionParts, SwiGluParts, adamw_mistakes, bigram_mistakes, cosine_rate_mistakes,
     count_pairs_mistakes, encode_mistakes, merge_pair_mistakes,
     rms_norm_backward_mistakes, rms_norm_mistakes, rope_backward_mistakes, rope_mistakes,
-    swiglu_backward_mistakes, swiglu_mistakes, temperature_mistakes, top_k_mistakes,
-    top_p_mistakes, train_bpe_mistakes, unigram_mistakes,
+    self_attention_backward_mistakes, self_attention_mistakes, swiglu_backward_mistakes,
+    swiglu_mistakes, temperature_mistakes, top_k_mistakes, top_p_mistakes,
+    train_bpe_mistakes, unigram_mistakes,
 };
 use gpt as lesson;
 use lesson::Sampling;
@@ -571,6 +572,98 @@ fn silu_is_x_times_sigmoid() {
             Tol::TIGHT,
             &[],
         );
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Causal self-attention with RoPE
+// ---------------------------------------------------------------------------------------
+
+fn attention_weights() -> [Matrix; 4] {
+    ["attn_w_q", "attn_w_k", "attn_w_v", "attn_w_o"].map(|key| NUMPY.matrix(key))
+}
+
+/// Five tokens of width 8 through two heads of width 4, against NumPy's all-heads-at-once
+/// form with RoPE as complex multiplication.
+#[test]
+fn self_attention_matches_numpy() {
+    graded(|| {
+        let [wq, wk, wv, wo] = attention_weights();
+        let x = NUMPY.matrix("attn_x");
+        assert_matrix_close(
+            &tr!(MESSAGES, "attention-forward"),
+            &self_attention_output(2, [&wq, &wk, &wv, &wo], &x),
+            &NUMPY.matrix("attn_output"),
+            Tol::TIGHT,
+            &named!(
+                NAMED,
+                self_attention_mistakes(
+                    &x,
+                    &AttentionParts {
+                        n_heads: 2,
+                        w_q: &wq,
+                        w_k: &wk,
+                        w_v: &wv,
+                        w_o: &wo
+                    }
+                )
+            ),
+        );
+    });
+}
+
+/// A later token changes nothing before it: the outputs of the first three positions
+/// are the same with or without the last two tokens.
+#[test]
+fn self_attention_is_causal() {
+    graded(|| {
+        let [wq, wk, wv, wo] = attention_weights();
+        let x = NUMPY.matrix("attn_x");
+        let whole = self_attention_output(2, [&wq, &wk, &wv, &wo], &x);
+        let first = self_attention_output(
+            2,
+            [&wq, &wk, &wv, &wo],
+            &x.slice(s![0..3, ..]).to_owned(),
+        );
+        assert_matrix_close(
+            &tr!(MESSAGES, "attention-causal"),
+            &whole.slice(s![0..3, ..]).to_owned(),
+            &first,
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// Every gradient, against NumPy's (checked there by central differences).
+#[test]
+fn self_attention_backward_matches_numpy() {
+    graded(|| {
+        let [wq, wk, wv, wo] = attention_weights();
+        let (x, up) = (NUMPY.matrix("attn_x"), NUMPY.matrix("attn_upstream"));
+        let mistakes = named!(NAMED, self_attention_backward_mistakes(&x, &AttentionParts { n_heads: 2, w_q: &wq, w_k: &wk, w_v: &wv, w_o: &wo }, &up) => Groups);
+        let got = self_attention_backward(2, [&wq, &wk, &wv, &wo], &x, &up);
+        let mut checks = Checks::new();
+        // From the output back: W_o's, then the values', then the keys' and queries'.
+        for (i, name) in [
+            (4, "d_w_o"),
+            (3, "d_w_v"),
+            (2, "d_w_k"),
+            (1, "d_w_q"),
+            (0, "d_x"),
+        ] {
+            let expected = NUMPY.matrix(&format!("attn_{name}"));
+            checks.check_as(&format!("CausalSelfAttention {name}"), || {
+                assert_matrix_close(
+                    &format!("CausalSelfAttention {name}"),
+                    &got[i],
+                    &expected,
+                    Tol::TIGHT,
+                    &mistakes[name],
+                );
+            });
+        }
+        checks.finish();
     });
 }
 

@@ -15,17 +15,18 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::gpt::{
-    SwiGluParts, adamw_mistakes, bigram_mistakes, cosine_rate_mistakes,
+    AttentionParts, SwiGluParts, adamw_mistakes, bigram_mistakes, cosine_rate_mistakes,
     count_pairs_mistakes, encode_mistakes, merge_pair_mistakes,
     rms_norm_backward_mistakes, rms_norm_mistakes, rope_backward_mistakes, rope_mistakes,
+    self_attention_backward_mistakes, self_attention_mistakes, self_attention_reference,
     swiglu_backward_mistakes, swiglu_mistakes, temperature_mistakes, top_k_mistakes,
     top_p_mistakes, train_bpe_mistakes, unigram_mistakes,
 };
 use gpt::{
-    AdamW, Bpe, END_OF_TEXT, RmsNorm, Sampling, SwiGlu, apply_rope, bigram_bits_per_byte,
-    bits_per_byte, cosine_rate, count_pairs, merge_pair, rope_backward, sample_next,
-    silu, softmax_with_temperature, top_k_filter, top_p_filter, train_bpe,
-    unigram_bits_per_byte,
+    AdamW, Bpe, CausalSelfAttention, END_OF_TEXT, RmsNorm, Sampling, SwiGlu, apply_rope,
+    bigram_bits_per_byte, bits_per_byte, cosine_rate, count_pairs, merge_pair,
+    rope_backward, sample_next, silu, softmax_with_temperature, top_k_filter,
+    top_p_filter, train_bpe, unigram_bits_per_byte,
 };
 
 /// The named mistakes' wrong answers for this file's inputs, recorded beside it by
@@ -495,6 +496,156 @@ fn swiglu_backward_matches_numerical_gradients() {
         &grads.d_w_down,
         &numerical_gradient(|w| with(2, w), &ffn.w_down, STEP),
         "dW_down = dYᵀ h",
+        &[],
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Causal self-attention with RoPE
+// ---------------------------------------------------------------------------------------
+
+/// Two heads of width 2 over d_model = 4, with evenly spaced weights.
+fn rope_attention() -> CausalSelfAttention {
+    CausalSelfAttention::new(
+        2,
+        linspace_matrix(4, 4, -0.7, 0.8),
+        linspace_matrix(4, 4, 0.6, -0.5),
+        linspace_matrix(4, 4, -0.4, 0.9),
+        linspace_matrix(4, 4, 0.5, -0.6),
+    )
+}
+
+#[test]
+fn self_attention_sees_only_the_past() {
+    // The first token attends to itself alone (weight 1 in every head), and the outputs
+    // of the first two tokens do not change when a third is added.
+    let attention = rope_attention();
+    let x = linspace_matrix(3, 4, -1.0, 1.2);
+    let f = attention.forward(&x);
+    assert_eq!(f.weights.len(), 2, "one weight matrix per head");
+    for (head, w) in f.weights.iter().enumerate() {
+        assert!(
+            (w[[0, 0]] - 1.0).abs() < 1e-12 && w[[0, 1]] == 0.0 && w[[1, 2]] == 0.0,
+            "head {head}: the weights must be causal (row 0 is [1, 0, 0]), got {w:?}"
+        );
+    }
+    let two =
+        attention.forward(&x.slice(course_common::ndarray::s![0..2, ..]).to_owned());
+    assert_matrix_close(
+        "the first two outputs, with and without a third token",
+        &f.output
+            .slice(course_common::ndarray::s![0..2, ..])
+            .to_owned(),
+        &two.output,
+        Tol::TIGHT,
+        &[],
+    );
+    // Without RoPE, attention is blind to order: swapping the first two tokens would
+    // leave the third token's output unchanged. With RoPE it changes.
+    let mut swapped = x.clone();
+    swapped.row_mut(0).assign(&x.row(1));
+    swapped.row_mut(1).assign(&x.row(0));
+    let third = |m: &Matrix| attention.forward(m).output.row(2).to_owned();
+    let moved = (&third(&x) - &third(&swapped)).mapv(f64::abs).sum();
+    assert!(
+        moved > 1e-6,
+        "with RoPE, the last token must see the order of the ones before it"
+    );
+}
+
+#[test]
+fn self_attention_backward_matches_numerical_gradients() {
+    let attention = rope_attention();
+    let x = linspace_matrix(3, 4, -1.0, 1.2);
+    let parts = [
+        attention.w_q.clone(),
+        attention.w_k.clone(),
+        attention.w_v.clone(),
+        attention.w_o.clone(),
+    ];
+    let upstream = linspace_matrix(3, 4, 0.8, -0.7);
+    let grads = attention.backward(&x, &upstream);
+    let mistakes = named!(NAMED, self_attention_backward_mistakes(&x, &AttentionParts { n_heads: 2, w_q: &parts[0], w_k: &parts[1], w_v: &parts[2], w_o: &parts[3] }, &upstream) => course_harness::Groups);
+    let loss = |a: &CausalSelfAttention, x: &Matrix| {
+        weighted_sum(&a.forward(x).output, &upstream)
+    };
+    assert_gradient_close_named(
+        "CausalSelfAttention d_x",
+        &grads.d_x,
+        &numerical_gradient(|x| loss(&attention, x), &x, STEP),
+        "dx = dQ W_q + dK W_k + dV W_v, with dQ and dK turned back by rope_backward",
+        &mistakes["d_x"],
+    );
+    let with_w_q = |w: &Matrix| {
+        let mut a = rope_attention();
+        a.w_q = w.clone();
+        loss(&a, &x)
+    };
+    assert_gradient_close_named(
+        "CausalSelfAttention d_w_q",
+        &grads.d_w_q,
+        &numerical_gradient(with_w_q, &attention.w_q, STEP),
+        "dW_q = dQᵀ x, with dQ turned back by rope_backward",
+        &mistakes["d_w_q"],
+    );
+    let with_w_o = |w: &Matrix| {
+        let mut a = rope_attention();
+        a.w_o = w.clone();
+        loss(&a, &x)
+    };
+    assert_gradient_close_named(
+        "CausalSelfAttention d_w_o",
+        &grads.d_w_o,
+        &numerical_gradient(with_w_o, &attention.w_o, STEP),
+        "dW_o = dYᵀ merged",
+        &[],
+    );
+}
+
+#[test]
+fn self_attention_output_matches_the_course_s() {
+    // The course's own attention, computed apart from the solution and recorded beside
+    // this file (the graded tests check it against NumPy): a misplaced rotation or a
+    // missing mask is named.
+    let attention = rope_attention();
+    let x = linspace_matrix(3, 4, -1.0, 1.2);
+    let parts = [
+        attention.w_q.clone(),
+        attention.w_k.clone(),
+        attention.w_v.clone(),
+        attention.w_o.clone(),
+    ];
+    assert_matrix_close(
+        "CausalSelfAttention::forward(x).output, three tokens, two heads of width 2",
+        &attention.forward(&x).output,
+        &named!(NAMED, self_attention_reference(&x, &AttentionParts { n_heads: 2, w_q: &parts[0], w_k: &parts[1], w_v: &parts[2], w_o: &parts[3] }) => Matrix),
+        Tol::TIGHT,
+        &named!(
+            NAMED,
+            self_attention_mistakes(
+                &x,
+                &AttentionParts {
+                    n_heads: 2,
+                    w_q: &parts[0],
+                    w_k: &parts[1],
+                    w_v: &parts[2],
+                    w_o: &parts[3]
+                }
+            )
+        ),
+    );
+    // The first token attends to itself alone, at position 0, where RoPE turns nothing:
+    // its output is its own value, projected by W_o.
+    let own = x.row(0).dot(&attention.w_v.t()).dot(&attention.w_o.t());
+    assert_matrix_close(
+        "the first token's output: its value, projected by W_o",
+        &attention
+            .forward(&x)
+            .output
+            .slice(course_common::ndarray::s![0..1, ..])
+            .to_owned(),
+        &own.insert_axis(Axis(0)),
+        Tol::TIGHT,
         &[],
     );
 }

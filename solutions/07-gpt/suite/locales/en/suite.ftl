@@ -56,3 +56,8 @@ filter-sum = { $call }: your probabilities add up to { $sum }, not 1: divide the
 top-p-exact = top_p_filter([0.5, 0.25, 0.25], { $p }): the token at which the cumulative probability reaches p exactly is kept, and none after it
 baseline-sum-unigram = unigram_bits_per_byte: the probabilities your model gives the 256 byte values (2^(−bits) of each one-byte text) add up to { $sum }, not 1: with add-one smoothing each of the 256 values gets one extra count, so the denominator is the number of bytes plus 256
 baseline-sum-bigram = bigram_bits_per_byte: the probabilities your model gives the 256 byte values after the byte { $byte } add up to { $sum }, not 1: P(b | a) = (count(a, b) + 1) / (count(a, ·) + 256), with count(a, ·) the pairs that start with a
+
+## Causal self-attention with RoPE
+
+attention-forward = CausalSelfAttention::forward(x).output, five tokens of width 8, two heads of width 4
+attention-causal = CausalSelfAttention: the outputs of the first three tokens, with the last two tokens and without them: a token must not see the ones after it

@@ -99,3 +99,10 @@ top-p-exact = top_p_filter([0.5, 0.25, 0.25], { $p })：累积概率恰好达到
 baseline-sum-unigram = unigram_bits_per_byte：你的模型给 256 个字节值的概率（每个单字节文本的 2^(−bits)）加起来是 { $sum }，不是 1：加一平滑给 256 个值各加一次计数，所以分母是字节数加 256
 # en: 563c91de16b32e36
 baseline-sum-bigram = bigram_bits_per_byte：你的模型给字节 { $byte } 之后 256 个字节值的概率加起来是 { $sum }，不是 1：P(b | a) = (count(a, b) + 1) / (count(a, ·) + 256)，其中 count(a, ·) 是以 a 开头的相邻对的个数
+
+## Causal self-attention with RoPE
+
+# en: 9787f84e3f369ced
+attention-forward = CausalSelfAttention::forward(x).output，五个宽度为 8 的 token，两个宽度为 4 的头
+# en: 00b267245ce4828a
+attention-causal = CausalSelfAttention：前三个 token 的输出，有后两个 token 时与没有时对比：一个 token 不能看到它之后的 token
