@@ -626,3 +626,15 @@ hint-07-gpt-sample_next-idea =
 # en: 0
 hint-07-gpt-sample_next-code =
     `let probs = top_p_filter(&top_k_filter(&softmax_with_temperature(logits, sampling.temperature), sampling.top_k), sampling.top_p); let mut cumulative = 0.0; let mut last = 0; for (id, &q) in probs.iter().enumerate() { if q > 0.0 { cumulative += q; last = id; if cumulative > u { return id; } } } last`。
+# en: 0
+hint-07-gpt-CausalSelfAttention--forward-idea =
+    第 03 课的多头注意力，改两处。把 x 投影三次（x W_qᵀ、x W_kᵀ、x W_vᵀ，没有偏置），再用 `split_heads` 分头。对每个头的查询和键做 `apply_rope(head, 0)`：在头内部、用 d_head 的频率、在投影之后；值永远不旋转。然后对每个头用第 02 课的 `scaled_dot_product_attention`，配 `causal_mask(n)`，用 `merge_heads` 合并输出，再用 W_o 投影。
+# en: 0
+hint-07-gpt-CausalSelfAttention--forward-code =
+    对 W_q 和 W_k 用 `let rotated = |w: &Matrix| split_heads(&x.dot(&w.t()), self.n_heads).iter().map(|h| apply_rope(h, 0)).collect::<Vec<_>>();`；值用 `split_heads(&x.dot(&self.w_v.t()), self.n_heads)`；把每个头的 `weights` 和合并后的输出存进返回的结构体。
+# en: 0
+hint-07-gpt-CausalSelfAttention--backward-idea =
+    沿前向传播倒着走。dW_o = dYᵀ merged，d_merged = dY W_o，再分头。对每个头，第 02 课的 `scaled_dot_product_attention_backward` 给出旋转后的查询、键以及值的梯度；前向时旋转过查询和键，所以要用 `rope_backward(·, 0)` 把它们的梯度转回来。合并各头；然后 dW_q = dQᵀ x（K、V 同理），dx = dQ W_q + dK W_k + dV W_v：x 同时进入这三者。
+# en: 0
+hint-07-gpt-CausalSelfAttention--backward-code =
+    `let f = self.forward(x); let d_out = split_heads(&d_y.dot(&self.w_o), self.n_heads);`，然后对每个头 i：`let g = scaled_dot_product_attention_backward(&f.q_heads[i], &f.k_heads[i], &f.v_heads[i], &f.weights[i], &d_out[i]);`，依次放入 `rope_backward(&g.d_q, 0)`、`rope_backward(&g.d_k, 0)`、`g.d_v`；每个列表用 `merge_heads` 合并。
