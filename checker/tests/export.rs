@@ -21,10 +21,17 @@ fn suite_dirs() -> Vec<(String, std::path::PathBuf)> {
 }
 
 /// Lines of the solutions that nothing a learner is meant to see shows (the stubs, their
-/// tests and examples, the graded suites that call them): code that would give answers
-/// away.
+/// tests and examples, the graded suites that call them, the hints that `checker hint`
+/// gives step by step, in both languages): code that would give answers away.
 fn solution_lines() -> Vec<String> {
     let root = course_root();
+    let hints = suite_dirs().into_iter().flat_map(|(_, suite)| {
+        let lesson = suite
+            .parent()
+            .expect("a suite is in its lesson's folder")
+            .to_owned();
+        [lesson.join("lesson.toml"), lesson.join("lesson.zh-CN.ftl")]
+    });
     let shown: String = walkdir::WalkDir::new(root.join("lessons"))
         .into_iter()
         .chain(
@@ -34,7 +41,9 @@ fn solution_lines() -> Vec<String> {
         )
         .flatten()
         .filter(|e| e.file_type().is_file() && e.file_name() != "heldout.rs")
-        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .map(|e| e.into_path())
+        .chain(hints)
+        .filter_map(|path| std::fs::read_to_string(path).ok())
         .collect();
     let mut lines = Vec::new();
     // Every file of every solution's src/: lib.rs and the modules it declares.

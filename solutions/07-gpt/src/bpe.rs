@@ -156,7 +156,7 @@ impl Bpe {
     pub fn encode(&self, text: &str) -> Vec<usize> {
         // TODO: `text.split(END_OF_TEXT)`; between two pieces, push `self.end_of_text()`.
         // BEGIN SOLUTION: todo!("Bpe::encode")
-        let mut ids = Vec::new();
+        let mut ids: Vec<usize> = Vec::with_capacity(text.len());
         for (i, piece) in text.split(END_OF_TEXT).enumerate() {
             if i > 0 {
                 ids.push(self.end_of_text());
