@@ -180,15 +180,36 @@ impl Course {
     }
 
     /// The files a tier's suite of a lesson reads beside it (`include_str!`), where it has
-    /// them: the reference values (`<tier>.json`, written by a script of
-    /// the lesson's `reference.py`) and the named mistakes' recorded wrong answers
-    /// (`<tier>.named.json`, written by `cargo xtask named`).
-    pub fn suite_companions(&self, lesson: &Lesson, tier: Tier) -> [PathBuf; 2] {
+    /// them: the reference values (`<tier>.json`, written by the lesson's `reference.py`),
+    /// the named mistakes' recorded wrong answers (`<tier>.named.json`, written by `cargo
+    /// xtask named`), and any other `<tier>.<source>.json` (values from another reference,
+    /// such as `graded.torch.json`, written by a PyTorch script).
+    pub fn suite_companions(&self, lesson: &Lesson, tier: Tier) -> Vec<PathBuf> {
         let suite = self.suite_file(lesson, tier);
-        [
+        let mut companions = vec![
             suite.with_extension("json"),
             suite.with_extension("named.json"),
-        ]
+        ];
+        let prefix = format!("{}.", tier.stem());
+        let mut others: Vec<PathBuf> = std::fs::read_dir(self.suite_dir(lesson))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| {
+                path.is_file()
+                    && !companions.contains(path)
+                    && path
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|name| {
+                            name.starts_with(&prefix) && name.ends_with(".json")
+                        })
+            })
+            .collect();
+        others.sort();
+        companions.extend(others);
+        companions
     }
 
     /// The modules a lesson's suites share (`calls.rs`, `parts.rs`): every `.rs` file of

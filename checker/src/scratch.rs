@@ -354,10 +354,14 @@ fn copy_lesson(place: &Place<'_>, lesson: &Lesson, tested: bool) -> Result<Sourc
         let path = suites_dir.join(format!("{}.rs", tier.stem()));
         // The files the suite reads (its reference values, its named mistakes' wrong
         // answers) go beside it, as in the course, where its `include_str!` finds them.
-        let companions = course.suite_companions(lesson, tier).map(|companion| {
-            let name = companion.file_name().map(ToOwned::to_owned);
-            (suites_dir.join(name.unwrap_or_default()), companion)
-        });
+        let companions: Vec<(PathBuf, PathBuf)> = course
+            .suite_companions(lesson, tier)
+            .into_iter()
+            .map(|companion| {
+                let name = companion.file_name().map(ToOwned::to_owned);
+                (suites_dir.join(name.unwrap_or_default()), companion)
+            })
+            .collect();
         match suites.iter().find(|(t, _)| *t == tier) {
             Some((_, source)) => {
                 write_if_changed(&path, source)?;

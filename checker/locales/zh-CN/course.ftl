@@ -638,3 +638,45 @@ hint-07-gpt-CausalSelfAttention--backward-idea =
 # en: 5ec7e55301a7f724
 hint-07-gpt-CausalSelfAttention--backward-code =
     `let f = self.forward(x); let d_out = split_heads(&d_y.dot(&self.w_o), self.n_heads);`，然后对每个头 i：`let g = scaled_dot_product_attention_backward(&f.q_heads[i], &f.k_heads[i], &f.v_heads[i], &f.weights[i], &d_out[i]);`，依次放入 `rope_backward(&g.d_q, 0)`、`rope_backward(&g.d_k, 0)`、`g.d_v`；每个列表用 `merge_heads` 合并。
+# en: 01641008e373f503
+hint-07-gpt-Block--forward-idea =
+    两个子层，各自读取一份归一化后的副本，再把结果加回残差流本身：`a = norm_1(x)`，`h = x + attention(a)`，`b = norm_2(h)`，`y = h + feed_forward(b)`。残差加在 x 和 h 上，不是加在 a 和 b 上；y 不做归一化（模型最后的 RMSNorm 会在输出头之前做一次）。把 a、注意力的记录、h、b 和 y 存进返回的结构体。
+# en: 3fba5509fbe33cad
+hint-07-gpt-Block--forward-code =
+    `let normed_1 = self.norm_1.forward(x); let attention = self.attention.forward(&normed_1); let residual = x + &attention.output; let normed_2 = self.norm_2.forward(&residual); let output = &residual + &self.feed_forward.forward(&normed_2).output;`
+# en: 5e859f931a7d29e6
+hint-07-gpt-Block--backward-idea =
+    从上往下反向。第二个残差把 d_y 分两路送出：一路直接到 h，一路经过前馈层（在 b 处）和 norm_2（在 h 处）。所以 d_h = d_y + norm_2 的 d_x。第一个残差对 d_h 做同样的事：d_x = d_h + norm_1 对注意力的 d_x 求出的 d_x（注意力在 a 处，上游梯度是 d_h，不是 d_y）。每个子层的反向传播也给出它自己参数的梯度：把它们收进一个形状相同的 Block。
+# en: 011c23fbd1adf6fd
+hint-07-gpt-Block--backward-code =
+    `let ff = self.feed_forward.backward(&f.normed_2, d_y); let n2 = self.norm_2.backward(&f.residual, &ff.d_x); let d_h = d_y + &n2.d_x; let at = self.attention.backward(&f.normed_1, &d_h); let n1 = self.norm_1.backward(x, &at.d_x); let d_x = &d_h + &n1.d_x;`，然后 `Block {"{"} norm_1: RmsNorm::from_gain(n1.d_gain), attention: CausalSelfAttention {"{"} n_heads: self.attention.n_heads, w_q: at.d_w_q, … {"}"}, … {"}"}`。
+# en: d4be61dd68aaca4b
+hint-07-gpt-Gpt--forward-idea =
+    残差流从 token 在嵌入矩阵中的行开始（不加位置：RoPE 把位置放进了注意力里面）。每个块的输出是下一个块的输入；保留每一级残差流 x_0 … x_L 和每个块的记录。然后是最后的 RMSNorm 和输出头：乘以嵌入矩阵的转置，和查表用的是同一个矩阵（权重共享），所以 logits 是 (n, vocab)。
+# en: 55904a6eb60cc2f3
+hint-07-gpt-Gpt--forward-code =
+    `let mut stream = vec![self.embedding.select(Axis(0), tokens)];`，然后对每个块 `let f = block.forward(stream.last().unwrap()); stream.push(f.output.clone()); blocks.push(f);`，最后 `let normed = self.norm_final.forward(stream.last().unwrap()); let logits = normed.dot(&self.embedding.t());`。
+# en: e964cb02cd36cfff
+hint-07-gpt-next_token_loss-idea =
+    logits 的第 t 行预测 targets[t]。用 log p = log_softmax_rows(logits)（第 06 课，数值稳定），损失是 n 行上 −log p[t, targets[t]] 的平均值，单位是奈特。交叉熵平均值的梯度是 softmax 减去 one-hot 目标，再除以 n：每一行的每个位置都有梯度，不只是目标那一项。
+# en: 7537ab4cf0f6b5dc
+hint-07-gpt-next_token_loss-code =
+    `let log_p = log_softmax_rows(logits); let mut d = log_p.mapv(Float::exp); let mut total = 0.0; for (t, &y) in targets.iter().enumerate() {"{"} total -= log_p[[t, y]]; d[[t, y]] -= 1.0; {"}"} let n = targets.len() as Float; Loss {"{"} value: total / n, d_logits: d / n, tokens: targets.len() {"}"}`。
+# en: 089451cfdb237a87
+hint-07-gpt-Gpt--backward-idea =
+    把前向传播倒过来。输出头 logits = normed Eᵀ 给出两个梯度：d_normed = d_logits E，以及输出头对 dE 的那一份 d_logitsᵀ normed。然后在 x_L 处做最后 RMSNorm 的反向，再从最后一个块到第一个块依次反向，每个块用它自己的输入 x_l 和记录。最后是查表：d_x_0 的第 t 行加到 dE 的第 tokens[t] 行上，叠加在输出头那一份之上。出现两次的 token 会加上两行。
+# en: bda260cc930a1b94
+hint-07-gpt-Gpt--backward-code =
+    `let mut d_e = d_logits.t().dot(&f.normed); let nf = self.norm_final.backward(&f.stream[l], &d_logits.dot(&self.embedding)); let mut d_x = nf.d_x;`，然后对 l in (0..l).rev() `let g = self.blocks[l].backward(&f.stream[l], &f.blocks[l], &d_x); d_x = g.d_x; grads.push(g.params);`（之后把列表反转），以及 `for (t, &tok) in tokens.iter().enumerate() {"{"} let mut r = d_e.row_mut(tok); r += &d_x.row(t); {"}"}`。
+# en: 6564e6715354a4ea
+hint-07-gpt-CausalSelfAttention--step-idea =
+    新 token 位于位置 p = cache.len()。和 forward 一样，把 x 投影三次再分头。用位置 p 的 RoPE 旋转每个头的查询和键（不是 0：新 token 不是第一个），把旋转后的键和值压入缓存（在计算注意力之前：token 会关注它自己），然后用查询对缓存里所有的键和值做注意力，不加掩码：缓存里的都是过去。合并各头，再用 W_o 投影。
+# en: ef9443f4430dce7e
+hint-07-gpt-CausalSelfAttention--step-code =
+    `let p = cache.len();` 对每个头 i：`let q = apply_rope(&q_heads[i], p); let k = apply_rope(&k_heads[i], p); cache.keys[i].push_row(k.row(0)).unwrap(); cache.values[i].push_row(v_heads[i].row(0)).unwrap(); outputs.push(scaled_dot_product_attention(&q, &cache.keys[i], &cache.values[i], None).output);`，然后 `merge_heads(&outputs).dot(&self.w_o.t())`。
+# en: 3b494810a530a522
+hint-07-gpt-Gpt--generate-idea =
+    每个块建一个缓存（`new_caches`），把提示逐个 token 送进 `step`：最后一个提示 token 之后的 logits 预测第一个新 token。然后对每个新 token：从带种子的生成器抽取 u，用 sample_next 选出 id，压入结果，再把它送进 step 得到下一组 logits。无论温度多少，每个 token 都抽一次，这样抽样序列不依赖于温度。
+# en: 8f3750524389891f
+hint-07-gpt-Gpt--generate-code =
+    `let mut rng = seeded_rng(seed); let mut caches = self.new_caches(); let mut logits = Vector::zeros(0); for &t in prompt {"{"} logits = self.step(t, &mut caches); {"}"} let mut tokens = prompt.to_vec(); for _ in 0..max_new_tokens {"{"} let u: Float = rng.random(); let next = sample_next(logits.as_slice().unwrap(), sampling, u); tokens.push(next); logits = self.step(next, &mut caches); {"}"} tokens`。

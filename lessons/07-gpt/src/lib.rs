@@ -1,7 +1,7 @@
 //! Lesson 07: A GPT of your own.
 //!
 //! From the 2017 Transformer of lessons 02 to 06 to the decoder-only language models of
-//! today, in build order. This release of the lesson holds these parts:
+//! today, in build order:
 //!
 //! 1. [`bpe`]: a byte-level BPE tokenizer. Text becomes bytes (ids 0 to 255); training
 //!    merges the most frequent adjacent pair again and again, each merge a new id
@@ -25,7 +25,14 @@
 //!    - [`baselines`]: bits per byte, `nats / (bytes · ln 2)`, and the byte unigram and
 //!      bigram models any language model must beat.
 //!    - [`sampling`]: `softmax(logits / T)`, top-k and top-p filtering, and the next token
-//!      from a uniform draw `u`, greedy at `T = 0`;
+//!      from a uniform draw `u`, greedy at `T = 0`.
+//! 4. The model:
+//!    - [`model`]: pre-norm blocks `h = x + Attention(RMSNorm(x))`,
+//!      `y = h + SwiGLU(RMSNorm(h))`; the GPT, `logits = RMSNorm(x_L) Eᵀ` with the head
+//!      tied to the embedding `E`; the next-token cross-entropy; the backward pass of it
+//!      all;
+//!    - [`generate`]: one token at a time with a key/value cache whose keys are stored
+//!      already turned by RoPE.
 //!
 //! Book: chapter 07, "A GPT of your own".
 //!
@@ -61,6 +68,11 @@ pub mod baselines;
 
 pub mod sampling;
 
+// Part 4: the model, its loss and its backward pass; generation with a cache.
+pub mod model;
+
+pub mod generate;
+
 pub use bpe::{Bpe, END_OF_TEXT, count_pairs, merge_pair, train_bpe};
 pub use rms_norm::{RMS_NORM_EPS, RmsNorm, RmsNormGrads};
 pub use rope::{apply_rope, rope_backward};
@@ -75,3 +87,10 @@ pub use sampling::{
     Sampling, sample_next, softmax_with_temperature, top_k_filter, top_p_filter,
 };
 pub use schedule::{AdamW, cosine_rate};
+
+pub use generate::KvCache;
+pub use model::{
+    Block, BlockForward, BlockGrads, Config, Gpt, GptForward, add_gradients, last_row,
+    next_token_loss,
+};
+pub use transformer::{Loss, clip_global_norm};

@@ -9,10 +9,14 @@
 // Each suite uses some of them.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
+
 use course_common::{Float, Matrix, Vector};
 use course_harness::observe;
 use gpt as lesson;
-use lesson::{AdamW, CausalSelfAttention, RmsNorm, Sampling, SwiGlu};
+use lesson::{
+    AdamW, Block, CausalSelfAttention, Config, Gpt, KvCache, RmsNorm, Sampling, SwiGlu,
+};
 
 pub fn count_pairs(ids: &[usize]) -> Vec<usize> {
     let _args = course_harness::call_args!(ids);
@@ -217,4 +221,202 @@ pub fn self_attention_backward(
             (g.d_x, g.d_w_q, g.d_w_k, g.d_w_v, g.d_w_o)
         });
     [d_x, d_w_q, d_w_k, d_w_v, d_w_o]
+}
+
+/// The tensors of a model, by the names of `Gpt::named_parameters` (the PyTorch module's
+/// `state_dict` names): what the suites pass instead of a `Gpt`, so that the model is
+/// built inside each observed call.
+pub struct Weights {
+    /// The sizes.
+    pub config: Config,
+    /// Every matrix, by name.
+    pub matrices: BTreeMap<String, Matrix>,
+    /// Every gain, by name.
+    pub gains: BTreeMap<String, Vector>,
+}
+
+impl Weights {
+    fn matrix(&self, name: &str) -> Matrix {
+        self.matrices[name].clone()
+    }
+
+    fn gain(&self, name: &str) -> RmsNorm {
+        RmsNorm::from_gain(self.gains[name].clone())
+    }
+
+    /// Block `i` (the prefix `blocks.i.`).
+    pub fn block(&self, i: usize) -> Block {
+        let at = |part: &str| format!("blocks.{i}.{part}.weight");
+        Block {
+            norm_1: self.gain(&at("norm_1")),
+            attention: CausalSelfAttention::new(
+                self.config.n_heads,
+                self.matrix(&at("attention.w_q")),
+                self.matrix(&at("attention.w_k")),
+                self.matrix(&at("attention.w_v")),
+                self.matrix(&at("attention.w_o")),
+            ),
+            norm_2: self.gain(&at("norm_2")),
+            feed_forward: SwiGlu::new(
+                self.matrix(&at("feed_forward.w_gate")),
+                self.matrix(&at("feed_forward.w_up")),
+                self.matrix(&at("feed_forward.w_down")),
+            ),
+        }
+    }
+
+    /// The whole model.
+    pub fn gpt(&self) -> Gpt {
+        Gpt {
+            config: self.config,
+            embedding: self.matrix("embedding.weight"),
+            blocks: (0..self.config.n_layers).map(|i| self.block(i)).collect(),
+            norm_final: self.gain("norm_final.weight"),
+        }
+    }
+}
+
+/// Every tensor of a model-shaped gradient, in `named_parameters` order, each as a
+/// matrix of its own shape (a gain as one row).
+fn flat_gradient(grads: Gpt) -> Vec<Matrix> {
+    let own = |m: Matrix| m.as_standard_layout().into_owned();
+    let row = |v: Vector| v.insert_axis(course_common::ndarray::Axis(0));
+    let mut out = vec![own(grads.embedding)];
+    for p in grads.blocks {
+        out.extend([
+            row(p.norm_1.gain),
+            own(p.attention.w_q),
+            own(p.attention.w_k),
+            own(p.attention.w_v),
+            own(p.attention.w_o),
+            row(p.norm_2.gain),
+            own(p.feed_forward.w_gate),
+            own(p.feed_forward.w_up),
+            own(p.feed_forward.w_down),
+        ]);
+    }
+    out.push(row(grads.norm_final.gain));
+    out
+}
+
+/// `Block::forward(x).output` of block `i` of `weights`.
+pub fn block_output(weights: &Weights, i: usize, x: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(i, x);
+    observe("Block::forward", || weights.block(i).forward(x).output)
+}
+
+/// `Block::backward(x, forward(x), d_y)` of block `i`: `d_x`, then the gradients of
+/// norm_1, w_q, w_k, w_v, w_o, norm_2, w_gate, w_up, w_down (gains as one row).
+pub fn block_backward(
+    weights: &Weights,
+    i: usize,
+    x: &Matrix,
+    d_y: &Matrix,
+) -> Vec<Matrix> {
+    let _args = course_harness::call_args!(i, x, d_y);
+    observe("Block::backward", || {
+        let block = weights.block(i);
+        let g = block.backward(x, &block.forward(x), d_y);
+        let row = |v: Vector| v.insert_axis(course_common::ndarray::Axis(0));
+        let p = g.params;
+        let own = |m: Matrix| m.as_standard_layout().into_owned();
+        vec![
+            own(g.d_x),
+            row(p.norm_1.gain),
+            own(p.attention.w_q),
+            own(p.attention.w_k),
+            own(p.attention.w_v),
+            own(p.attention.w_o),
+            row(p.norm_2.gain),
+            own(p.feed_forward.w_gate),
+            own(p.feed_forward.w_up),
+            own(p.feed_forward.w_down),
+        ]
+    })
+}
+
+/// `Gpt::forward(tokens)`: the logits and the stream after the first block.
+pub fn gpt_forward(weights: &Weights, tokens: &[usize]) -> (Matrix, Matrix) {
+    let _args = course_harness::call_args!(tokens);
+    observe("Gpt::forward", || {
+        let f = weights.gpt().forward(tokens);
+        (f.logits, f.stream[1].clone())
+    })
+}
+
+/// `next_token_loss(logits, targets)`: the value and `d_logits`.
+pub fn next_token_loss(logits: &Matrix, targets: &[usize]) -> (Float, Matrix) {
+    let _args = course_harness::call_args!(logits, targets);
+    observe("next_token_loss", || {
+        let loss = lesson::next_token_loss(logits, targets);
+        (loss.value, loss.d_logits)
+    })
+}
+
+/// `Gpt::backward(tokens, forward(tokens), d_logits)`, every tensor in
+/// `named_parameters` order, each as a matrix (gains as one row).
+pub fn gpt_backward(
+    weights: &Weights,
+    tokens: &[usize],
+    d_logits: &Matrix,
+) -> Vec<Matrix> {
+    let _args = course_harness::call_args!(tokens, d_logits);
+    observe("Gpt::backward", || {
+        let model = weights.gpt();
+        flat_gradient(model.backward(tokens, &model.forward(tokens), d_logits))
+    })
+}
+
+/// `CausalSelfAttention::step` on each row of `x` in turn, from an empty cache: the
+/// outputs stacked, `(n, d_model)`.
+pub fn attention_steps(n_heads: usize, w: [&Matrix; 4], x: &Matrix) -> Matrix {
+    let _args = course_harness::call_args!(n_heads, x);
+    observe("CausalSelfAttention::step", || {
+        let attention = CausalSelfAttention::new(
+            n_heads,
+            w[0].clone(),
+            w[1].clone(),
+            w[2].clone(),
+            w[3].clone(),
+        );
+        let mut cache = KvCache::new(n_heads, x.ncols() / n_heads);
+        let mut out = Matrix::zeros(x.dim());
+        for (t, row) in x.rows().into_iter().enumerate() {
+            let y = attention.step(
+                &row.to_owned().insert_axis(course_common::ndarray::Axis(0)),
+                &mut cache,
+            );
+            out.row_mut(t).assign(&y.row(0));
+        }
+        out
+    })
+}
+
+/// `Gpt::generate(prompt, n, sampling, seed)`.
+pub fn generate(
+    weights: &Weights,
+    prompt: &[usize],
+    n: usize,
+    sampling: Sampling,
+    seed: u64,
+) -> Vec<usize> {
+    let _args = course_harness::call_args!(prompt, n, seed);
+    observe("Gpt::generate", || {
+        weights.gpt().generate(prompt, n, &sampling, seed)
+    })
+}
+
+/// `Gpt::generate_uncached(prompt, n, sampling, seed)`: the course's code, on the
+/// learner's forward pass and sampling.
+pub fn generate_uncached(
+    weights: &Weights,
+    prompt: &[usize],
+    n: usize,
+    sampling: Sampling,
+    seed: u64,
+) -> Vec<usize> {
+    let _args = course_harness::call_args!(prompt, n, seed);
+    observe("Gpt::forward", || {
+        weights.gpt().generate_uncached(prompt, n, &sampling, seed)
+    })
 }

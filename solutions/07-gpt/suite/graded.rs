@@ -999,3 +999,262 @@ fn baselines_match_numpy() {
         );
     });
 }
+
+// ---------------------------------------------------------------------------------------
+// The model: blocks, the tied head, the loss, the backward pass, generation
+// ---------------------------------------------------------------------------------------
+
+/// The values PyTorch computed for the model's tests: a module of the same fields
+/// (`nn.RMSNorm`, `nn.Linear`, RoPE with cos and sin, `F.cross_entropy`) and autograd's
+/// gradients (solutions/07-gpt/reference_torch.py writes them into graded.torch.json).
+static TORCH: LazyLock<Reference> = LazyLock::new(|| {
+    Reference::parse(
+        "07-gpt/graded.torch.json",
+        include_str!("graded.torch.json"),
+    )
+});
+
+/// The names of a block's nine tensors, in `named_parameters` order.
+const BLOCK_PARTS: [&str; 9] = [
+    "norm_1",
+    "attention.w_q",
+    "attention.w_k",
+    "attention.w_v",
+    "attention.w_o",
+    "norm_2",
+    "feed_forward.w_gate",
+    "feed_forward.w_up",
+    "feed_forward.w_down",
+];
+
+/// The tiny model of graded.torch.json: 11 ids, width 8, two heads, two blocks, d_ff 12.
+fn torch_weights() -> Weights {
+    let config = lesson::Config {
+        vocab_size: 11,
+        d_model: 8,
+        n_heads: 2,
+        n_layers: 2,
+        d_ff: 12,
+        context: 7,
+    };
+    let mut names = vec!["embedding.weight".to_string()];
+    for i in 0..2 {
+        names.extend(BLOCK_PARTS.map(|part| format!("blocks.{i}.{part}.weight")));
+    }
+    names.push("norm_final.weight".to_string());
+    let mut weights = Weights {
+        config,
+        matrices: Default::default(),
+        gains: Default::default(),
+    };
+    for name in names {
+        if name.contains("norm") {
+            let gain = TORCH.vector(&name);
+            weights.gains.insert(name, gain);
+        } else {
+            let matrix = TORCH.matrix(&name);
+            weights.matrices.insert(name, matrix);
+        }
+    }
+    weights
+}
+
+/// A fixture value as a matrix: a vector (a gain's gradient) as one row.
+fn torch_matrix(key: &str, shape_of_vector: bool) -> Matrix {
+    if shape_of_vector {
+        row(&TORCH.vector(key))
+    } else {
+        TORCH.matrix(key)
+    }
+}
+
+fn torch_ids(key: &str) -> Vec<usize> {
+    TORCH
+        .integers(key)
+        .into_iter()
+        .map(|i| usize::try_from(i).expect("ids are not negative"))
+        .collect()
+}
+
+/// Block 0 of the tiny model on five tokens of width 8, against PyTorch.
+#[test]
+fn block_matches_pytorch() {
+    graded(|| {
+        assert_matrix_close(
+            &tr!(MESSAGES, "block-forward"),
+            &block_output(&torch_weights(), 0, &TORCH.matrix("block_x")),
+            &TORCH.matrix("block_output"),
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// Every gradient of block 0, against PyTorch's autograd, from the output back.
+#[test]
+fn block_backward_matches_pytorch_autograd() {
+    graded(|| {
+        let got = block_backward(
+            &torch_weights(),
+            0,
+            &TORCH.matrix("block_x"),
+            &TORCH.matrix("block_upstream"),
+        );
+        let mut checks = Checks::new();
+        for (i, part) in BLOCK_PARTS.iter().enumerate().rev() {
+            let what = format!("Block::backward: params.{part}");
+            let expected = torch_matrix(
+                &format!("block.grad.{part}.weight"),
+                part.starts_with("norm"),
+            );
+            checks.check_as(&what, || {
+                assert_matrix_close(&what, &got[i + 1], &expected, Tol::TIGHT, &[]);
+            });
+        }
+        checks.check_as("Block::backward: d_x", || {
+            assert_matrix_close(
+                "Block::backward: d_x",
+                &got[0],
+                &TORCH.matrix("block.d_x"),
+                Tol::TIGHT,
+                &[],
+            );
+        });
+        checks.finish();
+    });
+}
+
+/// The logits of seven tokens (one repeated) through the whole tiny model, and the
+/// stream between its two blocks, against PyTorch.
+#[test]
+fn gpt_logits_match_pytorch() {
+    graded(|| {
+        let (logits, stream_1) = gpt_forward(&torch_weights(), &torch_ids("inputs"));
+        let mut checks = Checks::new();
+        checks.check_as("stream", || {
+            assert_matrix_close(
+                &tr!(MESSAGES, "gpt-stream"),
+                &stream_1,
+                &TORCH.matrix("stream.1"),
+                Tol::TIGHT,
+                &[],
+            );
+        });
+        checks.check_as("logits", || {
+            assert_matrix_close(
+                &tr!(MESSAGES, "gpt-logits"),
+                &logits,
+                &TORCH.matrix("logits"),
+                Tol::TIGHT,
+                &[],
+            );
+        });
+        checks.finish();
+    });
+}
+
+/// PyTorch's `F.cross_entropy` and its gradient, on PyTorch's logits.
+#[test]
+fn next_token_loss_matches_pytorch() {
+    graded(|| {
+        let (value, d_logits) =
+            next_token_loss(&TORCH.matrix("logits"), &torch_ids("targets"));
+        let one = |v: Float| Matrix::from_elem((1, 1), v);
+        assert_matrix_close(
+            &tr!(MESSAGES, "loss-value"),
+            &one(value),
+            &one(TORCH.scalar("loss")),
+            Tol::TIGHT,
+            &[],
+        );
+        assert_matrix_close(
+            &tr!(MESSAGES, "loss-gradient"),
+            &d_logits,
+            &TORCH.matrix("d_logits"),
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// Every gradient of the tiny model from PyTorch's `d_logits`, against autograd: the
+/// last tensors first (the head and the final norm), the embedding last (it sums the
+/// head's gradient and the lookup's).
+#[test]
+fn gpt_backward_matches_pytorch_autograd() {
+    graded(|| {
+        let weights = torch_weights();
+        let got = gpt_backward(&weights, &torch_ids("inputs"), &TORCH.matrix("d_logits"));
+        let mut names = vec!["embedding.weight".to_string()];
+        for i in 0..2 {
+            names.extend(BLOCK_PARTS.map(|part| format!("blocks.{i}.{part}.weight")));
+        }
+        names.push("norm_final.weight".to_string());
+        assert_eq!(got.len(), names.len(), "one gradient per parameter tensor");
+        let mut checks = Checks::new();
+        for (i, name) in names.iter().enumerate().rev() {
+            let what = format!("Gpt::backward: {name}");
+            let expected = torch_matrix(&format!("grad.{name}"), name.contains("norm"));
+            checks.check_as(&what, || {
+                assert_matrix_close(&what, &got[i], &expected, Tol::TIGHT, &[]);
+            });
+        }
+        checks.finish();
+    });
+}
+
+/// The attention's cached step, token by token, gives the rows of the whole-sequence
+/// pass that NumPy computed (the keys at their own positions, turned once).
+#[test]
+fn attention_step_matches_numpy_row_by_row() {
+    graded(|| {
+        let [wq, wk, wv, wo] = attention_weights();
+        assert_matrix_close(
+            &tr!(MESSAGES, "attention-step"),
+            &attention_steps(2, [&wq, &wk, &wv, &wo], &NUMPY.matrix("attn_x")),
+            &NUMPY.matrix("attn_output"),
+            Tol::TIGHT,
+            &[],
+        );
+    });
+}
+
+/// Generation with the cache gives the tokens of generation without it, greedy and
+/// sampled, over more tokens than the model was given.
+#[test]
+fn cached_generation_matches_uncached() {
+    graded(|| {
+        let weights = torch_weights();
+        for (sampling, seed) in [
+            (Sampling::GREEDY, 0),
+            (
+                Sampling {
+                    temperature: 1.0,
+                    top_k: 0,
+                    top_p: 1.0,
+                },
+                3,
+            ),
+            (
+                Sampling {
+                    temperature: 0.7,
+                    top_k: 5,
+                    top_p: 0.9,
+                },
+                11,
+            ),
+        ] {
+            assert_ids_eq(
+                &tr!(
+                    MESSAGES,
+                    "generate-cached",
+                    temperature = sampling.temperature.to_string(),
+                    seed = seed.to_string()
+                ),
+                &generate(&weights, &[3, 7], 10, sampling, seed),
+                &generate_uncached(&weights, &[3, 7], 10, sampling, seed),
+                &[],
+            );
+        }
+    });
+}

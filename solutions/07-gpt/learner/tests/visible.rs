@@ -23,10 +23,11 @@ use course_mistakes::gpt::{
     top_p_mistakes, train_bpe_mistakes, unigram_mistakes,
 };
 use gpt::{
-    AdamW, Bpe, CausalSelfAttention, END_OF_TEXT, RmsNorm, Sampling, SwiGlu, apply_rope,
-    bigram_bits_per_byte, bits_per_byte, cosine_rate, count_pairs, merge_pair,
-    rope_backward, sample_next, silu, softmax_with_temperature, top_k_filter,
-    top_p_filter, train_bpe, unigram_bits_per_byte,
+    AdamW, Bpe, CausalSelfAttention, Config, END_OF_TEXT, Gpt, KvCache, RmsNorm,
+    Sampling, SwiGlu, apply_rope, bigram_bits_per_byte, bits_per_byte, cosine_rate,
+    count_pairs, merge_pair, next_token_loss, rope_backward, sample_next, silu,
+    softmax_with_temperature, top_k_filter, top_p_filter, train_bpe,
+    unigram_bits_per_byte,
 };
 
 /// The named mistakes' wrong answers for this file's inputs, recorded beside it by
@@ -868,4 +869,312 @@ fn bits_per_byte_and_the_byte_baselines_by_hand() {
         bigram_bits_per_byte(train.as_bytes(), test)
             < unigram_bits_per_byte(train.as_bytes(), test)
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The model: blocks, the tied head, the loss, the backward pass, generation
+// ---------------------------------------------------------------------------------------
+
+/// Seven ids, width 4, two heads of width 2, two blocks, d_ff 6.
+const TINY: Config = Config {
+    vocab_size: 7,
+    d_model: 4,
+    n_heads: 2,
+    n_layers: 2,
+    d_ff: 6,
+    context: 8,
+};
+
+/// A tiny model whose every number is set by a formula (large enough that every part
+/// matters): gains near 1, weights between −0.6 and 0.6.
+fn tiny_gpt() -> Gpt {
+    let mut model = Gpt::new(TINY, 0);
+    for (k, (name, tensor)) in model.named_parameters_mut().into_iter().enumerate() {
+        for (i, value) in tensor.iter_mut().enumerate() {
+            let angle = (1 + 3 * k + 7 * i) as Float;
+            *value = if name.contains("norm") {
+                1.0 + 0.2 * angle.sin()
+            } else {
+                0.6 * angle.sin()
+            };
+        }
+    }
+    model
+}
+
+/// The central-difference gradient of `loss` with respect to the parameter `name` of
+/// `model`, as a row.
+fn numerical_parameter_gradient(
+    model: &Gpt,
+    name: &str,
+    loss: impl Fn(&Gpt) -> Float,
+) -> Matrix {
+    let index = model
+        .named_parameters()
+        .iter()
+        .position(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no parameter named {name}"));
+    let len = model.parameters()[index].len();
+    let mut probe = model.clone();
+    let mut grad = Vec::with_capacity(len);
+    for i in 0..len {
+        let original = probe.parameters()[index][i];
+        probe.parameters_mut()[index][i] = original + STEP;
+        let plus = loss(&probe);
+        probe.parameters_mut()[index][i] = original - STEP;
+        let minus = loss(&probe);
+        probe.parameters_mut()[index][i] = original;
+        grad.push((plus - minus) / (2.0 * STEP));
+    }
+    Matrix::from_shape_vec((1, len), grad).expect("one row")
+}
+
+/// The parameter `name` of `grads` (a model-shaped gradient), as a row.
+fn parameter_row(grads: &Gpt, name: &str) -> Matrix {
+    let (_, tensor) = grads
+        .named_parameters()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no parameter named {name}"));
+    Matrix::from_shape_vec((1, tensor.len()), tensor.to_vec()).expect("one row")
+}
+
+#[test]
+fn a_block_adds_each_sublayer_to_the_stream_itself() {
+    // Pre-norm: each sublayer reads a normalised copy and adds to the unnormalised stream.
+    let model = tiny_gpt();
+    let block = &model.blocks[0];
+    let x = linspace_matrix(3, 4, -1.0, 1.2);
+    let f = block.forward(&x);
+    let h = &x + &block.attention.forward(&block.norm_1.forward(&x)).output;
+    let y = &h + &block.feed_forward.forward(&block.norm_2.forward(&h)).output;
+    assert_matrix_close(
+        "Block::forward(x).residual: h = x + Attention(RMSNorm_1(x))",
+        &f.residual,
+        &h,
+        Tol::TIGHT,
+        &[],
+    );
+    assert_matrix_close(
+        "Block::forward(x).output: y = h + SwiGLU(RMSNorm_2(h))",
+        &f.output,
+        &y,
+        Tol::TIGHT,
+        &[],
+    );
+}
+
+#[test]
+fn block_backward_matches_numerical_gradients() {
+    let model = tiny_gpt();
+    let block = &model.blocks[0];
+    let x = linspace_matrix(3, 4, -1.0, 1.2);
+    let upstream = linspace_matrix(3, 4, 0.8, -0.7);
+    let grads = block.backward(&x, &block.forward(&x), &upstream);
+    let loss = |b: &gpt::Block, x: &Matrix| weighted_sum(&b.forward(x).output, &upstream);
+    assert_gradient_close_named(
+        "Block d_x",
+        &grads.d_x,
+        &numerical_gradient(|x| loss(block, x), &x, STEP),
+        "d_x = d_h + RMSNorm_1's backward of the attention's d_x; d_h = d_y + RMSNorm_2's \
+         backward of the feed-forward's d_x. Each residual passes its gradient on whole.",
+        &[],
+    );
+    let with_w_gate = |w: &Matrix| {
+        let mut b = block.clone();
+        b.feed_forward.w_gate = w.clone();
+        loss(&b, &x)
+    };
+    assert_gradient_close_named(
+        "Block d_w_gate (params.feed_forward.w_gate)",
+        &grads.params.feed_forward.w_gate,
+        &numerical_gradient(with_w_gate, &block.feed_forward.w_gate, STEP),
+        "the feed-forward's backward at b = RMSNorm_2(h), with the upstream d_y",
+        &[],
+    );
+    let with_w_q = |w: &Matrix| {
+        let mut b = block.clone();
+        b.attention.w_q = w.clone();
+        loss(&b, &x)
+    };
+    assert_gradient_close_named(
+        "Block d_w_q (params.attention.w_q)",
+        &grads.params.attention.w_q,
+        &numerical_gradient(with_w_q, &block.attention.w_q, STEP),
+        "the attention's backward at a = RMSNorm_1(x), with d_h (not d_y)",
+        &[],
+    );
+    let with_gain = |g: &Matrix| {
+        let mut b = block.clone();
+        b.norm_1.gain = g.row(0).to_owned();
+        loss(&b, &x)
+    };
+    assert_gradient_close_named(
+        "Block d_gain of norm_1 (params.norm_1.gain)",
+        &grads.params.norm_1.gain.clone().insert_axis(Axis(0)),
+        &numerical_gradient(
+            with_gain,
+            &block.norm_1.gain.clone().insert_axis(Axis(0)),
+            STEP,
+        ),
+        "norm_1's backward at x, with the attention's d_x as its upstream",
+        &[],
+    );
+}
+
+#[test]
+fn next_token_loss_by_hand() {
+    // Equal logits over 4 ids: p = 1/4 everywhere, so the loss is ln 4 whatever the
+    // targets, and the gradient is (1/4 − onehot)/n with n = 2 rows.
+    let loss = next_token_loss(&Matrix::zeros((2, 4)), &[1, 3]);
+    assert_number(
+        "next_token_loss(zeros (2, 4), [1, 3]).value",
+        loss.value,
+        4f64.ln(),
+    );
+    assert_matrix_close(
+        "next_token_loss(zeros (2, 4), [1, 3]).d_logits",
+        &loss.d_logits,
+        &array![[0.125, -0.375, 0.125, 0.125], [0.125, 0.125, 0.125, -0.375]],
+        Tol::TIGHT,
+        &[],
+    );
+    // Logits (0, ln 3): p = (1/4, 3/4). Target 1: −ln(3/4) nats; target 0: ln 4.
+    let logits = array![[0.0, 3f64.ln()], [0.0, 3f64.ln()]];
+    let loss = next_token_loss(&logits, &[1, 0]);
+    assert_number(
+        "next_token_loss([[0, ln 3], [0, ln 3]], [1, 0]).value",
+        loss.value,
+        ((4.0f64 / 3.0).ln() + 4f64.ln()) / 2.0,
+    );
+}
+
+#[test]
+fn the_head_is_the_embedding_and_the_model_is_causal() {
+    let model = tiny_gpt();
+    let tokens = [3, 1, 4, 1, 5];
+    let f = model.forward(&tokens);
+    assert_eq!(
+        f.stream.len(),
+        3,
+        "the stream before each of 2 blocks and after the last"
+    );
+    assert_matrix_close(
+        "forward(tokens).stream[0]: the embedding's rows 3, 1, 4, 1, 5",
+        &f.stream[0],
+        &model.embedding.select(Axis(0), &tokens),
+        Tol::TIGHT,
+        &[],
+    );
+    assert_matrix_close(
+        "forward(tokens).logits: normed Eᵀ (the head is the embedding, tied)",
+        &f.logits,
+        &f.normed.dot(&model.embedding.t()),
+        Tol::TIGHT,
+        &[],
+    );
+    assert_matrix_close(
+        "forward(tokens).normed: RMSNorm_f of the last stream",
+        &f.normed,
+        &model.norm_final.forward(&f.stream[2]),
+        Tol::TIGHT,
+        &[],
+    );
+    // Position t sees tokens 0..=t only: the first three rows do not change when the
+    // last two tokens are dropped.
+    assert_matrix_close(
+        "the logits of the first three tokens, with and without the last two",
+        &f.logits
+            .slice(course_common::ndarray::s![0..3, ..])
+            .to_owned(),
+        &model.forward(&tokens[..3]).logits,
+        Tol::TIGHT,
+        &[],
+    );
+}
+
+#[test]
+fn gpt_backward_matches_numerical_gradients() {
+    // Token 1 occurs twice: its embedding row is used at two positions and by the head.
+    let model = tiny_gpt();
+    let window = [3, 1, 4, 1, 5, 2];
+    let (inputs, targets) = (&window[..5], &window[1..]);
+    let f = model.forward(inputs);
+    let loss = next_token_loss(&f.logits, targets);
+    let mut grads = model.backward(inputs, &f, &loss.d_logits);
+    grads.standardise(); // a product with a transpose may come out column by column
+    let value = |m: &Gpt| next_token_loss(&m.forward(inputs).logits, targets).value;
+    for (name, hint) in [
+        (
+            "embedding.weight",
+            "E is used twice: dE = d_logitsᵀ normed (the head) plus, for every position t, \
+             row t of d_x_0 added into row tokens[t] (the lookup; a repeated token adds both)",
+        ),
+        (
+            "norm_final.weight",
+            "the final RMSNorm's d_gain, at x_L, with d_normed = d_logits E",
+        ),
+        (
+            "blocks.1.feed_forward.w_down.weight",
+            "the last block's backward gets d_x_L from the final norm",
+        ),
+        (
+            "blocks.0.attention.w_v.weight",
+            "the first block's backward gets d_x_1 from the second block's d_x",
+        ),
+    ] {
+        assert_gradient_close_named(
+            &format!("Gpt::backward: the gradient of {name}"),
+            &parameter_row(&grads, name),
+            &numerical_parameter_gradient(&model, name, value),
+            hint,
+            &[],
+        );
+    }
+}
+
+#[test]
+fn cached_generation_gives_the_uncached_tokens() {
+    let model = tiny_gpt();
+    // One token at a time through the cache gives the rows of the whole-sequence pass.
+    let attention = &model.blocks[0].attention;
+    let x = linspace_matrix(4, 4, -1.0, 1.2);
+    let mut cache = KvCache::new(2, 2);
+    for t in 0..4 {
+        let row = x.slice(course_common::ndarray::s![t..t + 1, ..]).to_owned();
+        assert_matrix_close(
+            &format!("CausalSelfAttention::step for the token at position {t}"),
+            &attention.step(&row, &mut cache),
+            &attention
+                .forward(&x)
+                .output
+                .slice(course_common::ndarray::s![t..t + 1, ..])
+                .to_owned(),
+            Tol::TIGHT,
+            &[],
+        );
+        assert_eq!(
+            cache.len(),
+            t + 1,
+            "step pushes one key and one value per head"
+        );
+    }
+    for (sampling, what) in [
+        (Sampling::GREEDY, "greedy"),
+        (
+            Sampling {
+                temperature: 1.0,
+                top_k: 0,
+                top_p: 1.0,
+            },
+            "sampled at T = 1",
+        ),
+    ] {
+        assert_ids_eq(
+            &format!("generate([2, 6], 6 new tokens, {what}) with the cache and without"),
+            &model.generate(&[2, 6], 6, &sampling, 7),
+            &model.generate_uncached(&[2, 6], 6, &sampling, 7),
+            &[],
+        );
+    }
 }

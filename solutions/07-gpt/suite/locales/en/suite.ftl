@@ -61,3 +61,13 @@ baseline-sum-bigram = bigram_bits_per_byte: the probabilities your model gives t
 
 attention-forward = CausalSelfAttention::forward(x).output, five tokens of width 8, two heads of width 4
 attention-causal = CausalSelfAttention: the outputs of the first three tokens, with the last two tokens and without them: a token must not see the ones after it
+
+## The model
+
+block-forward = Block::forward(x).output, block 0 of the tiny model (width 8, two heads, d_ff 12) on five tokens: h = x + Attention(RMSNorm_1(x)), y = h + SwiGLU(RMSNorm_2(h))
+gpt-stream = Gpt::forward(tokens).stream[1], the stream after the first block, seven tokens (token 3 twice)
+gpt-logits = Gpt::forward(tokens).logits, RMSNorm_f(x_L) Eᵀ with the head tied to the embedding, seven tokens
+loss-value = next_token_loss(logits, targets).value, the mean of −ln p(target) over seven rows (PyTorch's F.cross_entropy)
+loss-gradient = next_token_loss(logits, targets).d_logits, (softmax(logits) − onehot(targets)) / n
+attention-step = CausalSelfAttention::step token by token from an empty cache, five tokens of width 8, two heads: each output must be that token's row of the whole-sequence pass
+generate-cached = Gpt::generate with the key/value cache against the same model without a cache, prompt [3, 7], 10 new tokens, temperature { $temperature }, seed { $seed }

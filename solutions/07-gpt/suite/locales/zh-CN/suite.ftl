@@ -106,3 +106,10 @@ baseline-sum-bigram = bigram_bits_per_byte：你的模型给字节 { $byte } 之
 attention-forward = CausalSelfAttention::forward(x).output，五个宽度为 8 的 token，两个宽度为 4 的头
 # en: 00b267245ce4828a
 attention-causal = CausalSelfAttention：前三个 token 的输出，有后两个 token 时与没有时对比：一个 token 不能看到它之后的 token
+block-forward = Block::forward(x).output，小模型的第 0 个块（宽度 8，两个头，d_ff 12），五个 token：h = x + Attention(RMSNorm_1(x))，y = h + SwiGLU(RMSNorm_2(h))
+gpt-stream = Gpt::forward(tokens).stream[1]，第一个块之后的残差流，七个 token（token 3 出现两次）
+gpt-logits = Gpt::forward(tokens).logits，RMSNorm_f(x_L) Eᵀ，输出头与嵌入共享权重，七个 token
+loss-value = next_token_loss(logits, targets).value，七行 −ln p(目标) 的平均值（PyTorch 的 F.cross_entropy）
+loss-gradient = next_token_loss(logits, targets).d_logits，(softmax(logits) − onehot(targets)) / n
+attention-step = 从空缓存开始逐个 token 调用 CausalSelfAttention::step，五个宽度为 8 的 token，两个头：每个输出都必须等于整段序列一次算出的那一行
+generate-cached = 带键值缓存的 Gpt::generate 与同一模型不带缓存的生成对比，提示 [3, 7]，生成 10 个新 token，温度 { $temperature }，种子 { $seed }
