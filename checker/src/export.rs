@@ -28,6 +28,7 @@ const ROOT_FILES: &[&str] = &[
 /// Folders the student edition copies whole.
 const WHOLE_FOLDERS: &[&str] = &[
     "common",
+    "checkpoint",
     "figures",
     "harness",
     "i18n",

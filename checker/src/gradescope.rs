@@ -37,6 +37,7 @@ const COURSE_PARTS: &[&str] = &[
     "course.toml",
     "rustfmt.toml",
     "common",
+    "checkpoint",
     "figures",
     "harness",
     "i18n",

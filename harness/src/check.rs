@@ -359,7 +359,8 @@ pub fn assert_ids_eq(
 }
 
 /// What a wrong sequence of ids still has in common with the right one: the same ids in
-/// another order, or the one stretch where they differ (the rest equal), with the bytes of
+/// another order, the one stretch where they differ (the rest equal), or where they part
+/// for good (only the beginning equal), with the bytes of
 /// each side as text when they are printable UTF-8 (a tokenizer's ids are often bytes).
 pub fn ids_relation(got: &[usize], expected: &[usize]) -> Option<String> {
     let mut sorted_got = got.to_vec();
@@ -399,6 +400,14 @@ pub fn ids_relation(got: &[usize], expected: &[usize]) -> Option<String> {
             tr!(MESSAGES, "ids-missing", at = prefix, missing = show(theirs))
         }
         (false, true) => tr!(MESSAGES, "ids-extra", at = prefix, extra = show(yours)),
+        // Different to the end: only the beginning is shared.
+        _ if suffix == 0 => tr!(
+            MESSAGES,
+            "ids-diverge",
+            at = prefix,
+            yours = show(yours),
+            expected = show(theirs)
+        ),
         _ => tr!(
             MESSAGES,
             "ids-stretch",

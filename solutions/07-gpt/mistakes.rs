@@ -903,14 +903,19 @@ pub fn self_attention_mistakes(x: &Matrix, w: &AttentionParts) -> Vec<Misconcept
     ))
 }
 
-/// What `CausalSelfAttention::backward(x, d_y)` returns (`d_x`, `d_w_q`, `d_w_k`) with the
-/// queries' and keys' gradients not turned back, or `d_x` without the values' path.
-pub fn self_attention_backward_mistakes(
-    x: &Matrix,
-    w: &AttentionParts,
-    d_y: &Matrix,
-) -> Groups {
-    let (per_head, _, _) = attention_pass(x, w, Variant::default());
+/// The gradients of the queries, keys and values of every head, merged: turned back by
+/// RoPE and (`_raw`) not; and the merged output, for `dW_o`.
+struct AttentionGradients {
+    dq: Matrix,
+    dk: Matrix,
+    dv: Matrix,
+    dq_raw: Matrix,
+    dk_raw: Matrix,
+    merged: Matrix,
+}
+
+fn attention_gradients(x: &Matrix, w: &AttentionParts, d_y: &Matrix) -> AttentionGradients {
+    let (per_head, merged, _) = attention_pass(x, w, Variant::default());
     let d_out = heads(&d_y.dot(w.w_o), w.n_heads);
     let (mut dq, mut dk, mut dq_raw, mut dk_raw, mut dv) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -926,8 +931,31 @@ pub fn self_attention_backward_mistakes(
         dq_raw.push(gq);
         dk_raw.push(gk);
     }
-    let (dq, dk, dv) = (merge(&dq), merge(&dk), merge(&dv));
-    let (dq_raw, dk_raw) = (merge(&dq_raw), merge(&dk_raw));
+    AttentionGradients {
+        dq: merge(&dq),
+        dk: merge(&dk),
+        dv: merge(&dv),
+        dq_raw: merge(&dq_raw),
+        dk_raw: merge(&dk_raw),
+        merged,
+    }
+}
+
+/// What `CausalSelfAttention::backward(x, d_y)` returns (`d_x`, `d_w_q`, `d_w_k`) with the
+/// queries' and keys' gradients not turned back, or `d_x` without the values' path.
+pub fn self_attention_backward_mistakes(
+    x: &Matrix,
+    w: &AttentionParts,
+    d_y: &Matrix,
+) -> Groups {
+    let AttentionGradients {
+        dq,
+        dk,
+        dv,
+        dq_raw,
+        dk_raw,
+        ..
+    } = attention_gradients(x, w, d_y);
     let d_x = dq.dot(w.w_q) + dk.dot(w.w_k) + dv.dot(w.w_v);
     Groups::new([
         (
@@ -960,4 +988,441 @@ pub fn self_attention_backward_mistakes(
 /// the graded suite checks it against NumPy's.
 pub fn self_attention_reference(x: &Matrix, w: &AttentionParts) -> Matrix {
     attention_pass(x, w, Variant::default()).2
+}
+
+// ---------------------------------------------------------------------------------------
+// The model: blocks, the tied head, the loss, the backward pass, the cached step
+
+/// `ε` of every RMSNorm of the model.
+const EPS: Float = 1e-5;
+
+/// A block's weights: the gains as `(1, d_model)` rows, the matrices `(out, in)`.
+pub struct BlockParts {
+    /// The number of heads.
+    pub n_heads: usize,
+    /// The gain of the RMSNorm before the attention.
+    pub norm_1: Matrix,
+    /// `W_q`.
+    pub w_q: Matrix,
+    /// `W_k`.
+    pub w_k: Matrix,
+    /// `W_v`.
+    pub w_v: Matrix,
+    /// `W_o`.
+    pub w_o: Matrix,
+    /// The gain of the RMSNorm before the feed-forward.
+    pub norm_2: Matrix,
+    /// `W_gate`.
+    pub w_gate: Matrix,
+    /// `W_up`.
+    pub w_up: Matrix,
+    /// `W_down`.
+    pub w_down: Matrix,
+}
+
+impl BlockParts {
+    fn attention(&self) -> AttentionParts<'_> {
+        AttentionParts {
+            n_heads: self.n_heads,
+            w_q: &self.w_q,
+            w_k: &self.w_k,
+            w_v: &self.w_v,
+            w_o: &self.w_o,
+        }
+    }
+}
+
+/// A model's weights: the embedding `(vocab, d_model)`, the blocks, the last gain.
+pub struct ModelParts {
+    /// The embedding `E`, also the head.
+    pub embedding: Matrix,
+    /// The blocks, first to last.
+    pub blocks: Vec<BlockParts>,
+    /// The gain of the last RMSNorm, `(1, d_model)`.
+    pub norm_final: Matrix,
+}
+
+/// The names of a block's tensors in `named_parameters` order.
+const BLOCK_TENSORS: [&str; 9] = [
+    "norm_1",
+    "attention.w_q",
+    "attention.w_k",
+    "attention.w_v",
+    "attention.w_o",
+    "norm_2",
+    "feed_forward.w_gate",
+    "feed_forward.w_up",
+    "feed_forward.w_down",
+];
+
+fn rms(x: &Matrix, gain: &Matrix) -> Matrix {
+    rms_norm_with(x, gain, EPS, |v| 1.0 / v.sqrt())
+}
+
+/// RMSNorm's backward: `d_x` and the gain's gradient as a row.
+fn rms_back(x: &Matrix, gain: &Matrix, d_y: &Matrix) -> (Matrix, Matrix) {
+    let r = row_mean(&x.mapv(|v| v * v)).mapv(|m| 1.0 / (m + EPS).sqrt());
+    let x_hat = x * &r;
+    let h = d_y * gain;
+    let d_x = (&h - &(&x_hat * &row_mean(&(&h * &x_hat)))) * &r;
+    (d_x, (d_y * &x_hat).sum_axis(Axis(0)).insert_axis(Axis(0)))
+}
+
+fn ffn(x: &Matrix, b: &BlockParts) -> Matrix {
+    (x.dot(&b.w_gate.t()).mapv(silu) * &x.dot(&b.w_up.t())).dot(&b.w_down.t())
+}
+
+/// SwiGLU's backward: `d_x`, then the gradients of `W_gate`, `W_up`, `W_down`.
+fn ffn_back(x: &Matrix, b: &BlockParts, d_y: &Matrix) -> (Matrix, [Matrix; 3]) {
+    let a = x.dot(&b.w_gate.t());
+    let up = x.dot(&b.w_up.t());
+    let hidden = a.mapv(silu) * &up;
+    let d_h = d_y.dot(&b.w_down);
+    let d_up = &d_h * &a.mapv(silu);
+    let d_a = &d_h * &up * &a.mapv(|v| sigmoid(v) * (1.0 + v * (1.0 - sigmoid(v))));
+    let d_x = d_a.dot(&b.w_gate) + d_up.dot(&b.w_up);
+    (d_x, [d_a.t().dot(x), d_up.t().dot(x), d_y.t().dot(&hidden)])
+}
+
+/// The attention's backward: `d_x`, then the gradients of `W_q`, `W_k`, `W_v`, `W_o`.
+fn attention_back(x: &Matrix, b: &BlockParts, d_y: &Matrix) -> (Matrix, [Matrix; 4]) {
+    let w = b.attention();
+    let g = attention_gradients(x, &w, d_y);
+    let d_x = g.dq.dot(w.w_q) + g.dk.dot(w.w_k) + g.dv.dot(w.w_v);
+    (
+        d_x,
+        [g.dq.t().dot(x), g.dk.t().dot(x), g.dv.t().dot(x), d_y.t().dot(&g.merged)],
+    )
+}
+
+fn attend(x: &Matrix, b: &BlockParts) -> Matrix {
+    attention_pass(x, &b.attention(), Variant::default()).2
+}
+
+/// Where a mistaken block puts its normalisations and residuals.
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    PreNorm,
+    ResidualOnNormed,
+    Parallel,
+    PostNorm,
+}
+
+fn block_forward(x: &Matrix, b: &BlockParts, form: Form) -> Matrix {
+    match form {
+        Form::PreNorm => {
+            let h = x + &attend(&rms(x, &b.norm_1), b);
+            &h + &ffn(&rms(&h, &b.norm_2), b)
+        }
+        Form::ResidualOnNormed => {
+            let a = rms(x, &b.norm_1);
+            let h = &a + &attend(&a, b);
+            let n = rms(&h, &b.norm_2);
+            &n + &ffn(&n, b)
+        }
+        Form::Parallel => x + &attend(&rms(x, &b.norm_1), b) + ffn(&rms(x, &b.norm_2), b),
+        Form::PostNorm => {
+            let h = rms(&(x + &attend(x, b)), &b.norm_1);
+            rms(&(&h + &ffn(&h, b)), &b.norm_2)
+        }
+    }
+}
+
+/// What `Block::forward(x).output` returns with the residual on the normalised input, the
+/// two sublayers side by side, or post-norm.
+pub fn block_mistakes(x: &Matrix, b: &BlockParts) -> Vec<Misconception> {
+    told_apart(differing(
+        &block_forward(x, b, Form::PreNorm),
+        vec![
+            mistake(BLOCK_RESIDUAL_ON_NORMED, block_forward(x, b, Form::ResidualOnNormed)),
+            mistake(BLOCK_PARALLEL, block_forward(x, b, Form::Parallel)),
+            mistake(BLOCK_POST_NORM, block_forward(x, b, Form::PostNorm)),
+        ],
+    ))
+}
+
+/// How a mistaken block's backward pass routes its gradients.
+#[derive(Clone, Copy, PartialEq)]
+enum Back {
+    Right,
+    AttentionGetsDy,
+    SkipCarriesDy,
+    NormAtOutput,
+    NoSkip,
+}
+
+/// The backward pass of a pre-norm block, as `Back` says: `d_x`, then the nine tensors'
+/// gradients in `named_parameters` order (gains as rows).
+fn block_backward(x: &Matrix, b: &BlockParts, d_y: &Matrix, back: Back) -> (Matrix, Vec<Matrix>) {
+    let a = rms(x, &b.norm_1);
+    let h = x + &attend(&a, b);
+    let n = rms(&h, &b.norm_2);
+    let (d_ffn, [d_gate, d_up, d_down]) = ffn_back(&n, b, d_y);
+    let at_2 = if back == Back::NormAtOutput { &n } else { &h };
+    let (d_n2, g_2) = rms_back(at_2, &b.norm_2, &d_ffn);
+    let d_h = if back == Back::NoSkip { d_n2 } else { d_y + &d_n2 };
+    let upstream = if back == Back::AttentionGetsDy { d_y } else { &d_h };
+    let (d_att, [d_q, d_k, d_v, d_o]) = attention_back(&a, b, upstream);
+    let at_1 = if back == Back::NormAtOutput { &a } else { x };
+    let (d_n1, g_1) = rms_back(at_1, &b.norm_1, &d_att);
+    let d_x = match back {
+        Back::SkipCarriesDy => d_y + &d_n1,
+        Back::NoSkip => d_n1,
+        _ => &d_h + &d_n1,
+    };
+    (d_x, vec![g_1, d_q, d_k, d_v, d_o, g_2, d_gate, d_up, d_down])
+}
+
+const WRONG_ROUTES: [(course_harness::Cause, Back); 4] = [
+    (BLOCK_ATTENTION_GETS_DY, Back::AttentionGetsDy),
+    (BLOCK_SKIP_CARRIES_DY, Back::SkipCarriesDy),
+    (BLOCK_NORM_BACKWARD_AT_OUTPUT, Back::NormAtOutput),
+    (BLOCK_NO_SKIP_GRADIENT, Back::NoSkip),
+];
+
+/// What `Block::backward(x, forward(x), d_y)` returns (`d_x` and each tensor, named as in
+/// `BLOCK_TENSORS`) with its gradients routed wrongly.
+pub fn block_backward_mistakes(x: &Matrix, b: &BlockParts, d_y: &Matrix) -> Groups {
+    let (d_x, right) = block_backward(x, b, d_y, Back::Right);
+    let wrong: Vec<_> = WRONG_ROUTES
+        .iter()
+        .map(|&(cause, back)| (cause, block_backward(x, b, d_y, back)))
+        .collect();
+    let mut groups = vec![(
+        "d_x".to_string(),
+        told_apart(differing(
+            &d_x,
+            wrong.iter().map(|(c, (w, _))| mistake(*c, w.clone())).collect(),
+        )),
+    )];
+    for (i, name) in BLOCK_TENSORS.iter().enumerate() {
+        groups.push((
+            name.to_string(),
+            told_apart(differing(
+                &right[i],
+                wrong.iter().map(|(c, (_, g))| mistake(*c, g[i].clone())).collect(),
+            )),
+        ));
+    }
+    Groups::new(groups.iter().map(|(n, l)| (n.as_str(), l.clone())))
+}
+
+/// The stream before each block and after the last.
+fn streams(m: &ModelParts, tokens: &[usize], form: Form) -> Vec<Matrix> {
+    let mut out = vec![m.embedding.select(Axis(0), tokens)];
+    for b in &m.blocks {
+        let next = block_forward(&out[out.len() - 1], b, form);
+        out.push(next);
+    }
+    out
+}
+
+fn logits(m: &ModelParts, tokens: &[usize], form: Form, normed_head: bool) -> Matrix {
+    let x_l = streams(m, tokens, form).pop().expect("at least the embedding");
+    let head_input = if normed_head { rms(&x_l, &m.norm_final) } else { x_l };
+    head_input.dot(&m.embedding.t())
+}
+
+/// What `Gpt::forward(tokens).logits` returns with the blocks' mistakes, or the head on
+/// the last stream without the last RMSNorm.
+pub fn gpt_forward_mistakes(m: &ModelParts, tokens: &[usize]) -> Vec<Misconception> {
+    told_apart(differing(
+        &logits(m, tokens, Form::PreNorm, true),
+        vec![
+            mistake(GPT_HEAD_UNNORMED, logits(m, tokens, Form::PreNorm, false)),
+            mistake(BLOCK_RESIDUAL_ON_NORMED, logits(m, tokens, Form::ResidualOnNormed, true)),
+            mistake(BLOCK_PARALLEL, logits(m, tokens, Form::Parallel, true)),
+            mistake(BLOCK_POST_NORM, logits(m, tokens, Form::PostNorm, true)),
+        ],
+    ))
+}
+
+/// The gradients of the model from `d_logits`, with the blocks' backward as `back`: the
+/// embedding's head share (and the same taken at `x_L`), its lookup's rows, and the
+/// blocks' tensors, first block first.
+struct ModelGradients {
+    head_share: Matrix,
+    head_share_unnormed: Matrix,
+    lookup: Matrix,
+    blocks: Vec<Vec<Matrix>>,
+}
+
+fn model_gradients(m: &ModelParts, tokens: &[usize], d_logits: &Matrix, back: Back) -> ModelGradients {
+    let s = streams(m, tokens, Form::PreNorm);
+    let x_l = &s[s.len() - 1];
+    let normed = rms(x_l, &m.norm_final);
+    let (mut d_x, _) = rms_back(x_l, &m.norm_final, &d_logits.dot(&m.embedding));
+    let mut blocks = Vec::new();
+    for l in (0..m.blocks.len()).rev() {
+        let (d, g) = block_backward(&s[l], &m.blocks[l], &d_x, back);
+        d_x = d;
+        blocks.push(g);
+    }
+    blocks.reverse();
+    ModelGradients {
+        head_share: d_logits.t().dot(&normed),
+        head_share_unnormed: d_logits.t().dot(x_l),
+        lookup: d_x,
+        blocks,
+    }
+}
+
+/// `dE` from the head's share and the lookup's rows, added or (`assign`) written over.
+fn embedding_gradient(head: &Matrix, lookup: &Matrix, tokens: &[usize], assign: bool) -> Matrix {
+    let mut d_e = head.clone();
+    for (t, &token) in tokens.iter().enumerate() {
+        let mut row = d_e.row_mut(token);
+        if assign {
+            row.assign(&lookup.row(t));
+        } else {
+            row += &lookup.row(t);
+        }
+    }
+    d_e
+}
+
+/// What `Gpt::backward` returns for each tensor (named as `named_parameters` names them)
+/// with the embedding's gradient missing a share, written over or taken at `x_L`, the
+/// blocks' gradients in reverse order, or the blocks' backward routed wrongly.
+pub fn gpt_backward_mistakes(m: &ModelParts, tokens: &[usize], d_logits: &Matrix) -> Groups {
+    let right = model_gradients(m, tokens, d_logits, Back::Right);
+    let routes: Vec<_> = WRONG_ROUTES
+        .iter()
+        .map(|&(cause, back)| (cause, model_gradients(m, tokens, d_logits, back)))
+        .collect();
+    let d_e = |g: &ModelGradients| embedding_gradient(&g.head_share, &g.lookup, tokens, false);
+    let mut embedding = vec![
+        mistake(GPT_EMBEDDING_NO_HEAD_SHARE, embedding_gradient(&(&right.head_share * 0.0), &right.lookup, tokens, false)),
+        mistake(GPT_EMBEDDING_NO_LOOKUP_SHARE, right.head_share.clone()),
+        mistake(GPT_EMBEDDING_LOOKUP_ASSIGNED, embedding_gradient(&right.head_share, &right.lookup, tokens, true)),
+        mistake(
+            GPT_EMBEDDING_HEAD_UNNORMED,
+            embedding_gradient(&right.head_share_unnormed, &right.lookup, tokens, false),
+        ),
+    ];
+    embedding.extend(routes.iter().map(|(c, g)| mistake(*c, d_e(g))));
+    let mut groups = vec![(
+        "embedding.weight".to_string(),
+        told_apart(differing(&d_e(&right), embedding)),
+    )];
+    let n = m.blocks.len();
+    for l in 0..n {
+        for (i, part) in BLOCK_TENSORS.iter().enumerate() {
+            let mut wrong: Vec<Misconception> =
+                routes.iter().map(|(c, g)| mistake(*c, g.blocks[l][i].clone())).collect();
+            let mirror = &right.blocks[n - 1 - l][i];
+            if mirror.dim() == right.blocks[l][i].dim() {
+                wrong.push(mistake(GPT_BLOCK_GRADS_REVERSED, mirror.clone()));
+            }
+            groups.push((
+                format!("blocks.{l}.{part}.weight"),
+                told_apart(differing(&right.blocks[l][i], wrong)),
+            ));
+        }
+    }
+    groups.push(("norm_final.weight".to_string(), Vec::new()));
+    Groups::new(groups.iter().map(|(n, l)| (n.as_str(), l.clone())))
+}
+
+/// What `next_token_loss(logits, targets)` returns (`value` as a 1 × 1 matrix,
+/// `d_logits`) summed instead of averaged, in bits, or with the gradient of the target's
+/// entry alone.
+pub fn next_token_loss_mistakes(logits: &Matrix, targets: &[usize]) -> Groups {
+    let n = targets.len() as Float;
+    let p = softmax_rows(logits);
+    let nats: Float = targets
+        .iter()
+        .enumerate()
+        .map(|(t, &y)| -p[[t, y]].ln())
+        .sum();
+    let mut onehot = Matrix::zeros(logits.dim());
+    for (t, &y) in targets.iter().enumerate() {
+        onehot[[t, y]] = 1.0;
+    }
+    let one = |v: Float| Matrix::from_elem((1, 1), v);
+    let d = (&p - &onehot) / n;
+    let target_only = (&(&p - 1.0) * &onehot) / n;
+    Groups::new([
+        (
+            "value",
+            told_apart(differing(
+                &one(nats / n),
+                vec![
+                    mistake(LOSS_VALUE_SUM, one(nats)),
+                    mistake(LOSS_IN_BITS, one(nats / n / std::f64::consts::LN_2)),
+                ],
+            )),
+        ),
+        (
+            "d_logits",
+            told_apart(differing(
+                &d,
+                vec![
+                    mistake(LOSS_GRADIENT_NOT_MEAN, &d * n),
+                    mistake(LOSS_GRADIENT_TARGET_ONLY, target_only),
+                ],
+            )),
+        ),
+    ])
+}
+
+/// The outputs of a cached attention fed the rows of `x` one at a time, with the new
+/// query turned at `query_at(p)`, each key at `key_at(p)`, and (`self_too`) the new key
+/// pushed before attending.
+fn cached_steps(
+    x: &Matrix,
+    w: &AttentionParts,
+    query_at: fn(usize) -> usize,
+    key_at: fn(usize) -> usize,
+    self_too: bool,
+) -> Matrix {
+    let n = x.nrows();
+    let at = |m: &Matrix, p: usize| {
+        let d = m.ncols();
+        rotate(m, p, 1.0, adjacent, |i, _| omega(i, d))
+    };
+    let q = heads(&x.dot(&w.w_q.t()), w.n_heads);
+    let k = heads(&x.dot(&w.w_k.t()), w.n_heads);
+    let v = heads(&x.dot(&w.w_v.t()), w.n_heads);
+    let mut out = Matrix::zeros((n, x.ncols()));
+    for p in 0..n {
+        let row = |m: &Matrix, t: usize| m.slice(course_common::ndarray::s![t..t + 1, ..]).to_owned();
+        let mut outs = Vec::new();
+        for i in 0..w.n_heads {
+            let d = q[i].ncols();
+            let seen = if self_too { p + 1 } else { p };
+            let qp = at(&row(&q[i], p), query_at(p));
+            let mut o = Matrix::zeros((1, d));
+            if seen > 0 {
+                let keys: Vec<Matrix> = (0..seen).map(|s| at(&row(&k[i], s), key_at(s))).collect();
+                let keys = merge_rows(&keys);
+                let vals = v[i].slice(course_common::ndarray::s![0..seen, ..]).to_owned();
+                let a = softmax_rows(&(qp.dot(&keys.t()) / (d as Float).sqrt()));
+                o = a.dot(&vals);
+            }
+            outs.push(o);
+        }
+        out.row_mut(p).assign(&merge(&outs).dot(&w.w_o.t()).row(0));
+    }
+    out
+}
+
+fn merge_rows(parts: &[Matrix]) -> Matrix {
+    let views: Vec<_> = parts.iter().map(|p| p.view()).collect();
+    course_common::ndarray::concatenate(Axis(0), &views).expect("rows of one width")
+}
+
+/// What `CausalSelfAttention::step`, row after row from an empty cache, returns with the
+/// new key or query turned at position 0, or with attention before the push.
+pub fn attention_step_mistakes(x: &Matrix, w: &AttentionParts) -> Vec<Misconception> {
+    let here: fn(usize) -> usize = |p| p;
+    let zero: fn(usize) -> usize = |_| 0;
+    told_apart(differing(
+        &cached_steps(x, w, here, here, true),
+        vec![
+            mistake(STEP_KEY_AT_ZERO, cached_steps(x, w, here, zero, true)),
+            mistake(STEP_QUERY_AT_ZERO, cached_steps(x, w, zero, here, true)),
+            mistake(STEP_ATTEND_BEFORE_PUSH, cached_steps(x, w, here, here, false)),
+        ],
+    ))
 }

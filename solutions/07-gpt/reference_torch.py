@@ -6,9 +6,12 @@ solutions/07-gpt/suite/graded.torch.json, in float64 (the format is tools/refere
 `--check` writes nothing and compares with the committed file instead), and prints what it
 checks on the way.
 
-The model is written as a torch.nn.Module, `Gpt`, in float64, from PyTorch's own layers:
-nn.Embedding, nn.RMSNorm (eps = 1e-5), nn.Linear without bias (weights stored (out, in),
-applied as x·Wᵀ). Its state_dict() names are the names of the values below. It is
+The model is the torch.nn.Module `Gpt` of learner/scripts/gpt_torch.py (the script the
+learners get as lessons/07-gpt/scripts/gpt_torch.py, which loads the checkpoints their Rust
+model writes and times a training step; this script imports the module from it), run here
+in float64. It is built from PyTorch's own layers: nn.Embedding, nn.RMSNorm (eps = 1e-5),
+nn.Linear without bias (weights stored (out, in), applied as x·Wᵀ). Its state_dict() names
+are the names of the values below. It is
 
     x_0      = embedding.weight[tokens]
     x_{l+1}  = block_l(x_l),  a pre-norm block:  h = x + Attention(norm_1(x));
@@ -41,152 +44,34 @@ of the Rust code:
   script against central differences (step 1e-6, tolerance 1e-8);
 - `stream.1` (7, 8), the stream after block 0 (the input of block 1);
 - block 0 alone, on block_x = scrambled(5, 8, 13, 1.0) with block_upstream =
-  scrambled(5, 8, 53, 1.0): `block_output`, and for L = Σ block(x) ⊙ upstream, `block.d_x` and
+  scrambled(5, 8, 53, 1.0): `block_residual` (h = x + Attention(norm_1(x))), `block_output`, and for L = Σ block(x) ⊙ upstream, `block.d_x` and
   `block.grad.<name>` for its nine parameters (named without the `blocks.0.` prefix), also
   checked against central differences.
 
-A second use, which writes nothing: with
-    --checkpoint FILE.safetensors --tokens 1,2,3 --config vocab,d_model,n_heads,n_layers,d_ff
-it loads the file's float64 tensors (the names above) into a Gpt of that configuration with
-load_state_dict(strict=True) and prints the logits of those tokens as JSON,
-{"logits": [[...], ...]}, every number the repr() of its float64, on stdout.
+(Loading a checkpoint of the Rust model into this module and comparing its logits is
+gpt_torch.py's job: `python3 solutions/07-gpt/learner/scripts/gpt_torch.py FILE.safetensors`.)
 """
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "reference"))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "learner" / "scripts"))
 import numpy as np
 import torch
 import torch.nn.functional as F
 from fixture import Fixture, finish
-from torch import nn
+from gpt_torch import EPS, Gpt
 
 torch.set_num_threads(1)
 torch.set_default_dtype(torch.float64)
-EPS = 1e-5
 
 
 def scrambled(rows, cols, seed, scale):
     """course_harness::scrambled: entry k = i·cols + j + seed is ((7k² + 13k + 3) mod 97)/48 − 1."""
     k = np.arange(rows * cols).reshape(rows, cols) + seed
     return (((k * k * 7 + k * 13 + 3) % 97) / 48.0 - 1.0) * scale
-
-
-# ------------------------------------------------------------------------------ the model
-
-
-def rope(x):
-    """RoPE on x of shape (n_heads, n, d_head), positions 0..n-1, with real cos and sin: the
-    pair (x[2j], x[2j+1]) at position p becomes
-    (x[2j]·cos − x[2j+1]·sin, x[2j]·sin + x[2j+1]·cos), the angle p·ω_j."""
-    _, n, d_head = x.shape
-    omega = 10000.0 ** (-torch.arange(0, d_head, 2, dtype=torch.float64) / d_head)  # (d_head/2,)
-    angle = torch.arange(n, dtype=torch.float64)[:, None] * omega  # (n, d_head/2)
-    cos = angle.cos().repeat_interleave(2, dim=-1)  # (n, d_head): cos_j at 2j and 2j+1
-    sin = angle.sin().repeat_interleave(2, dim=-1)
-    # The partner of each feature: at 2j, −x[2j+1]; at 2j+1, x[2j].
-    partner = torch.stack([-x[..., 1::2], x[..., 0::2]], dim=-1).flatten(-2)
-    return x * cos + partner * sin
-
-
-class Attention(nn.Module):
-    """Causal multi-head self-attention with RoPE on q and k."""
-
-    def __init__(self, d_model, n_heads):
-        super().__init__()
-        assert d_model % n_heads == 0
-        self.n_heads = n_heads
-        self.d_head = d_model // n_heads
-        self.w_q = nn.Linear(d_model, d_model, bias=False)
-        self.w_k = nn.Linear(d_model, d_model, bias=False)
-        self.w_v = nn.Linear(d_model, d_model, bias=False)
-        self.w_o = nn.Linear(d_model, d_model, bias=False)
-
-    def split(self, m):
-        """(n, d_model) → (n_heads, n, d_head): head i is columns [i·d_head, (i+1)·d_head)."""
-        n = m.shape[0]
-        return m.reshape(n, self.n_heads, self.d_head).transpose(0, 1)
-
-    def heads(self, a):
-        """q (with RoPE), k (with RoPE) and v, each (n_heads, n, d_head)."""
-        return rope(self.split(self.w_q(a))), rope(self.split(self.w_k(a))), self.split(self.w_v(a))
-
-    def forward(self, a):
-        n, d_model = a.shape
-        q, k, v = self.heads(a)
-        scores = q @ k.transpose(1, 2) / self.d_head**0.5  # (n_heads, n, n)
-        future = torch.ones(n, n, dtype=torch.bool).triu(1)  # position t sees 0..t
-        weights = scores.masked_fill(future, float("-inf")).softmax(dim=-1)
-        merged = (weights @ v).transpose(0, 1).reshape(n, d_model)  # head i into its columns
-        return self.w_o(merged)
-
-
-class FeedForward(nn.Module):
-    """SwiGLU: w_down(silu(w_gate(b)) ⊙ w_up(b))."""
-
-    def __init__(self, d_model, d_ff):
-        super().__init__()
-        self.w_gate = nn.Linear(d_model, d_ff, bias=False)
-        self.w_up = nn.Linear(d_model, d_ff, bias=False)
-        self.w_down = nn.Linear(d_ff, d_model, bias=False)
-
-    def forward(self, b):
-        return self.w_down(F.silu(self.w_gate(b)) * self.w_up(b))
-
-
-class Block(nn.Module):
-    """A pre-norm block: h = x + Attention(norm_1(x)); y = h + SwiGLU(norm_2(h))."""
-
-    def __init__(self, d_model, n_heads, d_ff):
-        super().__init__()
-        self.norm_1 = nn.RMSNorm(d_model, eps=EPS)
-        self.attention = Attention(d_model, n_heads)
-        self.norm_2 = nn.RMSNorm(d_model, eps=EPS)
-        self.feed_forward = FeedForward(d_model, d_ff)
-
-    def forward(self, x):
-        h = x + self.attention(self.norm_1(x))
-        return h + self.feed_forward(self.norm_2(h))
-
-
-class Gpt(nn.Module):
-    """Embedding, n_layers blocks, a final RMSNorm and the head tied to the embedding."""
-
-    def __init__(self, vocab_size, d_model, n_heads, n_layers, d_ff):
-        super().__init__()
-        self.embedding = nn.Embedding(vocab_size, d_model)
-        self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff) for _ in range(n_layers))
-        self.norm_final = nn.RMSNorm(d_model, eps=EPS)
-
-    def streams(self, tokens):
-        """The stream before each block and after the last: n_layers + 1 tensors (n, d_model)."""
-        x = [self.embedding(tokens)]
-        for block in self.blocks:
-            x.append(block(x[-1]))
-        return x
-
-    def forward(self, tokens):
-        """The logits (n, vocab_size) of a 1-D tensor of token ids."""
-        return self.norm_final(self.streams(tokens)[-1]) @ self.embedding.weight.T
-
-
-# --------------------------------------------------------------------- the checkpoint mode
-
-
-def print_checkpoint_logits(path, tokens, config):
-    from safetensors.torch import load_file
-
-    state = load_file(path)
-    for name, tensor in state.items():
-        assert tensor.dtype == torch.float64, f"{name}: {tensor.dtype}, float64 expected"
-    model = Gpt(*config)
-    model.load_state_dict(state, strict=True)
-    with torch.no_grad():
-        logits = model(torch.tensor(tokens, dtype=torch.long))
-    print(json.dumps({"logits": logits.tolist()}))  # json.dumps writes floats as repr()
 
 
 # ---------------------------------------------------------------------------- the fixture
@@ -293,6 +178,9 @@ def write_fixture():
     fixture.matrix("block_x", "scrambled(5, 8, 13, 1.0)", x)
     fixture.matrix("block_upstream", "scrambled(5, 8, 53, 1.0)", upstream)
     fixture.matrix("block_output", "block 0 applied to block_x", out)
+    with torch.no_grad():
+        residual = x + block.attention(block.norm_1(x))
+    fixture.matrix("block_residual", "h = x + attention(norm_1(x)) of block 0 on block_x", residual)
     fixture.matrix("block.d_x", "∂L/∂x, L = Σ block(x) ⊙ upstream (autograd)", grads[0])
     for (name, p), grad in zip(block_params.items(), grads[1:]):
         what = f"∂L/∂{name} of block 0, L = Σ block(x) ⊙ upstream (autograd)"
@@ -311,20 +199,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="compare with solutions/07-gpt/suite/graded.torch.json instead of writing")
-    parser.add_argument("--checkpoint", help="a safetensors file of float64 tensors")
-    parser.add_argument("--tokens", help="the token ids, comma-separated: 1,2,3")
-    parser.add_argument("--config", help="vocab,d_model,n_heads,n_layers,d_ff")
-    args = parser.parse_args()
-    if args.checkpoint:
-        if not (args.tokens and args.config):
-            parser.error("--checkpoint needs --tokens and --config")
-        tokens = [int(t) for t in args.tokens.split(",")]
-        config = [int(c) for c in args.config.split(",")]
-        if len(config) != 5:
-            parser.error("--config is vocab,d_model,n_heads,n_layers,d_ff")
-        print_checkpoint_logits(args.checkpoint, tokens, config)
-    else:
-        write_fixture()
+    parser.parse_args()
+    write_fixture()
 
 
 if __name__ == "__main__":

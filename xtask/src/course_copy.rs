@@ -48,6 +48,7 @@ const COURSE_PARTS: &[&str] = &[
     "course.toml",
     ".cargo",
     "common",
+    "checkpoint",
     "figures",
     "harness",
     "i18n",

@@ -44,7 +44,7 @@ struct Example {
 }
 
 /// The experiments that also draw a figure of the book (so take `--lang`).
-const DRAWING_EXPERIMENTS: [&str; 2] = ["attention_cost", "length_sweep"];
+const DRAWING_EXPERIMENTS: [&str; 3] = ["attention_cost", "length_sweep", "train_gpt"];
 
 /// The figures of measurements that are redrawn from the numbers the book quotes: the
 /// package, the example, and the chapter it reads them from (`--tables`).

@@ -32,6 +32,7 @@ ids-reordered = Your ids are the expected ones, each as often, in another order.
 ids-missing = The rest is equal, but from position { $at } yours lacks { $missing }.
 ids-extra = The rest is equal, but from position { $at } yours has { $extra } too much.
 ids-stretch = The rest is equal: from position { $at }, yours has { $yours } where the expected has { $expected }.
+ids-diverge = The first { $at } ids agree; from there to the end, yours has { $yours } where the expected has { $expected }.
 known-mistake = Your result matches a known mistake. Likely cause: { $cause }.
 known-mistakes = Your result matches { $count } known mistakes on this input, which it cannot tell apart. Likely cause: { $causes }.
 known-mistakes-or = { "; or " }
@@ -366,3 +367,27 @@ rope-whole-width = RoPE was applied to the whole width d_model before the heads 
 self-attention-not-causal = the attention has no causal mask: each position may look only at itself and the positions before it (causal_mask(n) from lesson 02)
 rope-not-turned-back = the gradients of the queries and keys were not turned back by rope_backward before the projections' gradients; the forward pass turned them, so the backward pass must undo it
 attention-dx-path = dx lacks one of its three paths; x feeds the queries, the keys and the values, so dx = dQ W_q + dK W_k + dV W_v
+
+## Lesson 07: the model, its loss, its backward pass, the cached step (causes/gpt.rs)
+
+block-residual-on-normed = a sublayer's output was added to its normalised input (a + Attention(a)) instead of to the stream: pre-norm adds to x and h themselves, h = x + Attention(RMSNorm_1(x))
+block-parallel = the feed-forward read RMSNorm_2(x) instead of RMSNorm_2(h): the two sublayers ran side by side; the feed-forward must read the stream after the attention's residual
+block-post-norm = the block normalised after each residual (post-norm, lesson 05's post-LN) instead of before each sublayer: a = RMSNorm_1(x), h = x + Attention(a), b = RMSNorm_2(h), y = h + SwiGLU(b)
+block-attention-gets-dy = the attention's backward got d_y instead of d_h = d_y + RMSNorm_2's d_x: the attention's output reaches y along both of h's paths
+block-skip-carries-dy = the first residual passed d_y straight to x instead of d_h: d_x = d_h + RMSNorm_1's d_x
+block-norm-backward-at-output = an RMSNorm's backward was taken at its output (a or b) instead of at its input (x or h): each backward pass takes the input its forward pass had
+block-no-skip-gradient = a residual's straight path was left out of the gradient: h = x + f(x) gives d_x = d_h + f's d_x, the upstream gradient itself plus the sublayer's
+gpt-head-unnormed = the logits were computed from the last stream x_L instead of from RMSNorm_f(x_L): the model's last RMSNorm comes before the head
+gpt-embedding-no-head-share = dE lacks the head's share, d_logitsᵀ RMSNorm_f(x_L): E is used twice, by the lookup and by the tied head, so its gradient is the sum of both
+gpt-embedding-no-lookup-share = dE lacks the lookup's share: row t of d_x_0 must be added into row tokens[t] of dE, on top of the head's share
+gpt-embedding-lookup-assigned = the lookup's rows were written over dE instead of added: the head's share is lost in those rows, and a token that occurs twice keeps only one of its rows
+gpt-embedding-head-unnormed = the head's share of dE used x_L instead of RMSNorm_f(x_L), the input of the head
+gpt-block-grads-reversed = the blocks' gradients, computed from the last block down, were not put back in order: block l got the gradients of block L − 1 − l
+loss-gradient-not-mean = the gradient lacks the 1/n of the mean: d_logits = (softmax − onehot) / n, as the value is a mean over the n rows
+loss-value-sum = the loss is the sum over the rows instead of their mean
+loss-in-bits = the loss is in bits (a base-2 logarithm); the cross-entropy here is in nats, with the natural logarithm (bits_per_byte converts later)
+loss-gradient-target-only = only the target's entry got a gradient; every entry of a row gets softmax minus the one-hot target, over n
+step-key-at-zero = the new key was turned at position 0 instead of at its own position p = cache.len(): a cached key is turned once, at the position of its token
+step-query-at-zero = the new query was turned at position 0 instead of at p = cache.len()
+step-attend-before-push = attention ran over the cache before the new token's key and value were pushed: a token attends to itself too, as row p of the causal mask allows
+gradient-of-another-tensor = this is the right gradient of another tensor of the same shape: each sublayer's backward computed the right numbers, and they were put in the wrong place when the gradients were gathered (check the order of the fields and of the blocks)

@@ -48,6 +48,8 @@ ids-missing = 其余部分相同，但从位置 { $at } 起，你的结果少了
 ids-extra = 其余部分相同，但从位置 { $at } 起，你的结果多出了 { $extra }。
 # en: d477f965da348fe3
 ids-stretch = 其余部分相同：从位置 { $at } 起，你的结果是 { $yours }，而期望的是 { $expected }。
+# en: 0b166f9b2e21c479
+ids-diverge = 前 { $at } 个 id 相同；从那里到结尾，你的结果是 { $yours }，而期望的是 { $expected }。
 # en: f4268ebea5dd54b7
 known-mistake = 你的结果与一个已知错误的结果相同。可能的原因：{ $cause }。
 # en: bc9b8b12c09effbf
@@ -651,3 +653,48 @@ self-attention-not-causal = 注意力没有因果掩码：每个位置只能看�
 rope-not-turned-back = 查询和键的梯度在计算投影的梯度之前没有用 rope_backward 转回来；前向时旋转过它们，反向时必须撤销
 # en: 053ce46da347723f
 attention-dx-path = dx 少了三条路径中的一条；x 同时进入查询、键和值，所以 dx = dQ W_q + dK W_k + dV W_v
+
+## Lesson 07: the model, its loss, its backward pass, the cached step (causes/gpt.rs)
+
+# en: 2e7068d2871faace
+block-residual-on-normed = 子层的输出加在了它归一化后的输入上（a + Attention(a)），而不是加在残差流上：pre-norm 加在 x 和 h 本身上，h = x + Attention(RMSNorm_1(x))
+# en: a1c7fc58f2310d90
+block-parallel = 前馈层读的是 RMSNorm_2(x) 而不是 RMSNorm_2(h)：两个子层并排运行了；前馈层必须读注意力残差之后的残差流
+# en: bd396c529d9cacf8
+block-post-norm = 块在每个残差之后做了归一化（post-norm，第 05 课的 post-LN），而不是在每个子层之前：a = RMSNorm_1(x)，h = x + Attention(a)，b = RMSNorm_2(h)，y = h + SwiGLU(b)
+# en: 3cf7d8ebe2aa3efd
+block-attention-gets-dy = 注意力的反向传播拿到的是 d_y，而不是 d_h = d_y + RMSNorm_2 的 d_x：注意力的输出沿 h 的两条路径到达 y
+# en: 11d98ea1e4cdbcd1
+block-skip-carries-dy = 第一个残差把 d_y 直接传给了 x，而不是 d_h：d_x = d_h + RMSNorm_1 的 d_x
+# en: 8f4287fd8cb0ef84
+block-norm-backward-at-output = RMSNorm 的反向传播是在它的输出（a 或 b）处求的，而不是在它的输入（x 或 h）处：每个反向传播都要用它的前向传播当时的输入
+# en: 795f8546fbc4e674
+block-no-skip-gradient = 梯度里漏掉了残差的直连路径：h = x + f(x) 给出 d_x = d_h + f 的 d_x，即上游梯度本身加上子层的梯度
+# en: b36c3f6bf180bf21
+gpt-head-unnormed = logits 是由最后的残差流 x_L 算出的，而不是由 RMSNorm_f(x_L)：模型最后的 RMSNorm 在输出头之前
+# en: 9a302b8e8bc7ae92
+gpt-embedding-no-head-share = dE 缺了输出头的那一份 d_logitsᵀ RMSNorm_f(x_L)：E 被用了两次，一次查表，一次作为共享权重的输出头，所以它的梯度是两者之和
+# en: 9bc5b958badab60d
+gpt-embedding-no-lookup-share = dE 缺了查表的那一份：d_x_0 的第 t 行必须加到 dE 的第 tokens[t] 行上，叠加在输出头那一份之上
+# en: 0cc5699bc7021371
+gpt-embedding-lookup-assigned = 查表的行被直接写进了 dE，而不是加上去：这些行里输出头的那一份丢了，出现两次的 token 也只留下了其中一行
+# en: 7e3ac139ff7c6284
+gpt-embedding-head-unnormed = dE 中输出头的那一份用了 x_L，而不是输出头的输入 RMSNorm_f(x_L)
+# en: 68a42fb60b14ab37
+gpt-block-grads-reversed = 各个块的梯度是从最后一个块往前算的，但没有按原顺序放回：第 l 个块拿到的是第 L − 1 − l 个块的梯度
+# en: 397b71f5cdfd7f94
+loss-gradient-not-mean = 梯度缺了平均值的 1/n：d_logits = (softmax − onehot) / n，因为损失值是 n 行的平均
+# en: 75742a316bd08203
+loss-value-sum = 损失是各行之和，而不是它们的平均值
+# en: 161a9ccc5a9b2f66
+loss-in-bits = 损失用的是比特（以 2 为底的对数）；这里的交叉熵用奈特，即自然对数（之后由 bits_per_byte 换算）
+# en: 317d55dbf739ca6b
+loss-gradient-target-only = 只有目标那一项得到了梯度；每行的每一项都是 softmax 减去 one-hot 目标，再除以 n
+# en: e1edf7aab9c71da6
+step-key-at-zero = 新的键在位置 0 旋转，而不是在它自己的位置 p = cache.len()：缓存里的键只旋转一次，按它那个 token 的位置
+# en: 46ef21267080c17f
+step-query-at-zero = 新的查询在位置 0 旋转，而不是在 p = cache.len()
+# en: e14ca6d2ae1c8572
+step-attend-before-push = 在把新 token 的键和值压入缓存之前就对缓存做了注意力：token 也要关注它自己，因果掩码的第 p 行允许这样
+# en: 491e776e0e9150b6
+gradient-of-another-tensor = 这是另一个形状相同的张量的正确梯度：各子层的反向传播算出的数是对的，但收集梯度时放错了位置（检查字段的顺序和块的顺序）

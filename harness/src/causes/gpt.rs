@@ -143,3 +143,72 @@ pub const ROPE_NOT_TURNED_BACK: Cause = Cause::harness("rope-not-turned-back");
 
 /// dx lacks one of its three paths.
 pub const ATTENTION_DX_PATH: Cause = Cause::harness("attention-dx-path");
+
+/// a sublayer's output was added to its normalised input, not to the stream.
+pub const BLOCK_RESIDUAL_ON_NORMED: Cause = Cause::harness("block-residual-on-normed");
+
+/// the feed-forward read RMSNorm_2(x), not RMSNorm_2(h): the sublayers ran side by side.
+pub const BLOCK_PARALLEL: Cause = Cause::harness("block-parallel");
+
+/// the block normalised after each residual (post-norm), not before each sublayer.
+pub const BLOCK_POST_NORM: Cause = Cause::harness("block-post-norm");
+
+/// the attention's backward got d_y, not d_h.
+pub const BLOCK_ATTENTION_GETS_DY: Cause = Cause::harness("block-attention-gets-dy");
+
+/// the first residual passed d_y to x, not d_h.
+pub const BLOCK_SKIP_CARRIES_DY: Cause = Cause::harness("block-skip-carries-dy");
+
+/// an RMSNorm's backward was taken at its output, not at its input.
+pub const BLOCK_NORM_BACKWARD_AT_OUTPUT: Cause =
+    Cause::harness("block-norm-backward-at-output");
+
+/// a residual's straight path was dropped from the gradient.
+pub const BLOCK_NO_SKIP_GRADIENT: Cause = Cause::harness("block-no-skip-gradient");
+
+/// the logits came from x_L, not from RMSNorm_f(x_L).
+pub const GPT_HEAD_UNNORMED: Cause = Cause::harness("gpt-head-unnormed");
+
+/// dE lacks the head's share.
+pub const GPT_EMBEDDING_NO_HEAD_SHARE: Cause =
+    Cause::harness("gpt-embedding-no-head-share");
+
+/// dE lacks the lookup's share.
+pub const GPT_EMBEDDING_NO_LOOKUP_SHARE: Cause =
+    Cause::harness("gpt-embedding-no-lookup-share");
+
+/// the lookup's rows were written over dE, not added.
+pub const GPT_EMBEDDING_LOOKUP_ASSIGNED: Cause =
+    Cause::harness("gpt-embedding-lookup-assigned");
+
+/// the head's share of dE used x_L, not RMSNorm_f(x_L).
+pub const GPT_EMBEDDING_HEAD_UNNORMED: Cause =
+    Cause::harness("gpt-embedding-head-unnormed");
+
+/// the blocks' gradients were left in the order they were computed, last block first.
+pub const GPT_BLOCK_GRADS_REVERSED: Cause = Cause::harness("gpt-block-grads-reversed");
+
+/// the loss's gradient lacks the 1/n of the mean.
+pub const LOSS_GRADIENT_NOT_MEAN: Cause = Cause::harness("loss-gradient-not-mean");
+
+/// the loss is the sum over rows, not the mean.
+pub const LOSS_VALUE_SUM: Cause = Cause::harness("loss-value-sum");
+
+/// the loss is in bits, not nats.
+pub const LOSS_IN_BITS: Cause = Cause::harness("loss-in-bits");
+
+/// only the target's entry got a gradient.
+pub const LOSS_GRADIENT_TARGET_ONLY: Cause = Cause::harness("loss-gradient-target-only");
+
+/// the cached step turned the new key at position 0.
+pub const STEP_KEY_AT_ZERO: Cause = Cause::harness("step-key-at-zero");
+
+/// the cached step turned the new query at position 0.
+pub const STEP_QUERY_AT_ZERO: Cause = Cause::harness("step-query-at-zero");
+
+/// the cached step attended before pushing the new key and value.
+pub const STEP_ATTEND_BEFORE_PUSH: Cause = Cause::harness("step-attend-before-push");
+
+/// this tensor's gradient is the right gradient of another tensor of the same shape.
+pub const GRADIENT_OF_ANOTHER_TENSOR: Cause =
+    Cause::harness("gradient-of-another-tensor");

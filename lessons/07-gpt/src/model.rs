@@ -39,6 +39,52 @@ pub struct Config {
     pub context: usize,
 }
 
+impl Config {
+    /// The sizes as text, by name, for a checkpoint's metadata.
+    pub fn to_metadata(&self) -> Vec<(String, String)> {
+        self.sizes()
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+
+    /// The sizes read back from a checkpoint's metadata (`get(name)`), or what is missing
+    /// or wrong.
+    pub fn from_metadata(get: impl Fn(&str) -> Option<String>) -> Result<Config, String> {
+        let size = |name: &str| {
+            get(name)
+                .and_then(|v| v.parse::<usize>().ok())
+                .ok_or_else(|| format!("its metadata has no size `{name}`"))
+        };
+        let config = Config {
+            vocab_size: size("vocab_size")?,
+            d_model: size("d_model")?,
+            n_heads: size("n_heads")?,
+            n_layers: size("n_layers")?,
+            d_ff: size("d_ff")?,
+            context: size("context")?,
+        };
+        let (d, h) = (config.d_model, config.n_heads);
+        if h == 0 || !d.is_multiple_of(h) || !(d / h).is_multiple_of(2) {
+            return Err(format!(
+                "n_heads = {h} does not divide d_model = {d} into heads of even width"
+            ));
+        }
+        Ok(config)
+    }
+
+    fn sizes(&self) -> [(&'static str, usize); 6] {
+        [
+            ("vocab_size", self.vocab_size),
+            ("d_model", self.d_model),
+            ("n_heads", self.n_heads),
+            ("n_layers", self.n_layers),
+            ("d_ff", self.d_ff),
+            ("context", self.context),
+        ]
+    }
+}
+
 /// `N(0, std²)` entries, `(rows, cols)`.
 fn normal(rows: usize, cols: usize, std: Float, rng: &mut ChaCha8Rng) -> Matrix {
     Matrix::from_shape_fn((rows, cols), |_| std * standard_normal(rng)) // (rows, cols)
@@ -274,6 +320,69 @@ impl Gpt {
             .iter()
             .map(|(name, _)| !name.contains("norm"))
             .collect()
+    }
+
+    /// Every learned tensor as (name, shape, numbers row by row), in the order of
+    /// [`Gpt::named_parameters`]: what a checkpoint saves.
+    pub fn shaped_parameters(&self) -> Vec<(String, Vec<usize>, Vec<Float>)> {
+        let mut model = self.clone();
+        model.standardise();
+        let shapes = model.shapes();
+        model
+            .named_parameters()
+            .into_iter()
+            .zip(shapes)
+            .map(|((name, values), shape)| (name, shape, values.to_vec()))
+            .collect()
+    }
+
+    /// A model of `config`'s sizes whose every tensor is `tensor(name)` (its shape and
+    /// numbers), or what is missing or of the wrong shape.
+    pub fn from_parameters(
+        config: Config,
+        tensor: impl Fn(&str) -> Option<(Vec<usize>, Vec<Float>)>,
+    ) -> Result<Gpt, String> {
+        let mut model = Gpt::new(config, 0);
+        let shapes = model.shapes();
+        for ((name, values), shape) in
+            model.named_parameters_mut().into_iter().zip(shapes)
+        {
+            let (got_shape, numbers) =
+                tensor(&name).ok_or_else(|| format!("it has no tensor `{name}`"))?;
+            if got_shape != shape || numbers.len() != values.len() {
+                return Err(format!(
+                    "`{name}` has the shape {got_shape:?}; the model needs {shape:?}"
+                ));
+            }
+            values.copy_from_slice(&numbers);
+        }
+        Ok(model)
+    }
+
+    /// The shape of every tensor, in the order of [`Gpt::named_parameters`].
+    fn shapes(&self) -> Vec<Vec<usize>> {
+        let mut shapes = vec![self.embedding.shape().to_vec()];
+        for b in &self.blocks {
+            shapes.push(b.norm_1.gain.shape().to_vec());
+            for w in [
+                &b.attention.w_q,
+                &b.attention.w_k,
+                &b.attention.w_v,
+                &b.attention.w_o,
+            ] {
+                shapes.push(w.shape().to_vec());
+            }
+            shapes.push(b.norm_2.gain.shape().to_vec());
+            for w in [
+                &b.feed_forward.w_gate,
+                &b.feed_forward.w_up,
+                &b.feed_forward.w_down,
+            ] {
+                shapes.push(w.shape().to_vec());
+            }
+        }
+        shapes.push(self.norm_final.gain.shape().to_vec());
+        shapes
     }
 
     /// The number of learned numbers (the tied head counts once).

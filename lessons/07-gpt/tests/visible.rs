@@ -1178,3 +1178,46 @@ fn cached_generation_gives_the_uncached_tokens() {
         );
     }
 }
+
+#[test]
+fn a_checkpoint_loads_back_to_the_same_model() {
+    // The model as named tensors, saved as safetensors, read back: the same model.
+    use course_checkpoint::{Checkpoint, Tensor};
+    let model = tiny_gpt();
+    let checkpoint = Checkpoint {
+        tensors: model
+            .shaped_parameters()
+            .into_iter()
+            .map(|(name, shape, values)| (name, Tensor { shape, values }))
+            .collect(),
+        metadata: model.config.to_metadata().into_iter().collect(),
+        probe: None,
+    };
+    let path =
+        std::env::temp_dir().join(format!("gpt-{}.safetensors", std::process::id()));
+    course_checkpoint::save(&checkpoint, &path).expect("the checkpoint is written");
+    let read = course_checkpoint::load(&path).expect("the checkpoint loads");
+    std::fs::remove_file(&path).ok();
+    let config = Config::from_metadata(|key| read.metadata.get(key).cloned())
+        .expect("the sizes are in the metadata");
+    let loaded = Gpt::from_parameters(config, |name| {
+        read.tensors
+            .get(name)
+            .map(|t| (t.shape.clone(), t.values.clone()))
+    })
+    .expect("every tensor is in the checkpoint");
+    assert_eq!(
+        loaded, model,
+        "every parameter and size comes back as saved"
+    );
+    // A tensor of the wrong shape is refused with a message, not a panic.
+    let error = Gpt::from_parameters(config, |name| {
+        let t = &read.tensors[name];
+        Some((t.shape.iter().rev().copied().collect(), t.values.clone()))
+    })
+    .expect_err("a transposed tensor is refused");
+    assert!(
+        error.contains("shape"),
+        "the message names the shape: {error}"
+    );
+}

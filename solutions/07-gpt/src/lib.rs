@@ -39,6 +39,10 @@
 //!    - [`generate`]: one token at a time with a key/value cache whose keys are stored
 //!      already turned by RoPE.
 //!
+//! `Gpt::shaped_parameters` and `Gpt::from_parameters` turn a model into named tensors and
+//! back, for the checkpoints the examples save in the safetensors format (the course's
+//! `course-checkpoint` crate), which PyTorch loads.
+//!
 //! Book: chapter 07, "A GPT of your own".
 // BEGIN STUB
 // //!

@@ -299,10 +299,13 @@ fn flat_gradient(grads: Gpt) -> Vec<Matrix> {
     out
 }
 
-/// `Block::forward(x).output` of block `i` of `weights`.
-pub fn block_output(weights: &Weights, i: usize, x: &Matrix) -> Matrix {
+/// `Block::forward(x)` of block `i` of `weights`: the residual `h` and the output.
+pub fn block_output(weights: &Weights, i: usize, x: &Matrix) -> (Matrix, Matrix) {
     let _args = course_harness::call_args!(i, x);
-    observe("Block::forward", || weights.block(i).forward(x).output)
+    observe("Block::forward", || {
+        let f = weights.block(i).forward(x);
+        (f.residual, f.output)
+    })
 }
 
 /// `Block::backward(x, forward(x), d_y)` of block `i`: `d_x`, then the gradients of

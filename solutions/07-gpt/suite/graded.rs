@@ -20,8 +20,10 @@ use course_harness::{
 };
 #[cfg(feature = "builders")]
 use course_mistakes::gpt::{
-    AttentionParts, SwiGluParts, adamw_mistakes, bigram_mistakes, cosine_rate_mistakes,
-    count_pairs_mistakes, encode_mistakes, merge_pair_mistakes,
+    AttentionParts, BlockParts, ModelParts, SwiGluParts, adamw_mistakes,
+    attention_step_mistakes, bigram_mistakes, block_backward_mistakes, block_mistakes,
+    cosine_rate_mistakes, count_pairs_mistakes, encode_mistakes, gpt_backward_mistakes,
+    gpt_forward_mistakes, merge_pair_mistakes, next_token_loss_mistakes,
     rms_norm_backward_mistakes, rms_norm_mistakes, rope_backward_mistakes, rope_mistakes,
     self_attention_backward_mistakes, self_attention_mistakes, swiglu_backward_mistakes,
     swiglu_mistakes, temperature_mistakes, top_k_mistakes, top_p_mistakes,
@@ -1068,6 +1070,57 @@ fn torch_matrix(key: &str, shape_of_vector: bool) -> Matrix {
     }
 }
 
+/// Block `i` of `weights`, for the builders of the named mistakes.
+#[cfg(feature = "builders")]
+fn block_parts(weights: &Weights, i: usize) -> BlockParts {
+    let m = |part: &str| weights.matrices[&format!("blocks.{i}.{part}.weight")].clone();
+    let g = |part: &str| row(&weights.gains[&format!("blocks.{i}.{part}.weight")]);
+    BlockParts {
+        n_heads: weights.config.n_heads,
+        norm_1: g("norm_1"),
+        w_q: m("attention.w_q"),
+        w_k: m("attention.w_k"),
+        w_v: m("attention.w_v"),
+        w_o: m("attention.w_o"),
+        norm_2: g("norm_2"),
+        w_gate: m("feed_forward.w_gate"),
+        w_up: m("feed_forward.w_up"),
+        w_down: m("feed_forward.w_down"),
+    }
+}
+
+/// The whole model of `weights`, for the builders of the named mistakes.
+#[cfg(feature = "builders")]
+fn model_parts(weights: &Weights) -> ModelParts {
+    ModelParts {
+        embedding: weights.matrices["embedding.weight"].clone(),
+        blocks: (0..weights.config.n_layers)
+            .map(|i| block_parts(weights, i))
+            .collect(),
+        norm_final: row(&weights.gains["norm_final.weight"]),
+    }
+}
+
+/// For each of `expected`'s tensors, the others of the same shape, as results a learner's
+/// code gives when it puts the right gradients in the wrong places.
+fn misplaced(expected: &[Matrix]) -> Vec<Vec<course_harness::Misconception>> {
+    expected
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            expected
+                .iter()
+                .enumerate()
+                .filter(|&(j, other)| j != i && other.dim() == e.dim())
+                .map(|(_, other)| course_harness::Misconception {
+                    cause: course_harness::causes::gpt::GRADIENT_OF_ANOTHER_TENSOR,
+                    result: other.clone(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 fn torch_ids(key: &str) -> Vec<usize> {
     TORCH
         .integers(key)
@@ -1080,13 +1133,46 @@ fn torch_ids(key: &str) -> Vec<usize> {
 #[test]
 fn block_matches_pytorch() {
     graded(|| {
-        assert_matrix_close(
-            &tr!(MESSAGES, "block-forward"),
-            &block_output(&torch_weights(), 0, &TORCH.matrix("block_x")),
-            &TORCH.matrix("block_output"),
-            Tol::TIGHT,
-            &[],
-        );
+        let (residual, output) =
+            block_output(&torch_weights(), 0, &TORCH.matrix("block_x"));
+        let expected_residual = TORCH.matrix("block_residual");
+        // Where h is right, the first half of the block is, and the error is in the second.
+        let output_what =
+            if course_harness::distinguishable(&residual, &expected_residual) {
+                tr!(MESSAGES, "block-forward")
+            } else {
+                format!(
+                    "{} {}",
+                    tr!(MESSAGES, "block-forward"),
+                    tr!(MESSAGES, "block-forward-after-residual")
+                )
+            };
+        let mut checks = Checks::new();
+        checks.check_as("output", || {
+            assert_matrix_close(
+                &output_what,
+                &output,
+                &TORCH.matrix("block_output"),
+                Tol::TIGHT,
+                &named!(
+                    NAMED,
+                    block_mistakes(
+                        &TORCH.matrix("block_x"),
+                        &block_parts(&torch_weights(), 0)
+                    )
+                ),
+            );
+        });
+        checks.check_as("residual", || {
+            assert_matrix_close(
+                &tr!(MESSAGES, "block-residual"),
+                &residual,
+                &expected_residual,
+                Tol::TIGHT,
+                &[],
+            );
+        });
+        checks.finish();
     });
 }
 
@@ -1100,15 +1186,29 @@ fn block_backward_matches_pytorch_autograd() {
             &TORCH.matrix("block_x"),
             &TORCH.matrix("block_upstream"),
         );
+        let mistakes = named!(NAMED, block_backward_mistakes(&TORCH.matrix("block_x"), &block_parts(&torch_weights(), 0), &TORCH.matrix("block_upstream")) => Groups);
+        let expected: Vec<Matrix> = BLOCK_PARTS
+            .iter()
+            .map(|part| {
+                torch_matrix(
+                    &format!("block.grad.{part}.weight"),
+                    part.starts_with("norm"),
+                )
+            })
+            .collect();
+        let elsewhere = misplaced(&expected);
         let mut checks = Checks::new();
         for (i, part) in BLOCK_PARTS.iter().enumerate().rev() {
             let what = format!("Block::backward: params.{part}");
-            let expected = torch_matrix(
-                &format!("block.grad.{part}.weight"),
-                part.starts_with("norm"),
-            );
+            let causes = [&mistakes[part][..], &elsewhere[i][..]].concat();
             checks.check_as(&what, || {
-                assert_matrix_close(&what, &got[i + 1], &expected, Tol::TIGHT, &[]);
+                assert_matrix_close(
+                    &what,
+                    &got[i + 1],
+                    &expected[i],
+                    Tol::TIGHT,
+                    &causes,
+                );
             });
         }
         checks.check_as("Block::backward: d_x", || {
@@ -1117,7 +1217,7 @@ fn block_backward_matches_pytorch_autograd() {
                 &got[0],
                 &TORCH.matrix("block.d_x"),
                 Tol::TIGHT,
-                &[],
+                &mistakes["d_x"],
             );
         });
         checks.finish();
@@ -1130,23 +1230,41 @@ fn block_backward_matches_pytorch_autograd() {
 fn gpt_logits_match_pytorch() {
     graded(|| {
         let (logits, stream_1) = gpt_forward(&torch_weights(), &torch_ids("inputs"));
+        let expected_stream = TORCH.matrix("stream.1");
+        // Where the stream after the first block is right, the error is after it.
+        let stream_right = !course_harness::distinguishable(&stream_1, &expected_stream);
+        let logits_what = if stream_right {
+            format!(
+                "{} {}",
+                tr!(MESSAGES, "gpt-logits"),
+                tr!(MESSAGES, "gpt-logits-after-stream")
+            )
+        } else {
+            tr!(MESSAGES, "gpt-logits")
+        };
         let mut checks = Checks::new();
         checks.check_as("stream", || {
             assert_matrix_close(
                 &tr!(MESSAGES, "gpt-stream"),
                 &stream_1,
-                &TORCH.matrix("stream.1"),
+                &expected_stream,
                 Tol::TIGHT,
                 &[],
             );
         });
         checks.check_as("logits", || {
             assert_matrix_close(
-                &tr!(MESSAGES, "gpt-logits"),
+                &logits_what,
                 &logits,
                 &TORCH.matrix("logits"),
                 Tol::TIGHT,
-                &[],
+                &named!(
+                    NAMED,
+                    gpt_forward_mistakes(
+                        &model_parts(&torch_weights()),
+                        &torch_ids("inputs")
+                    )
+                ),
             );
         });
         checks.finish();
@@ -1159,21 +1277,38 @@ fn next_token_loss_matches_pytorch() {
     graded(|| {
         let (value, d_logits) =
             next_token_loss(&TORCH.matrix("logits"), &torch_ids("targets"));
+        let mistakes = named!(NAMED, next_token_loss_mistakes(&TORCH.matrix("logits"), &torch_ids("targets")) => Groups);
         let one = |v: Float| Matrix::from_elem((1, 1), v);
-        assert_matrix_close(
-            &tr!(MESSAGES, "loss-value"),
-            &one(value),
-            &one(TORCH.scalar("loss")),
-            Tol::TIGHT,
-            &[],
-        );
-        assert_matrix_close(
-            &tr!(MESSAGES, "loss-gradient"),
-            &d_logits,
-            &TORCH.matrix("d_logits"),
-            Tol::TIGHT,
-            &[],
-        );
+        let mut checks = Checks::new();
+        checks.check_as("value", || {
+            assert_matrix_close(
+                &tr!(MESSAGES, "loss-value"),
+                &one(value),
+                &one(TORCH.scalar("loss")),
+                Tol::TIGHT,
+                &mistakes["value"],
+            );
+        });
+        checks.check_as("d_logits", || {
+            assert_matrix_close(
+                &tr!(MESSAGES, "loss-gradient"),
+                &d_logits,
+                &TORCH.matrix("d_logits"),
+                Tol::TIGHT,
+                &mistakes["d_logits"],
+            );
+        });
+        // Each row of softmax − onehot adds up to 1 − 1 = 0, whatever the logits.
+        checks.check_as("rows", || {
+            let sums = d_logits.sum_axis(Axis(1));
+            let worst = sums.iter().fold(0.0, |m: Float, v| m.max(v.abs()));
+            assert!(
+                worst < 1e-12,
+                "{}",
+                tr!(MESSAGES, "loss-gradient-rows", worst = worst.to_string())
+            );
+        });
+        checks.finish();
     });
 }
 
@@ -1191,12 +1326,18 @@ fn gpt_backward_matches_pytorch_autograd() {
         }
         names.push("norm_final.weight".to_string());
         assert_eq!(got.len(), names.len(), "one gradient per parameter tensor");
+        let mistakes = named!(NAMED, gpt_backward_mistakes(&model_parts(&weights), &torch_ids("inputs"), &TORCH.matrix("d_logits")) => Groups);
+        let expected: Vec<Matrix> = names
+            .iter()
+            .map(|name| torch_matrix(&format!("grad.{name}"), name.contains("norm")))
+            .collect();
+        let elsewhere = misplaced(&expected);
         let mut checks = Checks::new();
         for (i, name) in names.iter().enumerate().rev() {
             let what = format!("Gpt::backward: {name}");
-            let expected = torch_matrix(&format!("grad.{name}"), name.contains("norm"));
+            let causes = [&mistakes[name.as_str()][..], &elsewhere[i][..]].concat();
             checks.check_as(&what, || {
-                assert_matrix_close(&what, &got[i], &expected, Tol::TIGHT, &[]);
+                assert_matrix_close(&what, &got[i], &expected[i], Tol::TIGHT, &causes);
             });
         }
         checks.finish();
@@ -1209,12 +1350,35 @@ fn gpt_backward_matches_pytorch_autograd() {
 fn attention_step_matches_numpy_row_by_row() {
     graded(|| {
         let [wq, wk, wv, wo] = attention_weights();
+        let got = attention_steps(2, [&wq, &wk, &wv, &wo], &NUMPY.matrix("attn_x"));
+        let expected = NUMPY.matrix("attn_output");
+        // The first token is at position 0, where RoPE turns nothing, and attends only to
+        // itself: if it is wrong, the error is in what every token does, not in the cache.
         assert_matrix_close(
-            &tr!(MESSAGES, "attention-step"),
-            &attention_steps(2, [&wq, &wk, &wv, &wo], &NUMPY.matrix("attn_x")),
-            &NUMPY.matrix("attn_output"),
+            &tr!(MESSAGES, "attention-step-first"),
+            &got.slice(s![0..1, ..]).to_owned(),
+            &expected.slice(s![0..1, ..]).to_owned(),
             Tol::TIGHT,
             &[],
+        );
+        assert_matrix_close(
+            &tr!(MESSAGES, "attention-step"),
+            &got,
+            &expected,
+            Tol::TIGHT,
+            &named!(
+                NAMED,
+                attention_step_mistakes(
+                    &NUMPY.matrix("attn_x"),
+                    &AttentionParts {
+                        n_heads: 2,
+                        w_q: &wq,
+                        w_k: &wk,
+                        w_v: &wv,
+                        w_o: &wo
+                    }
+                )
+            ),
         );
     });
 }
@@ -1244,17 +1408,30 @@ fn cached_generation_matches_uncached() {
                 11,
             ),
         ] {
-            assert_ids_eq(
-                &tr!(
-                    MESSAGES,
-                    "generate-cached",
-                    temperature = sampling.temperature.to_string(),
-                    seed = seed.to_string()
-                ),
-                &generate(&weights, &[3, 7], 10, sampling, seed),
-                &generate_uncached(&weights, &[3, 7], 10, sampling, seed),
-                &[],
+            let cached = generate(&weights, &[3, 7], 10, sampling, seed);
+            let uncached = generate_uncached(&weights, &[3, 7], 10, sampling, seed);
+            let what = tr!(
+                MESSAGES,
+                "generate-cached",
+                temperature = sampling.temperature.to_string(),
+                seed = seed.to_string()
             );
+            // Where they part says which part of generation is wrong: the first new token
+            // depends only on the prompt's pass; the later ones on the cache's growth; and
+            // a difference only when sampling is in the draws (greedy ran first).
+            let first = cached
+                .iter()
+                .zip(&uncached)
+                .take_while(|(a, b)| a == b)
+                .count();
+            let why = if sampling.temperature > 0.0 {
+                tr!(MESSAGES, "generate-draws")
+            } else if first <= 2 {
+                tr!(MESSAGES, "generate-prompt")
+            } else {
+                tr!(MESSAGES, "generate-cache")
+            };
+            assert_ids_eq(&format!("{what} ({why})"), &cached, &uncached, &[]);
         }
     });
 }

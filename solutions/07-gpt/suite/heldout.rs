@@ -301,3 +301,120 @@ fn heldout_sampling_edges() {
         }
     });
 }
+
+/// A model of another shape (three heads of width 4, one block, d_ff 10, nine ids), its
+/// weights from a formula: the loss of its logits for a window with a repeated token,
+/// and the gradient of the embedding and of W_v against central differences of the
+/// learner's own forward pass and loss.
+fn heldout_weights() -> Weights {
+    let config = gpt::Config {
+        vocab_size: 9,
+        d_model: 12,
+        n_heads: 3,
+        n_layers: 1,
+        d_ff: 10,
+        context: 6,
+    };
+    let mut weights = Weights {
+        config,
+        matrices: Default::default(),
+        gains: Default::default(),
+    };
+    let mut k = 0;
+    let mut matrix = |name: &str, rows: usize, cols: usize| {
+        k += 1;
+        let m = Matrix::from_shape_fn((rows, cols), |(i, j)| {
+            0.5 * ((3 * k + 5 * i + 7 * j) as Float * 0.37).sin()
+        });
+        weights.matrices.insert(name.to_string(), m);
+    };
+    matrix("embedding.weight", 9, 12);
+    for part in ["w_q", "w_k", "w_v", "w_o"] {
+        matrix(&format!("blocks.0.attention.{part}.weight"), 12, 12);
+    }
+    matrix("blocks.0.feed_forward.w_gate.weight", 10, 12);
+    matrix("blocks.0.feed_forward.w_up.weight", 10, 12);
+    matrix("blocks.0.feed_forward.w_down.weight", 12, 10);
+    for (i, name) in [
+        "blocks.0.norm_1.weight",
+        "blocks.0.norm_2.weight",
+        "norm_final.weight",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let gain = Vector::from_shape_fn(12, |j| 1.0 + 0.1 * ((i + j) as Float).cos());
+        weights.gains.insert(name.to_string(), gain);
+    }
+    weights
+}
+
+#[test]
+fn heldout_gpt_gradients_of_another_shape() {
+    graded(|| {
+        let weights = heldout_weights();
+        let (inputs, targets) = ([4, 0, 8, 4, 2], [0, 8, 4, 2, 7]);
+        let (logits, _) = gpt_forward(&weights, &inputs);
+        let (_, d_logits) = next_token_loss(&logits, &targets);
+        let got = gpt_backward(&weights, &inputs, &d_logits);
+        // The loss as a function of one tensor, through the learner's forward and loss.
+        let loss_with = |name: &str, value: &Matrix| {
+            let mut w = Weights {
+                config: weights.config,
+                matrices: weights.matrices.clone(),
+                gains: weights.gains.clone(),
+            };
+            w.matrices.insert(name.to_string(), value.clone());
+            next_token_loss(&gpt_forward(&w, &inputs).0, &targets).0
+        };
+        let numeric = |name: &str| {
+            numerical_gradient(|m| loss_with(name, m), &weights.matrices[name], STEP)
+        };
+        let embedding = numeric("embedding.weight");
+        let w_v = numeric("blocks.0.attention.w_v.weight");
+        #[cfg(feature = "judge")]
+        {
+            assert_gradient_close(
+                &tr!(MESSAGES, "gpt-embedding-gradient"),
+                &got[0],
+                &embedding,
+                "dE is the head's share plus the lookup's rows, added",
+            );
+            assert_gradient_close(
+                &tr!(MESSAGES, "gpt-w-v-gradient"),
+                &got[4],
+                &w_v,
+                "the block's backward, with d_h passed to the attention",
+            );
+        }
+    });
+}
+
+/// Large logits (near 1000): the loss must stay finite, ln 2 for two equal largest
+/// logits and a target among them.
+#[test]
+fn heldout_loss_of_large_logits() {
+    graded(|| {
+        let (value, d_logits) = next_token_loss(&array![[1000.0, 1000.0, -5.0]], &[1]);
+        #[cfg(feature = "judge")]
+        {
+            let one = |v: Float| Matrix::from_elem((1, 1), v);
+            assert_matrix_close(
+                &tr!(MESSAGES, "loss-large"),
+                &one(value),
+                &one(std::f64::consts::LN_2),
+                Tol::TIGHT,
+                &[],
+            );
+            assert!(
+                (d_logits.sum()).abs() < 1e-12,
+                "{}",
+                tr!(
+                    MESSAGES,
+                    "loss-gradient-sum",
+                    sum = d_logits.sum().to_string()
+                )
+            );
+        }
+    });
+}

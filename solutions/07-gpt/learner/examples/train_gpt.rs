@@ -15,8 +15,9 @@
 //!    lesson 06's clipping) on random windows of the training tokens, with a progress
 //!    bar and a sample printed now and then;
 //! 5. reports the held-out bits per byte against the baselines, prints samples, and
-//!    writes the loss curve as `target/experiments/train_gpt-loss.svg` and the numbers
-//!    as `target/experiments/train_gpt.json`.
+//!    writes the loss curve as `target/figures/07-gpt-training.svg`, the numbers as
+//!    `target/experiments/train_gpt.json` and the model as
+//!    `target/experiments/gpt.safetensors` (which `scripts/gpt_torch.py` loads in PyTorch).
 //!
 //! The batch is split over two threads (each window's gradient is computed on its own;
 //! the two halves are added in a fixed order, so a run is deterministic). The reference
@@ -24,10 +25,15 @@
 //! steps; `--help` lists the other settings.
 
 use clap::Parser;
+use course_checkpoint::{Checkpoint, CheckpointError, Probe, Tensor};
 use course_common::Float;
+use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
+use course_figures::colour::{BLUE, GREY, ORANGE, VERMILLION};
+use course_figures::{Lang, LangArgs, lang::languages};
 use gpt::{
-    AdamW, Bpe, Config, Gpt, Sampling, add_gradients, bigram_bits_per_byte, bits_per_byte,
-    clip_global_norm, cosine_rate, next_token_loss, train_bpe, unigram_bits_per_byte,
+    AdamW, Bpe, Config, Gpt, Sampling, add_gradients, bigram_bits_per_byte,
+    bits_per_byte, clip_global_norm, cosine_rate, next_token_loss, train_bpe,
+    unigram_bits_per_byte,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{RngExt, SeedableRng};
@@ -75,6 +81,8 @@ struct Options {
     /// The folder with the book's `src` and `po` (found from this crate by default).
     #[arg(long, value_name = "DIR")]
     book: Option<PathBuf>,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 /// The book's documents, each as text: the English chapters, then the Chinese
@@ -111,18 +119,19 @@ fn translations(po: &str) -> Vec<String> {
     let mut source = String::new();
     let mut in_msgstr = false;
     let mut text = String::new();
-    let flush = |source: &str, text: &mut String, documents: &mut Vec<(String, String)>| {
-        if !text.is_empty() {
-            match documents.last_mut() {
-                Some((s, doc)) if s == source => {
-                    doc.push_str("\n\n");
-                    doc.push_str(text);
+    let flush =
+        |source: &str, text: &mut String, documents: &mut Vec<(String, String)>| {
+            if !text.is_empty() {
+                match documents.last_mut() {
+                    Some((s, doc)) if s == source => {
+                        doc.push_str("\n\n");
+                        doc.push_str(text);
+                    }
+                    _ => documents.push((source.to_string(), text.clone())),
                 }
-                _ => documents.push((source.to_string(), text.clone())),
+                text.clear();
             }
-            text.clear();
-        }
-    };
+        };
     for line in po.lines() {
         if let Some(reference) = line.strip_prefix("#: ") {
             flush(&source, &mut text, &mut documents);
@@ -193,7 +202,12 @@ fn tokens(bpe: &Bpe, documents: &[&str]) -> Vec<usize> {
 /// The held-out loss: the tokens cut into consecutive windows of `context + 1` (each
 /// window's last token starts the next), the nats of every predicted token summed, and
 /// the bytes those tokens stand for.
-fn held_out_nats(model: &Gpt, bpe: &Bpe, ids: &[usize], context: usize) -> (Float, usize) {
+fn held_out_nats(
+    model: &Gpt,
+    bpe: &Bpe,
+    ids: &[usize],
+    context: usize,
+) -> (Float, usize) {
     let mut nats = 0.0;
     let mut bytes = 0;
     let mut start = 0;
@@ -224,6 +238,28 @@ fn batch_gradient(model: &Gpt, windows: &[&[usize]]) -> (Float, Gpt) {
     (loss, grads)
 }
 
+/// Saves `model` as safetensors, with the logits of `probe` for another program to check
+/// its own computation of the model against (`scripts/gpt_torch.py` does, in PyTorch).
+fn save_model(model: &Gpt, path: &Path, probe: &[usize]) -> Result<(), CheckpointError> {
+    let logits = model.logits(probe).as_standard_layout().into_owned(); // (n, vocab)
+    let checkpoint = Checkpoint {
+        tensors: model
+            .shaped_parameters()
+            .into_iter()
+            .map(|(name, shape, values)| (name, Tensor { shape, values }))
+            .collect(),
+        metadata: model.config.to_metadata().into_iter().collect(),
+        probe: Some(Probe {
+            tokens: probe.to_vec(),
+            logits: Tensor {
+                shape: vec![logits.nrows(), logits.ncols()],
+                values: logits.iter().copied().collect(),
+            },
+        }),
+    };
+    course_checkpoint::save(&checkpoint, path)
+}
+
 /// What one run measured, written as JSON.
 #[derive(serde::Serialize)]
 struct Summary {
@@ -244,6 +280,96 @@ struct Summary {
     bigram_bits_per_byte: Float,
     model_bits_per_byte: Float,
     sample: String,
+}
+
+/// The training loss (the mean of every 25 steps) and the held-out evaluations, in bits
+/// per byte, against the two baselines.
+fn loss_figure(lang: Lang, summary: &Summary) -> String {
+    // Nats per token to bits per byte, with the training text's mean bytes per token.
+    let to_bits = 1.0 / (std::f64::consts::LN_2 * summary.bytes_per_token);
+    let training: Vec<(Float, Float)> = summary
+        .losses
+        .chunks(25)
+        .map(|chunk| {
+            let step = chunk[chunk.len() - 1].0 as Float;
+            let mean =
+                chunk.iter().map(|&(_, l)| l).sum::<Float>() / chunk.len() as Float;
+            (step, mean * to_bits)
+        })
+        .collect();
+    let steps = summary.steps as Float;
+    let flat = |value: Float| vec![(0.0, value), (steps, value)];
+    let panel = Panel {
+        title: lang
+            .pick("Bits per byte while training", "训练过程中的每字节比特数")
+            .to_owned(),
+        x: Axis::linear(lang.pick("training step", "训练步数"), 0.0, steps),
+        y: Axis::linear(lang.pick("bits per byte", "每字节比特数"), 0.0, 7.0),
+        series: vec![
+            Series::line(
+                lang.pick(
+                    "training windows (mean of 25 steps)",
+                    "训练窗口（每 25 步的平均）",
+                ),
+                BLUE,
+                training,
+            ),
+            Series::line(
+                lang.pick("held-out text", "留出文本"),
+                VERMILLION,
+                summary
+                    .held_out
+                    .iter()
+                    .map(|&(s, b)| (s as Float, b))
+                    .collect(),
+            )
+            .with_markers(),
+            Series::line(
+                lang.pick("byte bigram baseline", "字节二元模型基线"),
+                ORANGE,
+                flat(summary.bigram_bits_per_byte),
+            )
+            .dashed(),
+            Series::line(
+                lang.pick("byte unigram baseline", "字节一元模型基线"),
+                GREY,
+                flat(summary.unigram_bits_per_byte),
+            )
+            .dashed(),
+        ],
+        legend: Corner::BottomLeft,
+        note: None,
+    };
+    let description = match lang {
+        Lang::En => format!(
+            "Line chart of bits per byte against the training step. The training loss falls \
+             from {:.1} to {:.2}; the held-out text ends at {:.2} bits per byte, below the byte \
+             bigram baseline ({:.2}) and the unigram baseline ({:.2}).",
+            summary.losses.first().map_or(0.0, |l| l.1) * to_bits,
+            summary.losses.last().map_or(0.0, |l| l.1) * to_bits,
+            summary.model_bits_per_byte,
+            summary.bigram_bits_per_byte,
+            summary.unigram_bits_per_byte
+        ),
+        Lang::ZhCn => format!(
+            "折线图：每字节比特数随训练步数的变化。训练损失从 {:.1} 降到 {:.2}；留出文本最终为每字节 \
+             {:.2} 比特，低于字节二元模型基线（{:.2}）和一元模型基线（{:.2}）。",
+            summary.losses.first().map_or(0.0, |l| l.1) * to_bits,
+            summary.losses.last().map_or(0.0, |l| l.1) * to_bits,
+            summary.model_bits_per_byte,
+            summary.bigram_bits_per_byte,
+            summary.unigram_bits_per_byte
+        ),
+    };
+    line_chart(
+        lang.pick(
+            "A GPT trained on the book, against the byte baselines",
+            "在本书上训练的 GPT 与字节基线的对比",
+        ),
+        &description,
+        &[panel],
+        &ChartStyle::default(),
+    )
 }
 
 fn main() {
@@ -297,7 +423,9 @@ fn main() {
 
     let unigram = unigram_bits_per_byte(train_text.as_bytes(), held_out_text.as_bytes());
     let bigram = bigram_bits_per_byte(train_text.as_bytes(), held_out_text.as_bytes());
-    println!("held-out baselines: unigram {unigram:.3} bits per byte, bigram {bigram:.3}");
+    println!(
+        "held-out baselines: unigram {unigram:.3} bits per byte, bigram {bigram:.3}"
+    );
 
     let config = Config {
         vocab_size: bpe.vocab_size(),
@@ -323,14 +451,21 @@ fn main() {
     let warmup = (options.steps / 20).max(1);
     let bar = ProgressBar::new(options.steps as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} steps, {elapsed} elapsed, ~{eta} left  {msg}")
-            .expect("a valid progress template"),
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} steps, {elapsed} elapsed, ~{eta} left  {msg}",
+        )
+        .expect("a valid progress template"),
     );
     let mut losses = Vec::new();
     let mut held_out = Vec::new();
     let started = Instant::now();
     let mut eval_seconds = 0.0;
     let prompt = bpe.encode("# ");
+    // Where the model starts: the held-out text before any step.
+    let evaluation = Instant::now();
+    let (nats, bytes) = held_out_nats(&model, &bpe, &held_out_ids, options.context);
+    held_out.push((0, bits_per_byte(nats, bytes)));
+    eval_seconds += evaluation.elapsed().as_secs_f64();
     for step in 0..options.steps {
         let starts: Vec<usize> = (0..options.batch)
             .map(|_| rng.random_range(0..train_ids.len() - options.context - 1))
@@ -360,7 +495,8 @@ fn main() {
         bar.inc(1);
         if (step + 1) % (options.steps / 5).max(1) == 0 {
             let evaluation = Instant::now();
-            let (nats, bytes) = held_out_nats(&model, &bpe, &held_out_ids, options.context);
+            let (nats, bytes) =
+                held_out_nats(&model, &bpe, &held_out_ids, options.context);
             let bpb = bits_per_byte(nats, bytes);
             held_out.push((step + 1, bpb));
             let text = bpe.decode(&model.generate(&prompt, 48, &Sampling::GREEDY, 0));
@@ -416,9 +552,30 @@ fn main() {
         model_bits_per_byte: model_bpb,
         sample,
     };
-    let folder = std::env::var_os("COURSE_EXPERIMENTS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/experiments"));
+    for lang in languages(&options.lang.langs) {
+        let path = course_figures::write_in(
+            lang,
+            "07-gpt-training.svg",
+            &loss_figure(lang, &summary),
+        );
+        println!("wrote {}", path.display());
+    }
+    let folder = course_common::output::experiments_dir();
+    let checkpoint = folder.join("gpt.safetensors");
+    let probe = &held_out_ids[..held_out_ids.len().min(16)];
+    match std::fs::create_dir_all(&folder)
+        .map_err(|e| e.to_string())
+        .and_then(|()| save_model(&model, &checkpoint, probe).map_err(|e| e.to_string()))
+    {
+        Ok(()) => println!(
+            "wrote {} (the weights, and the logits of {} held-out tokens to check them by);\n\
+             load it in PyTorch: python3 lessons/07-gpt/scripts/gpt_torch.py {}",
+            checkpoint.display(),
+            probe.len(),
+            checkpoint.display()
+        ),
+        Err(error) => eprintln!("warning: could not write the checkpoint: {error}"),
+    }
     if let Err(error) = std::fs::create_dir_all(&folder).and_then(|()| {
         std::fs::write(
             folder.join("train_gpt.json"),

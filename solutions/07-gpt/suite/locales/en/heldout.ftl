@@ -13,3 +13,7 @@ adamw-decay = three AdamW steps with zero gradients: the decaying tensor shrinks
 uniform-8-bits = { $which }_bits_per_byte with every byte once in train and in test is { $got }: each byte has probability 1/256, so exactly 8
 cold-sum = softmax_with_temperature(logits, 0.05) adds up to { $sum }, not 1
 greedy-tie = greedy sample_next on logits [0.3, −2, 5, 5]: the lower id of the tied maxima
+gpt-embedding-gradient = Gpt::backward: the gradient of the embedding of a model with three heads of width 4, one block, nine ids, on a window where token 4 occurs twice
+gpt-w-v-gradient = Gpt::backward: the gradient of W_v of the same model
+loss-large = next_token_loss([[1000, 1000, −5]], [1]).value: two equal largest logits, so ln 2 (subtract each row's largest logit before exponentiating)
+loss-gradient-sum = the gradient of next_token_loss adds up to { $sum } over a row; softmax − onehot adds up to 0

@@ -71,3 +71,11 @@ loss-value = next_token_loss(logits, targets).value, the mean of −ln p(target)
 loss-gradient = next_token_loss(logits, targets).d_logits, (softmax(logits) − onehot(targets)) / n
 attention-step = CausalSelfAttention::step token by token from an empty cache, five tokens of width 8, two heads: each output must be that token's row of the whole-sequence pass
 generate-cached = Gpt::generate with the key/value cache against the same model without a cache, prompt [3, 7], 10 new tokens, temperature { $temperature }, seed { $seed }
+gpt-logits-after-stream = (The stream after the first block is right, so the embedding's lookup and the first block are: the error comes after them, in what the second block reads, the last RMSNorm or the head.)
+loss-gradient-rows = each row of next_token_loss's d_logits must add up to 0 (softmax adds up to 1, the one-hot target to 1); yours is off by up to { $worst }: the gradient is (softmax − onehot) / n, with the probabilities, not their logarithms
+attention-step-first = CausalSelfAttention::step on the first token of an empty cache: at position 0 RoPE turns nothing and the token attends only to itself, so its output is its value through W_o (x W_vᵀ W_oᵀ); if this is wrong, the error is in what every step computes, not in the cache
+generate-draws = Greedy generation agreed, so the model and its cache give the right logits: the tokens part where they are drawn. Draw one uniform per new token, in order, from seeded_rng(seed), and pass it to sample_next
+generate-prompt = The first new token already differs, and it depends only on the logits after the prompt: run the prompt through one set of caches, token after token, and take the logits after its last token
+generate-cache = The first new tokens agree and a later one differs: feed each new token back through the same caches, at the next position, to get the logits of the one after it
+block-forward-after-residual = (h = x + Attention(RMSNorm_1(x)) is right, so the first half of the block is: the error is in the second, y = h + SwiGLU(RMSNorm_2(h)).)
+block-residual = Block::forward(x).residual, block 0 of the tiny model: h = x + Attention(RMSNorm_1(x)), the stream between the two sublayers

@@ -26,3 +26,11 @@ uniform-8-bits = train 和 test 中每个字节都恰好出现一次时，{ $whi
 cold-sum = softmax_with_temperature(logits, 0.05) 加起来是 { $sum }，不是 1
 # en: 7ba593d191979507
 greedy-tie = 对 logits [0.3, −2, 5, 5] 做贪心的 sample_next：取相等最大值中 id 较小的
+# en: 4cd740bf708de8c3
+gpt-embedding-gradient = Gpt::backward：一个有三个宽度为 4 的头、一个块、九个 id 的模型，其嵌入的梯度，窗口中 token 4 出现两次
+# en: a9bd2c7900f47f38
+gpt-w-v-gradient = Gpt::backward：同一模型 W_v 的梯度
+# en: 94dfb10b12936033
+loss-large = next_token_loss([[1000, 1000, −5]], [1]).value：两个相等的最大 logit，所以是 ln 2（取指数之前先减去每行最大的 logit）
+# en: 00bff84622b4a7c3
+loss-gradient-sum = next_token_loss 的梯度在一行上加起来是 { $sum }；softmax − onehot 加起来是 0

@@ -106,10 +106,33 @@ baseline-sum-bigram = bigram_bits_per_byte：你的模型给字节 { $byte } 之
 attention-forward = CausalSelfAttention::forward(x).output，五个宽度为 8 的 token，两个宽度为 4 的头
 # en: 00b267245ce4828a
 attention-causal = CausalSelfAttention：前三个 token 的输出，有后两个 token 时与没有时对比：一个 token 不能看到它之后的 token
+# en: d8114e848845c393
 block-forward = Block::forward(x).output，小模型的第 0 个块（宽度 8，两个头，d_ff 12），五个 token：h = x + Attention(RMSNorm_1(x))，y = h + SwiGLU(RMSNorm_2(h))
+# en: e9b6e1679a9295a1
 gpt-stream = Gpt::forward(tokens).stream[1]，第一个块之后的残差流，七个 token（token 3 出现两次）
+# en: 2961146f977cfbc0
 gpt-logits = Gpt::forward(tokens).logits，RMSNorm_f(x_L) Eᵀ，输出头与嵌入共享权重，七个 token
+# en: 9775619ddffcef69
 loss-value = next_token_loss(logits, targets).value，七行 −ln p(目标) 的平均值（PyTorch 的 F.cross_entropy）
+# en: 75b3c51fac754dd4
 loss-gradient = next_token_loss(logits, targets).d_logits，(softmax(logits) − onehot(targets)) / n
+# en: 9859501f5e9f397d
 attention-step = 从空缓存开始逐个 token 调用 CausalSelfAttention::step，五个宽度为 8 的 token，两个头：每个输出都必须等于整段序列一次算出的那一行
+# en: f0b93894b2926025
 generate-cached = 带键值缓存的 Gpt::generate 与同一模型不带缓存的生成对比，提示 [3, 7]，生成 10 个新 token，温度 { $temperature }，种子 { $seed }
+# en: b1121687b59f4a76
+gpt-logits-after-stream = （第一个块之后的残差流是对的，所以嵌入查表和第一个块都对：错误在它们之后，在第二个块读取的输入、最后的 RMSNorm 或输出头中。）
+# en: 78b6e7798cada959
+loss-gradient-rows = next_token_loss 的 d_logits 每一行加起来必须是 0（softmax 加起来是 1，one-hot 目标也是 1）；你的结果最多偏离 { $worst }：梯度是 (softmax − onehot) / n，用的是概率，不是它们的对数
+# en: 1815512faacd9a5d
+attention-step-first = 对空缓存的第一个 token 调用 CausalSelfAttention::step：在位置 0 RoPE 不做任何旋转，这个 token 只关注它自己，所以它的输出是它的值经过 W_o（x W_vᵀ W_oᵀ）；如果这里错了，错误在每一步都要做的计算里，而不在缓存里
+# en: 5807c5eebc36f022
+generate-draws = 贪心生成是一致的，所以模型和它的缓存给出的 logits 是对的：token 在抽样时出现分歧。每个新 token 按顺序从 seeded_rng(seed) 抽一个均匀随机数，传给 sample_next
+# en: d8e94212b5385918
+generate-prompt = 第一个新 token 就不同了，而它只取决于提示之后的 logits：把提示逐个 token 送进同一组缓存，取它最后一个 token 之后的 logits
+# en: d65fa18988e44821
+generate-cache = 前几个新 token 一致，后面某个不同：把每个新 token 送回同一组缓存、放在下一个位置，才能得到再下一个 token 的 logits
+# en: ac633cb24ea78bd4
+block-forward-after-residual = （h = x + Attention(RMSNorm_1(x)) 是对的，所以块的前一半是对的：错误在后一半，y = h + SwiGLU(RMSNorm_2(h))。）
+# en: da5f804cca33ddb5
+block-residual = Block::forward(x).residual，小模型的第 0 个块：h = x + Attention(RMSNorm_1(x))，两个子层之间的残差流
