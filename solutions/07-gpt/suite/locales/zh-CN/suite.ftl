@@ -124,8 +124,8 @@ generate-cached = 带键值缓存的 Gpt::generate 与同一模型不带缓存�
 gpt-logits-after-stream = （第一个块之后的残差流是对的，所以嵌入查表和第一个块都对：错误在它们之后，在第二个块读取的输入、最后的 RMSNorm 或输出头中。）
 # en: 78b6e7798cada959
 loss-gradient-rows = next_token_loss 的 d_logits 每一行加起来必须是 0（softmax 加起来是 1，one-hot 目标也是 1）；你的结果最多偏离 { $worst }：梯度是 (softmax − onehot) / n，用的是概率，不是它们的对数
-# en: 1815512faacd9a5d
-attention-step-first = 对空缓存的第一个 token 调用 CausalSelfAttention::step：在位置 0 RoPE 不做任何旋转，这个 token 只关注它自己，所以它的输出是它的值经过 W_o（x W_vᵀ W_oᵀ）；如果这里错了，错误在每一步都要做的计算里，而不在缓存里
+# en: 9475d9c05a7b1717
+attention-step-first = 对空缓存的第一个 token 调用 CausalSelfAttention::step：在位置 0 RoPE 不做任何旋转，这个 token 只关注它自己（它自己的键和值，在计算注意力之前压入缓存），所以它的输出是它的值经过 W_o，即 x W_vᵀ W_oᵀ
 # en: 5807c5eebc36f022
 generate-draws = 贪心生成是一致的，所以模型和它的缓存给出的 logits 是对的：token 在抽样时出现分歧。每个新 token 按顺序从 seeded_rng(seed) 抽一个均匀随机数，传给 sample_next
 # en: d8e94212b5385918
