@@ -81,6 +81,10 @@ struct Options {
     /// The folder with the book's `src` and `po` (found from this crate by default).
     #[arg(long, value_name = "DIR")]
     book: Option<PathBuf>,
+    /// Only draw the loss curve again, from the numbers of the last run
+    /// (`target/experiments/train_gpt.json`), without training.
+    #[arg(long)]
+    redraw: bool,
     #[command(flatten)]
     lang: LangArgs,
 }
@@ -261,7 +265,7 @@ fn save_model(model: &Gpt, path: &Path, probe: &[usize]) -> Result<(), Checkpoin
 }
 
 /// What one run measured, written as JSON.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Summary {
     parameters: usize,
     vocab_size: usize,
@@ -337,7 +341,7 @@ fn loss_figure(lang: Lang, summary: &Summary) -> String {
             )
             .dashed(),
         ],
-        legend: Corner::BottomLeft,
+        legend: Corner::Outside,
         note: None,
     };
     let description = match lang {
@@ -372,8 +376,36 @@ fn loss_figure(lang: Lang, summary: &Summary) -> String {
     )
 }
 
+/// Draws the loss curve in every language asked for.
+fn draw(options: &Options, summary: &Summary) {
+    for lang in languages(&options.lang.langs) {
+        let figure = loss_figure(lang, summary);
+        let path = course_figures::write_in(lang, "07-gpt-training.svg", &figure);
+        println!("wrote {}", path.display());
+    }
+}
+
 fn main() {
     let options = Options::parse();
+    if options.redraw {
+        let path = course_common::output::experiments_dir().join("train_gpt.json");
+        let summary: Summary = match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+        {
+            Ok(summary) => summary,
+            Err(error) => {
+                eprintln!(
+                    "error: cannot read the last run's numbers in {}: {error}\n\
+                     Train once without --redraw first.",
+                    path.display()
+                );
+                std::process::exit(2);
+            }
+        };
+        draw(&options, &summary);
+        return;
+    }
     let book = options
         .book
         .clone()
@@ -399,13 +431,18 @@ fn main() {
         held_out_text.len()
     );
 
-    // The tokenizer, trained on a sample of the training text (whole documents, spread
-    // over both languages).
+    // The tokenizer, trained on a sample of the training text: the same share of every
+    // document (its beginning, up to a line end), so that both languages are in it.
     let started = Instant::now();
+    let share = (options.bpe_sample as Float / train_text.len() as Float).min(1.0);
     let mut sample = String::new();
-    let stride = (train_text.len() / options.bpe_sample.max(1)).max(1);
-    for doc in train_docs.iter().step_by(stride) {
-        sample.push_str(doc);
+    for doc in &train_docs {
+        let want = (doc.len() as Float * share) as usize;
+        let end = doc.as_bytes()[want..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(doc.len(), |i| want + i + 1); // just after a newline: a char boundary
+        sample.push_str(&doc[..end]);
         sample.push_str(gpt::END_OF_TEXT);
     }
     let bpe = train_bpe(&sample, options.merges);
@@ -552,14 +589,7 @@ fn main() {
         model_bits_per_byte: model_bpb,
         sample,
     };
-    for lang in languages(&options.lang.langs) {
-        let path = course_figures::write_in(
-            lang,
-            "07-gpt-training.svg",
-            &loss_figure(lang, &summary),
-        );
-        println!("wrote {}", path.display());
-    }
+    draw(&options, &summary);
     let folder = course_common::output::experiments_dir();
     let checkpoint = folder.join("gpt.safetensors");
     let probe = &held_out_ids[..held_out_ids.len().min(16)];
