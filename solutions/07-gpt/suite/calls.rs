@@ -184,19 +184,18 @@ pub fn baseline(which: &str, train: &[u8], test: &[u8]) -> Float {
     }
 }
 
+/// The attention with these weights (`W_q`, `W_k`, `W_v`, `W_o`), built inside an observed
+/// call: `CausalSelfAttention::new` is the lesson's code.
+fn attention(n_heads: usize, w: [&Matrix; 4]) -> CausalSelfAttention {
+    let [w_q, w_k, w_v, w_o] = w.map(Matrix::clone);
+    CausalSelfAttention::new(n_heads, w_q, w_k, w_v, w_o)
+}
+
 /// `CausalSelfAttention::new(n_heads, w_q, w_k, w_v, w_o).forward(x).output`.
 pub fn self_attention_output(n_heads: usize, w: [&Matrix; 4], x: &Matrix) -> Matrix {
     let _args = course_harness::call_args!(n_heads, x);
     observe("CausalSelfAttention::forward", || {
-        CausalSelfAttention::new(
-            n_heads,
-            w[0].clone(),
-            w[1].clone(),
-            w[2].clone(),
-            w[3].clone(),
-        )
-        .forward(x)
-        .output
+        attention(n_heads, w).forward(x).output
     })
 }
 
@@ -210,14 +209,7 @@ pub fn self_attention_backward(
     let _args = course_harness::call_args!(n_heads, x, d_y);
     let (d_x, d_w_q, d_w_k, d_w_v, d_w_o) =
         observe("CausalSelfAttention::backward", || {
-            let g = CausalSelfAttention::new(
-                n_heads,
-                w[0].clone(),
-                w[1].clone(),
-                w[2].clone(),
-                w[3].clone(),
-            )
-            .backward(x, d_y);
+            let g = attention(n_heads, w).backward(x, d_y);
             (g.d_x, g.d_w_q, g.d_w_k, g.d_w_v, g.d_w_o)
         });
     [d_x, d_w_q, d_w_k, d_w_v, d_w_o]
@@ -276,26 +268,38 @@ impl Weights {
     }
 }
 
+fn standard(m: Matrix) -> Matrix {
+    m.as_standard_layout().into_owned()
+}
+
+fn as_row(v: Vector) -> Matrix {
+    v.insert_axis(course_common::ndarray::Axis(0))
+}
+
+/// A block-shaped gradient's nine tensors, in `named_parameters` order, each as a matrix
+/// of its own shape (a gain as one row).
+fn block_tensors(p: Block) -> [Matrix; 9] {
+    [
+        as_row(p.norm_1.gain),
+        standard(p.attention.w_q),
+        standard(p.attention.w_k),
+        standard(p.attention.w_v),
+        standard(p.attention.w_o),
+        as_row(p.norm_2.gain),
+        standard(p.feed_forward.w_gate),
+        standard(p.feed_forward.w_up),
+        standard(p.feed_forward.w_down),
+    ]
+}
+
 /// Every tensor of a model-shaped gradient, in `named_parameters` order, each as a
 /// matrix of its own shape (a gain as one row).
 fn flat_gradient(grads: Gpt) -> Vec<Matrix> {
-    let own = |m: Matrix| m.as_standard_layout().into_owned();
-    let row = |v: Vector| v.insert_axis(course_common::ndarray::Axis(0));
-    let mut out = vec![own(grads.embedding)];
+    let mut out = vec![standard(grads.embedding)];
     for p in grads.blocks {
-        out.extend([
-            row(p.norm_1.gain),
-            own(p.attention.w_q),
-            own(p.attention.w_k),
-            own(p.attention.w_v),
-            own(p.attention.w_o),
-            row(p.norm_2.gain),
-            own(p.feed_forward.w_gate),
-            own(p.feed_forward.w_up),
-            own(p.feed_forward.w_down),
-        ]);
+        out.extend(block_tensors(p));
     }
-    out.push(row(grads.norm_final.gain));
+    out.push(as_row(grads.norm_final.gain));
     out
 }
 
@@ -320,21 +324,9 @@ pub fn block_backward(
     observe("Block::backward", || {
         let block = weights.block(i);
         let g = block.backward(x, &block.forward(x), d_y);
-        let row = |v: Vector| v.insert_axis(course_common::ndarray::Axis(0));
-        let p = g.params;
-        let own = |m: Matrix| m.as_standard_layout().into_owned();
-        vec![
-            own(g.d_x),
-            row(p.norm_1.gain),
-            own(p.attention.w_q),
-            own(p.attention.w_k),
-            own(p.attention.w_v),
-            own(p.attention.w_o),
-            row(p.norm_2.gain),
-            own(p.feed_forward.w_gate),
-            own(p.feed_forward.w_up),
-            own(p.feed_forward.w_down),
-        ]
+        let mut out = vec![standard(g.d_x)];
+        out.extend(block_tensors(g.params));
+        out
     })
 }
 
@@ -375,13 +367,7 @@ pub fn gpt_backward(
 pub fn attention_steps(n_heads: usize, w: [&Matrix; 4], x: &Matrix) -> Matrix {
     let _args = course_harness::call_args!(n_heads, x);
     observe("CausalSelfAttention::step", || {
-        let attention = CausalSelfAttention::new(
-            n_heads,
-            w[0].clone(),
-            w[1].clone(),
-            w[2].clone(),
-            w[3].clone(),
-        );
+        let attention = attention(n_heads, w);
         let mut cache = KvCache::new(n_heads, x.ncols() / n_heads);
         let mut out = Matrix::zeros(x.dim());
         for (t, row) in x.rows().into_iter().enumerate() {

@@ -1029,6 +1029,17 @@ const BLOCK_PARTS: [&str; 9] = [
     "feed_forward.w_down",
 ];
 
+/// The tiny model's tensors by name, in `named_parameters` order: the embedding, each of
+/// the two blocks' nine, the last gain.
+fn parameter_names() -> Vec<String> {
+    let mut names = vec!["embedding.weight".to_string()];
+    for i in 0..2 {
+        names.extend(BLOCK_PARTS.map(|part| format!("blocks.{i}.{part}.weight")));
+    }
+    names.push("norm_final.weight".to_string());
+    names
+}
+
 /// The tiny model of graded.torch.json: 11 ids, width 8, two heads, two blocks, d_ff 12.
 fn torch_weights() -> Weights {
     let config = lesson::Config {
@@ -1039,17 +1050,12 @@ fn torch_weights() -> Weights {
         d_ff: 12,
         context: 7,
     };
-    let mut names = vec!["embedding.weight".to_string()];
-    for i in 0..2 {
-        names.extend(BLOCK_PARTS.map(|part| format!("blocks.{i}.{part}.weight")));
-    }
-    names.push("norm_final.weight".to_string());
     let mut weights = Weights {
         config,
         matrices: Default::default(),
         gains: Default::default(),
     };
-    for name in names {
+    for name in parameter_names() {
         if name.contains("norm") {
             let gain = TORCH.vector(&name);
             weights.gains.insert(name, gain);
@@ -1320,11 +1326,7 @@ fn gpt_backward_matches_pytorch_autograd() {
     graded(|| {
         let weights = torch_weights();
         let got = gpt_backward(&weights, &torch_ids("inputs"), &TORCH.matrix("d_logits"));
-        let mut names = vec!["embedding.weight".to_string()];
-        for i in 0..2 {
-            names.extend(BLOCK_PARTS.map(|part| format!("blocks.{i}.{part}.weight")));
-        }
-        names.push("norm_final.weight".to_string());
+        let names = parameter_names();
         assert_eq!(got.len(), names.len(), "one gradient per parameter tensor");
         let mistakes = named!(NAMED, gpt_backward_mistakes(&model_parts(&weights), &torch_ids("inputs"), &TORCH.matrix("d_logits")) => Groups);
         let expected: Vec<Matrix> = names
