@@ -15,8 +15,9 @@
 //!    lesson 06's clipping) on random windows of the training tokens, with a progress
 //!    bar and a sample printed now and then;
 //! 5. reports the held-out bits per byte against the baselines, prints samples, and
-//!    writes the loss curve as `target/figures/07-gpt-training.svg`, the numbers as
-//!    `target/experiments/train_gpt.json` and the model as
+//!    writes the loss curve as `target/figures/07-gpt-training.svg` and the trained
+//!    model's attention on one sentence as `target/figures/07-gpt-attention.svg`, the
+//!    numbers as `target/experiments/train_gpt.json` and the model as
 //!    `target/experiments/gpt.safetensors` (which `scripts/gpt_torch.py` loads in PyTorch).
 //!
 //! The batch is split over two threads (each window's gradient is computed on its own;
@@ -26,9 +27,11 @@
 
 use clap::Parser;
 use course_checkpoint::{Checkpoint, CheckpointError, Probe, Tensor};
-use course_common::Float;
+use course_common::{Float, Matrix};
 use course_figures::chart::{Axis, ChartStyle, Corner, Panel, Series, line_chart};
-use course_figures::colour::{BLUE, GREY, ORANGE, VERMILLION};
+use course_figures::colour::{BLUE, BLUES, GREY, ORANGE, VERMILLION};
+use course_figures::heatmap::{Heatmap, LabelOrder};
+use course_figures::svg::{Svg, fixed};
 use course_figures::{Lang, LangArgs, lang::languages};
 use gpt::{
     AdamW, Bpe, Config, Gpt, Sampling, add_gradients, bigram_bits_per_byte,
@@ -81,7 +84,7 @@ struct Options {
     /// The folder with the book's `src` and `po` (found from this crate by default).
     #[arg(long, value_name = "DIR")]
     book: Option<PathBuf>,
-    /// Only draw the loss curve again, from the numbers of the last run
+    /// Only draw the figures again, from the numbers of the last run
     /// (`target/experiments/train_gpt.json`), without training.
     #[arg(long)]
     redraw: bool,
@@ -284,6 +287,164 @@ struct Summary {
     bigram_bits_per_byte: Float,
     model_bits_per_byte: Float,
     sample: String,
+    /// The trained model's attention on [`ATTENTION_TEXT`], for the figure.
+    attention: Attention,
+}
+
+/// The sentence whose attention the figure shows: a sentence of the chapter, so of the
+/// training text, whose tokens are words and pieces of words the model has learned.
+const ATTENTION_TEXT: &str =
+    "The model attends to the tokens before it, never to those after it.";
+
+/// The attention of every head of every block on one text: what the figure draws.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Attention {
+    /// The text of each token (its bytes, shown with U+FFFD where cut inside a character).
+    tokens: Vec<String>,
+    /// `weights[block][head][query][key]`: each row adds up to 1, zero above the diagonal.
+    weights: Vec<Vec<Vec<Vec<Float>>>>,
+}
+
+impl Attention {
+    fn of(model: &Gpt, bpe: &Bpe, text: &str) -> Self {
+        let ids = bpe.encode(text);
+        let forward = model.forward(&ids);
+        Self {
+            tokens: ids.iter().map(|&id| bpe.decode(&[id])).collect(),
+            weights: forward
+                .blocks
+                .iter()
+                .map(|block| {
+                    block
+                        .attention
+                        .weights
+                        .iter()
+                        .map(|head| {
+                            head.rows().into_iter().map(|row| row.to_vec()).collect()
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    /// How much of its attention head `h` of block `b` gives, on average over the queries
+    /// after the first, to the token itself, to the one before it and to the first token.
+    fn shares(&self, b: usize, h: usize) -> (Float, Float, Float) {
+        let rows = &self.weights[b][h];
+        let n = (rows.len() - 1) as Float;
+        let mean = |f: &dyn Fn(usize) -> Float| (1..rows.len()).map(f).sum::<Float>() / n;
+        (
+            mean(&|t| rows[t][t]),
+            mean(&|t| rows[t][t - 1]),
+            mean(&|t| rows[t][0]),
+        )
+    }
+}
+
+/// The block whose heads the figure shows.
+const ATTENTION_BLOCK: usize = 0;
+
+/// The heads of block [`ATTENTION_BLOCK`] on [`ATTENTION_TEXT`], side by side.
+fn attention_figure(lang: Lang, attention: &Attention) -> String {
+    let n = attention.tokens.len();
+    let heads = &attention.weights[ATTENTION_BLOCK];
+    let cell = 15.0;
+    let label_width = 90.0;
+    let panel_width = label_width + cell * n as Float + 20.0;
+    let columns = 2;
+    let panel_height = 70.0 + cell * n as Float + 20.0;
+    let rows = heads.len().div_ceil(columns);
+    let width = columns as Float * panel_width + 20.0;
+    let height = rows as Float * panel_height + 80.0;
+    let mut svg = Svg::new(fixed(width, 0), fixed(height, 0), 13);
+    let (title, description) = match lang {
+        Lang::En => (
+            "What the trained model's first block attends to".to_owned(),
+            format!(
+                "Heatmaps of the attention weights of the {} heads of block {} of the model \
+                 trained on the book, on the sentence {:?}: one row per token (the query), one \
+                 column per token it may attend to (the keys before it and itself); each row \
+                 adds up to 1 and the cells above the diagonal are empty (the causal mask).",
+                heads.len(),
+                ATTENTION_BLOCK,
+                ATTENTION_TEXT
+            ),
+        ),
+        Lang::ZhCn => (
+            "训练好的模型的第一个块在关注什么".to_owned(),
+            format!(
+                "热力图：在本书上训练的模型第 {} 个块的 {} 个头在句子 {:?} 上的注意力权重：每行是一个\
+                 词元（查询），每列是它可以关注的词元（它之前的键和它自己）；每行之和为 1，对角线以上的\
+                 格子为空（因果掩码）。",
+                ATTENTION_BLOCK,
+                heads.len(),
+                ATTENTION_TEXT
+            ),
+        ),
+    };
+    svg.title(&title, &description);
+    svg.background(fixed(width, 0), fixed(height, 0));
+    svg.text(10, 22)
+        .attr("font-weight", "bold")
+        .attr("font-size", 15)
+        .text(&title);
+    // Spaces shown as ␣, so that a token's leading space can be seen.
+    let labels: Vec<String> = attention
+        .tokens
+        .iter()
+        .map(|t| t.replace(' ', "␣"))
+        .collect();
+    for (h, head) in heads.iter().enumerate() {
+        let x0 = 10.0 + (h % columns) as Float * panel_width;
+        let y0 = 40.0 + (h / columns) as Float * panel_height;
+        let weights = Matrix::from_shape_fn((n, n), |(q, k)| head[q][k]);
+        let (own, previous, first) = attention.shares(ATTENTION_BLOCK, h);
+        svg.text(fixed(x0, 1), fixed(y0 + 12.0, 1))
+            .attr("font-weight", "bold")
+            .text(match lang {
+                Lang::En => format!(
+                    "head {h}: itself {:.0} %, the one before {:.0} %, the first {:.0} %",
+                    100.0 * own,
+                    100.0 * previous,
+                    100.0 * first
+                ),
+                Lang::ZhCn => format!(
+                    "第 {h} 个头：自身 {:.0} %，前一个 {:.0} %，第一个 {:.0} %",
+                    100.0 * own,
+                    100.0 * previous,
+                    100.0 * first
+                ),
+            });
+        let mut heatmap =
+            Heatmap::new(&weights, BLUES, x0 + label_width, y0 + 64.0, cell);
+        heatmap.outline = Some(("white", 0.5));
+        heatmap.labels.attributes = vec![
+            ("font-size", "11"),
+            ("font-family", "Menlo, Consolas, monospace"),
+        ];
+        heatmap.draw(&mut svg, &[] as &[&str], &labels, LabelOrder::WithRows);
+        // The columns' labels, turned upright so that long tokens do not overlap.
+        for (k, label) in labels.iter().enumerate() {
+            let x = x0 + label_width + cell * (k as Float + 0.5) + 4.0;
+            let y = y0 + 60.0;
+            svg.text(fixed(x, 1), fixed(y, 1))
+                .attr(
+                    "transform",
+                    format!("rotate(-90 {} {})", fixed(x, 1), fixed(y, 1)),
+                )
+                .attr("font-size", 11)
+                .attr("font-family", "Menlo, Consolas, monospace")
+                .text(label);
+        }
+    }
+    let y = 40.0 + rows as Float * panel_height + 10.0;
+    svg.text(10, fixed(y, 1)).attr("font-size", 12).text(lang.pick(
+        "rows: the token that attends (the query); columns: the tokens it attends to; ␣ is a \
+         space; percentages: the mean share of a row, over every token but the first",
+        "行：发出注意的词元（查询）；列：它关注的词元；␣ 表示空格；百分比：除第一个词元外各行所占份额的平均",
+    ));
+    svg.finish()
 }
 
 /// The training loss (the mean of every 25 steps) and the held-out evaluations, in bits
@@ -376,11 +537,14 @@ fn loss_figure(lang: Lang, summary: &Summary) -> String {
     )
 }
 
-/// Draws the loss curve in every language asked for.
+/// Draws the loss curve and the attention in every language asked for.
 fn draw(options: &Options, summary: &Summary) {
     for lang in languages(&options.lang.langs) {
         let figure = loss_figure(lang, summary);
         let path = course_figures::write_in(lang, "07-gpt-training.svg", &figure);
+        println!("wrote {}", path.display());
+        let figure = attention_figure(lang, &summary.attention);
+        let path = course_figures::write_in(lang, "07-gpt-attention.svg", &figure);
         println!("wrote {}", path.display());
     }
 }
@@ -588,7 +752,16 @@ fn main() {
         bigram_bits_per_byte: bigram,
         model_bits_per_byte: model_bpb,
         sample,
+        attention: Attention::of(&model, &bpe, ATTENTION_TEXT),
     };
+    for b in 0..config.n_layers {
+        for h in 0..config.n_heads {
+            let (own, previous, first) = summary.attention.shares(b, h);
+            println!(
+                "attention of block {b}, head {h}: itself {own:.2}, the token before {previous:.2}, the first {first:.2}"
+            );
+        }
+    }
     draw(&options, &summary);
     let folder = course_common::output::experiments_dir();
     let checkpoint = folder.join("gpt.safetensors");
