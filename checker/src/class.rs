@@ -171,14 +171,46 @@ fn student_name(entry: &str) -> String {
 
 /// The folder laid out like `lessons/` inside a submission, unpacking it into `scratch`
 /// first if it is an archive.
+///
+/// A folder reached through a symbolic link is refused, the entry itself included: a link
+/// could point at the course's solutions or at another student's submission (archives
+/// hold no links: [`unpack`] refuses them).
 fn locate_lessons(entry: &Path, scratch: &Path) -> Result<PathBuf> {
-    let root = if entry.is_dir() {
-        entry.to_path_buf()
-    } else {
+    let root = if is_link(entry) || !entry.is_dir() {
+        if is_link(entry) {
+            let name = entry.file_name().unwrap_or_default().to_string_lossy();
+            bail!(tr!(INSTRUCTOR, "scratch-symlink", path = name.into_owned()));
+        }
         unpack(entry, scratch)?;
         scratch.to_path_buf()
+    } else {
+        entry.to_path_buf()
     };
-    find_lessons(&root).with_context(|| tr!(INSTRUCTOR, "class-no-lessons"))
+    let lessons =
+        find_lessons(&root).with_context(|| tr!(INSTRUCTOR, "class-no-lessons"))?;
+    if let Some(link) = link_on_the_way(&root, &lessons) {
+        bail!(tr!(INSTRUCTOR, "scratch-symlink", path = link));
+    }
+    Ok(lessons)
+}
+
+/// Whether `path` is itself a symbolic link (not followed).
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// The first folder below `root` on the way down to `path` that is a symbolic link, as a
+/// path relative to `root`.
+fn link_on_the_way(root: &Path, path: &Path) -> Option<String> {
+    let relative = path.strip_prefix(root).ok()?;
+    let mut at = root.to_path_buf();
+    for component in relative.components() {
+        at.push(component);
+        if is_link(&at) {
+            return Some(at.strip_prefix(root).ok()?.display().to_string());
+        }
+    }
+    None
 }
 
 /// `root/lessons`, `root` itself if it holds lesson folders, or the same one level down
@@ -208,6 +240,71 @@ fn find_lessons(root: &Path) -> Option<PathBuf> {
         .iter()
         .flat_map(|dir| candidates(dir))
         .find(|c| holds_lessons(c))
+}
+
+/// The most of a tar stream read (after decompression), headers and skipped entries
+/// included: the unpacked files' limit and as much again.
+const MAX_TAR_STREAM_BYTES: u64 = 2 * MAX_UNPACKED_BYTES;
+
+/// The largest extended header accepted in a tar archive (a GNU long name or a pax
+/// record): far more than any real path needs.
+const MAX_TAR_HEADER_BYTES: u64 = 64 << 10;
+
+/// A reader that fails once it has given `left` bytes.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            return Err(std::io::Error::other(tr!(
+                INSTRUCTOR,
+                "class-archive-too-large",
+                mib = MAX_TAR_STREAM_BYTES >> 20
+            )));
+        }
+        let most = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let read = self.inner.read(&mut buf[..most])?;
+        self.left -= read as u64;
+        Ok(read)
+    }
+}
+
+/// Refuses a tar archive with an extended header larger than [`MAX_TAR_HEADER_BYTES`]:
+/// the tar crate reads a GNU long name or a pax record into memory whole, before any
+/// limit on the files sees it, so a 512 MiB "name" would take 512 MiB. Walks the raw
+/// entries, whose data it skips without keeping.
+fn refuse_large_tar_headers(stream: Box<dyn Read>) -> Result<()> {
+    let mut tar = tar::Archive::new(stream);
+    let entries = tar
+        .entries()
+        .with_context(|| tr!(INSTRUCTOR, "class-not-tar"))?
+        .raw(true);
+    for entry in entries {
+        let entry = entry.with_context(|| tr!(INSTRUCTOR, "class-damaged-tar-entry"))?;
+        let header = entry.header();
+        let extended = matches!(
+            header.entry_type(),
+            tar::EntryType::GNULongName
+                | tar::EntryType::GNULongLink
+                | tar::EntryType::XHeader
+                | tar::EntryType::XGlobalHeader
+        );
+        let size = header.size().unwrap_or(u64::MAX);
+        if extended && size > MAX_TAR_HEADER_BYTES {
+            bail!(tr!(
+                INSTRUCTOR,
+                "class-tar-header-too-large",
+                bytes = size,
+                kib = MAX_TAR_HEADER_BYTES >> 10
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Unpacks a `.zip` or `.tar[.gz]` archive into `into` (emptied first). Entries that would
@@ -271,12 +368,21 @@ fn unpack(archive: &Path, into: &Path) -> Result<()> {
         || name.ends_with(".tgz")
         || name.ends_with(".tar")
     {
-        let reader: Box<dyn Read> = if name.ends_with(".tar") {
-            Box::new(file)
-        } else {
-            Box::new(flate2::read::GzDecoder::new(file))
+        let open = |file: std::fs::File| -> Box<dyn Read> {
+            let reader: Box<dyn Read> = if name.ends_with(".tar") {
+                Box::new(file)
+            } else {
+                Box::new(flate2::read::GzDecoder::new(file))
+            };
+            // However the stream is made, no more of it is read than a whole
+            // submission's worth: a small .tar.gz can inflate to gigabytes.
+            Box::new(Capped {
+                inner: reader,
+                left: MAX_TAR_STREAM_BYTES,
+            })
         };
-        let mut tar = tar::Archive::new(reader);
+        refuse_large_tar_headers(open(std::fs::File::open(archive)?))?;
+        let mut tar = tar::Archive::new(open(file));
         let entries = tar
             .entries()
             .with_context(|| tr!(INSTRUCTOR, "class-not-tar"))?;

@@ -57,6 +57,10 @@ pub struct BuildLimits {
     pub timeout: Duration,
     /// Address space of each process of the build, in bytes.
     pub memory_bytes: u64,
+    /// An instructor's grading, of code that may be hostile: a library that failed before
+    /// the compiler recorded what it read has its messages reduced to their locations
+    /// (see [`unrecorded_failure`]). A learner grading their own code sees them whole.
+    pub hostile: bool,
 }
 
 #[derive(Deserialize)]
@@ -578,9 +582,12 @@ pub fn build_lessons(
             binds.push(Bind::ReadOnly(toolchain.cargo.clone()));
         }
         if scratch.on_references && !lesson.depends_on.is_empty() {
-            // The reference solutions this lesson builds on: nothing else of solutions/.
+            // The reference solutions this lesson builds on, their manifests and sources
+            // only: nothing else of solutions/ (their suites hold the held-out tests).
             for id in &lesson.depends_on {
-                binds.push(Bind::ReadOnly(course.solutions_dir().join(id)));
+                let solution = course.solutions_dir().join(id);
+                binds.push(Bind::ReadOnly(solution.join("Cargo.toml")));
+                binds.push(Bind::ReadOnly(solution.join("src")));
             }
         }
         let step = |binds: &[Bind], targets: &str| -> Result<process::Finished> {
@@ -627,6 +634,15 @@ pub fn build_lessons(
                 .find_map(|dep_info| foreign_inputs(dep_info, &dir))
             {
                 build.failures.insert(dir.clone(), why);
+                continue;
+            }
+            if limits.hostile
+                && failed_dep_infos(target_dir, &package, &lib_name).is_empty()
+                && let Some(errors) = lesson_build.errors.remove(&dir)
+            {
+                build
+                    .failures
+                    .insert(dir.clone(), unrecorded_failure(&errors, &lesson.crate_name));
                 continue;
             }
             let what = tr!(INSTRUCTOR, "compile-step-library");
@@ -746,6 +762,32 @@ fn foreign_inputs(dep_info: &Path, dir: &Path) -> Option<String> {
         }
     }
     None
+}
+
+/// What to say of a library whose build failed before rustc recorded the files it read (a
+/// syntax error stops it there, and so does a fatal error in macro expansion): its
+/// messages' locations only. Their text could quote any file the compiler could open
+/// (`compile_error!(include_str!(…))` before a fatal error), and nothing says which files
+/// it opened.
+fn unrecorded_failure(errors: &str, crate_name: &str) -> String {
+    let mut locations: Vec<&str> = errors
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("--> "))
+        .map(str::trim)
+        .collect();
+    locations.dedup();
+    locations.truncate(5);
+    let locations = if locations.is_empty() {
+        "?".to_owned()
+    } else {
+        locations.join(", ")
+    };
+    tr!(
+        INSTRUCTOR,
+        "compile-unrecorded",
+        locations = locations,
+        krate = crate_name
+    )
 }
 
 /// The dep-info files of package `package`'s library `lib_name` in `target_dir`, found

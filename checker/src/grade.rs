@@ -142,6 +142,16 @@ fn grade_lessons(
         let folder = submission.display().to_string();
         bail!(tr!(MESSAGES, "grade-no-lessons-folder", folder = folder));
     }
+    // A lessons folder that is a link could point anywhere, the course's solutions
+    // included: grading reads a submission's own folder (as `class` does).
+    if std::fs::symlink_metadata(submission).is_ok_and(|m| m.file_type().is_symlink()) {
+        let path = submission.display().to_string();
+        bail!(tr!(
+            crate::messages::INSTRUCTOR,
+            "scratch-symlink",
+            path = path
+        ));
+    }
     let submission = submission.canonicalize().with_context(|| {
         let path = submission.display().to_string();
         tr!(MESSAGES, "grade-could-not-resolve", path = path)
@@ -281,6 +291,7 @@ fn build(
         BuildLimits {
             timeout: options.build_timeout,
             memory_bytes: options.build_memory_bytes,
+            hostile: options.instructor,
         },
     )?;
     Ok((build, judge_build))

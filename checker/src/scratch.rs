@@ -444,6 +444,12 @@ fn sync_tree(from: &Path, to: &Path) -> Result<()> {
     let mut total = 0u64;
     for entry in walkdir::WalkDir::new(from).follow_links(false) {
         let entry = entry?;
+        // Every name under src/, folders' too, before anything else: rustc writes a
+        // path with a line break into its record of the files it read unescaped, and a
+        // line that then starts with `#` reads as a comment (see `odd_name`).
+        if let Some(name) = odd_name(entry.path().strip_prefix(from)?) {
+            bail!(tr!(INSTRUCTOR, "scratch-odd-name", file = name));
+        }
         if !entry.file_type().is_file() {
             continue;
         }
@@ -486,6 +492,22 @@ fn sync_tree(from: &Path, to: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `relative` (a path under src/), printably, if one of its names holds anything but
+/// letters, digits, spaces, `_`, `-` and `.`. The compiler's record of what it read is
+/// one path per line, spaces escaped: a line break, a `#` or a `:` in a name could make a
+/// file read from outside src/ look like another, or like a comment.
+fn odd_name(relative: &Path) -> Option<String> {
+    let plain = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.');
+    relative
+        .components()
+        .any(|c| {
+            !c.as_os_str()
+                .to_str()
+                .is_some_and(|name| name.chars().all(plain))
+        })
+        .then(|| format!("{:?}", relative.to_string_lossy()))
 }
 
 /// Why a source file is refused for using `unsafe`, if it does: the keyword anywhere in

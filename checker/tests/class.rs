@@ -213,3 +213,134 @@ fn a_process_left_running_cannot_spoil_a_classmate_s_grade() {
         }
     }
 }
+
+/// Moves the lesson of `submission` into `dir/student/`.
+fn enrol(dir: &Path, student: &str, submission: &Submission) {
+    std::fs::create_dir_all(dir.join(student)).unwrap();
+    std::fs::rename(
+        submission.path().join(LESSON),
+        dir.join(student).join(LESSON),
+    )
+    .unwrap();
+}
+
+#[test]
+fn links_odd_names_and_unrecorded_compiler_errors_reveal_nothing() {
+    let class = tempfile::tempdir().unwrap();
+    let dir = class.path();
+    let course_manifest = crate::util::course_root().join("Cargo.toml");
+    // ada: honest, solved. bea: a folder that is a link to ada's.
+    enrol(dir, "ada", &Submission::solved());
+    std::os::unix::fs::symlink(dir.join("ada"), dir.join("bea")).unwrap();
+    // cal: a lessons/ folder that is a link to the course's solutions.
+    std::fs::create_dir_all(dir.join("cal")).unwrap();
+    std::os::unix::fs::symlink(
+        crate::util::course_root().join("solutions"),
+        dir.join("cal").join("lessons"),
+    )
+    .unwrap();
+    // dov: a folder whose name holds a line break and a `#`: rustc writes the path into
+    // its record of what it read unescaped, and the part after the line break reads as a
+    // comment, so the record shows only `src/x` while the file read is the course's
+    // manifest, which a test's panic then prints.
+    let odd = Submission::solved();
+    odd.write(&format!("{LESSON}/src/x"), "");
+    odd.write(&format!("{LESSON}/src/x\n#/kept"), "");
+    let climb = "../".repeat(40);
+    let manifest = course_manifest.to_string_lossy();
+    odd.inject(
+        "pub fn padding_mask(",
+        &format!(
+            "panic!(\"SMUGGLED {{}}\", include_str!(\"x\\n#/{climb}{}\"));",
+            manifest.trim_start_matches('/')
+        ),
+    );
+    enrol(dir, "dov", &odd);
+    // eli: a compiler error that quotes the course's manifest, then a fatal error in macro
+    // expansion, which stops rustc before it records the files it read.
+    let fatal = Submission::solved();
+    let lib = fatal.path().join(LESSON).join("src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).unwrap();
+    text.push_str(&format!(
+        "\ncompile_error!(concat!(\"LEAKED>>\", include_str!({:?})));\n\
+         macro_rules! again {{ () => {{ again!(); }} }}\nagain!();\n",
+        course_manifest.to_string_lossy()
+    ));
+    std::fs::write(&lib, text).unwrap();
+    enrol(dir, "eli", &fatal);
+
+    let json = grade_class(dir, "json");
+    assert!(
+        !json.contains("[workspace]")
+            && !json.contains("LEAKED>>")
+            && !json.contains("SMUGGLED"),
+        "the course's manifest leaked into the gradebook: {json}"
+    );
+    let book: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let student = |name: &str| {
+        book["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["student"] == name)
+            .unwrap_or_else(|| panic!("{name} is in the gradebook: {json}"))
+            .clone()
+    };
+    let ada = student("ada");
+    let lesson = ada["report"]["lessons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == LESSON)
+        .unwrap_or_else(|| panic!("ada's report has {LESSON}: {json}"));
+    assert_eq!(lesson["score"], 1.0, "{json}");
+    for (name, why) in [
+        ("bea", "bea is a symbolic link"),
+        ("cal", "lessons is a symbolic link"),
+        ("dov", "has a name grading does not accept"),
+        ("eli", "stopped before it recorded which files it had read"),
+    ] {
+        let entry = student(name);
+        assert_eq!(entry["score"], 0.0, "{name}: {json}");
+        assert!(
+            entry.to_string().contains(why),
+            "{name} says {why:?}: {entry}"
+        );
+    }
+}
+
+#[test]
+fn a_tar_with_a_huge_long_name_is_refused_before_it_is_read() {
+    // The tar crate reads a GNU long name into memory whole, before any limit on the
+    // files sees it: 2 MiB here (and its ending NUL), gigabytes for the same trick a
+    // little larger.
+    let class = tempfile::tempdir().unwrap();
+    let dir = class.path();
+    let file = std::fs::File::create(dir.join("fay.tar.gz")).unwrap();
+    let encoder = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
+    let mut tar = tar::Builder::new(encoder);
+    let mut header = tar::Header::new_gnu();
+    header.set_size(1);
+    header.set_mode(0o644);
+    tar.append_data(&mut header, "a".repeat(2 << 20), &b"x"[..])
+        .unwrap();
+    let solved = Submission::solved();
+    tar.append_dir_all("lessons", solved.path()).unwrap();
+    tar.into_inner().unwrap().finish().unwrap();
+    enrol(dir, "gus", &Submission::solved());
+
+    let csv = grade_class(dir, "csv");
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let notes = rows
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "notes")
+        .unwrap();
+    let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    assert_eq!(&rows[0][0], "fay", "{csv}");
+    assert!(
+        rows[0][notes].contains("has a header of 2097153 bytes"),
+        "{csv}"
+    );
+}

@@ -754,3 +754,32 @@ fn the_judge_and_the_build_folder_are_out_of_reach_at_run_time() {
     let (passed, total) = graded.counts();
     assert_eq!(passed, total, "{}", graded.lesson());
 }
+
+#[test]
+fn a_lessons_folder_that_is_a_link_is_refused() {
+    // `--lessons-dir` (the Gradescope script's `grade` uses it) pointing at a link to the
+    // course's solutions would otherwise grade the solutions.
+    let outer = tempfile::tempdir().unwrap();
+    let link = outer.path().join("lessons");
+    std::os::unix::fs::symlink(crate::util::course_root().join("solutions"), &link)
+        .unwrap();
+    let output = crate::util::checker()
+        .args([
+            "grade",
+            crate::util::LESSON,
+            "--format",
+            "json",
+            "--lessons-dir",
+        ])
+        .arg(&link)
+        .args(crate::util::without_sandbox())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_ne!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert!(
+        !String::from_utf8_lossy(&output.stdout).contains("\"passed\""),
+        "nothing was graded"
+    );
+}

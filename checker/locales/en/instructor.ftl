@@ -81,12 +81,16 @@ scratch-too-large = src/ holds more than { $mib } MiB; a lesson's source is a fe
 scratch-not-utf8 = src/{ $file } is not UTF-8 text.
 scratch-not-rust = src/{ $file } is not valid Rust ({ $error }); fix it, then grade again.
 scratch-unsafe = src/{ $file } uses `unsafe`. The course's lessons need no unsafe code, and grading refuses any: remove it (and any `#[unsafe(...)]` attribute).
+scratch-odd-name = src/{ $file } has a name grading does not accept: names of files and folders under src/ may hold letters, digits, spaces, `_`, `-` and `.` only (no line breaks, `#`, `:` or other symbols, which could hide a file from the compiler's record of what it read). Rename it, then grade again.
+compile-unrecorded = your library did not compile, and the compiler stopped before it recorded which files it had read, so its messages are not shown here: their text could quote any file it opened. It stopped at: { $locations }. Run `cargo build -p { $krate }` on your own copy to see the messages, fix them, then submit again.
 compile-foreign-input = the compiler read { $file } to build your library: grading uses only the files of your lesson's src/ folder (an `include!`, `include_str!`, `include_bytes!` or `#[path]` that reaches outside it is refused). Keep everything the library needs in src/.
 
 ## Grading a class and its gradebooks (class.rs, gradebook.rs)
 
 class-no-folder = there is no folder { $folder }: `checker class` takes a folder with one entry per student (a folder, or a .zip or .tar.gz archive)
 class-same-student = { $count } entries are all the student `{ $student }` ({ $entries }): keep one and grade again; none of them was graded
+class-archive-too-large = the archive holds more than { $mib } MiB once unpacked: a submission is a few source files; send only the lessons' src/ folders
+class-tar-header-too-large = the archive has a header of { $bytes } bytes (a long file name or an extended record; at most { $kib } KiB are accepted): pack the lessons again with a plain `tar czf`
 class-no-lessons = found no lessons in this submission: expected a lessons/ folder, or lesson folders such as 02-attention/src/lib.rs, at its top or one folder down
 class-could-not-open-archive = could not open the archive { $path }
 class-too-many-files = the archive holds more than { $count } files

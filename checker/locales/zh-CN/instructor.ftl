@@ -143,6 +143,10 @@ scratch-not-utf8 = src/{ $file } 不是 UTF-8 文本。
 scratch-not-rust = src/{ $file } 不是有效的 Rust 代码（{ $error }）；请修正后重新评分。
 # en: 44d6bf1033bab77c
 scratch-unsafe = src/{ $file } 使用了 `unsafe`。课程的各课不需要任何 unsafe 代码，评分也拒绝一切 unsafe 代码：请删掉它（以及所有 `#[unsafe(...)]` 属性）。
+# en: 3e4716c8c4f20781
+scratch-odd-name = src/{ $file } 的名称不被评分接受：src/ 下文件和文件夹的名称只能包含字母、数字、空格、`_`、`-` 和 `.`（不能有换行、`#`、`:` 或其他符号，它们可能让某个文件躲过编译器对所读文件的记录）。请改名，然后再评分。
+# en: 6afe83b9c4948e6c
+compile-unrecorded = 你的库没有编译通过，而且编译器在记录它读过哪些文件之前就停止了，所以这里不显示它的信息：这些信息的文字可能引用它打开过的任何文件。它停在：{ $locations }。请在你自己的副本上运行 `cargo build -p { $krate }` 查看这些信息，改正后再提交。
 # en: 906fb514735366fe
 compile-foreign-input = 编译器为构建你的库读取了 { $file }：评分只使用你这一课 src/ 文件夹中的文件（`include!`、`include_str!`、`include_bytes!` 或 `#[path]` 读到它之外的文件，都会被拒绝）。请把库所需的一切都放在 src/ 中。
 
@@ -152,6 +156,10 @@ compile-foreign-input = 编译器为构建你的库读取了 { $file }：评分�
 class-no-folder = 没有文件夹 { $folder }：`checker class` 需要一个每位学生占一项的文件夹（一个文件夹，或一个 .zip 或 .tar.gz 压缩包）
 # en: e48b9a495617834a
 class-same-student = 有 { $count } 项都属于学生 `{ $student }`（{ $entries }）：请只保留一项后重新评分；它们都没有被评分
+# en: 44777a6bcc423471
+class-archive-too-large = 这个压缩包解开后超过 { $mib } MiB：一份作业只有几个源文件；请只提交各课的 src/ 文件夹
+# en: 6f1bf1bbb817408a
+class-tar-header-too-large = 这个压缩包有一个 { $bytes } 字节的头（长文件名或扩展记录；最多接受 { $kib } KiB）：请用普通的 `tar czf` 重新打包各课
 # en: 2cb34d2fa89a8d43
 class-no-lessons = 这份作业中找不到任何课：应当在它的顶层或往下一层有一个 lessons/ 文件夹，或者有 02-attention/src/lib.rs 这样的课程文件夹
 # en: c6a41eb963028e3e
