@@ -133,17 +133,36 @@ impl Course {
         sources
     }
 
-    /// The file of a lesson's stub that holds `function` (as its `todo!` names it), relative
-    /// to the lesson's folder; `src/lib.rs` if none does.
+    /// The file of a lesson that holds `function` (as its `todo!` names it: `count_pairs`,
+    /// `RmsNorm::forward`), relative to the lesson's folder; `src/lib.rs` if none does.
+    /// The file whose `todo!` names it, or, once the learner has replaced the `todo!`, the
+    /// file that defines it (`fn forward(` in an `impl RmsNorm` for a method).
     pub fn file_of(&self, lesson: &Lesson, function: Option<&str>) -> String {
-        function
-            .and_then(|function| {
-                let todo = format!("todo!(\"{function}\")");
-                self.stub_sources(lesson)
-                    .into_iter()
-                    .find(|(_, text)| text.contains(&todo))
-            })
-            .map_or_else(|| "src/lib.rs".to_owned(), |(file, _)| file)
+        let Some(function) = function else {
+            return "src/lib.rs".to_owned();
+        };
+        let sources = self.stub_sources(lesson);
+        let todo = format!("todo!(\"{function}\")");
+        let (owner, name) = match function.rsplit_once("::") {
+            Some((owner, name)) => (Some(owner), name),
+            None => (None, function),
+        };
+        let defines = |text: &str| {
+            let has_fn = [format!("fn {name}("), format!("fn {name}<")]
+                .iter()
+                .any(|signature| text.contains(signature.as_str()));
+            has_fn
+                && owner.is_none_or(|owner| {
+                    text.contains(&format!("impl {owner} "))
+                        || text.contains(&format!("impl {owner}<"))
+                        || text.contains(&format!(" for {owner} "))
+                })
+        };
+        sources
+            .iter()
+            .find(|(_, text)| text.contains(&todo))
+            .or_else(|| sources.iter().find(|(_, text)| defines(text)))
+            .map_or_else(|| "src/lib.rs".to_owned(), |(file, _)| file.clone())
     }
 
     /// The folder of the reference solutions, `solutions/`.
@@ -379,7 +398,12 @@ mod tests {
             "mod data;\npub mod model;\npub use data::*;\n",
         )
         .unwrap();
-        std::fs::write(src.join("data.rs"), "fn f() { todo!(\"f\") }\n").unwrap();
+        // `Norm::forward` written already: its todo!() is gone, its definition is here.
+        std::fs::write(
+            src.join("data.rs"),
+            "fn f() { todo!(\"f\") }\nimpl Norm {\n    fn forward(&self) {}\n}\n",
+        )
+        .unwrap();
         std::fs::write(src.join("model/mod.rs"), "fn g() { todo!(\"g\") }\n").unwrap();
         let course = Course::locate(Some(root.path())).unwrap();
         let lesson = &course.manifest.lessons[0];
@@ -391,6 +415,8 @@ mod tests {
         assert_eq!(files, ["src/lib.rs", "src/data.rs", "src/model/mod.rs"]);
         assert_eq!(course.file_of(lesson, Some("g")), "src/model/mod.rs");
         assert_eq!(course.file_of(lesson, Some("h")), "src/lib.rs");
+        assert_eq!(course.file_of(lesson, Some("Norm::forward")), "src/data.rs");
+        assert_eq!(course.file_of(lesson, Some("Other::forward")), "src/lib.rs");
     }
 
     #[test]

@@ -230,7 +230,9 @@ fn hint_for(
 ) -> Result<String> {
     let course = session.course;
     let named = lesson.map(|name| course.lesson(name)).transpose()?;
-    let report = if ask == hint::Ask::Next {
+    // Without a lesson named, every kind of hint is for the lesson being worked on,
+    // which grading finds.
+    let report = if ask == hint::Ask::Next || named.is_none() {
         let names: Vec<String> = named.iter().map(|l| l.id.clone()).collect();
         Some(ui::grade_with_progress(session, &names, false)?)
     } else {

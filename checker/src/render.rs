@@ -167,7 +167,27 @@ pub fn next_step(
     lessons: &str,
 ) -> String {
     let Some(lesson) = current.filter(|l| l.score < 1.0) else {
-        return tr!(MESSAGES, "all-done");
+        // Everything passes: what is left is to use it, with the last lesson's first
+        // experiment (lesson 07 trains the GPT on the book).
+        // Only a lesson crate's own example: the learner runs it on their code.
+        let experiment = course.manifest.lessons.iter().rev().find_map(|l| {
+            l.experiments
+                .iter()
+                .find(|e| {
+                    l.program_package(&course.root, e).as_ref() == Some(&l.crate_name)
+                })
+                .map(|example| (l.crate_name.clone(), example.clone(), l.chapter.clone()))
+        });
+        return match experiment {
+            Some((krate, example, chapter)) => tr!(
+                MESSAGES,
+                "all-done-experiment",
+                krate = krate,
+                example = example,
+                chapter = format!("book/src/{chapter}")
+            ),
+            None => tr!(MESSAGES, "all-done"),
+        };
     };
     let chapter = course
         .manifest

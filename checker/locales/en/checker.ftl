@@ -13,6 +13,7 @@ state-in-progress = in progress
 progress-title = Build a Transformer in Rust: your progress
 progress-overall = Overall { $percent }
 all-done = Every graded lesson passes. Well done!
+all-done-experiment = Every graded lesson passes. Well done! Now put what you built to work: `cargo run --release -p { $krate } --example { $example }` ({ $chapter } says what it does and what to expect).
 next-open-not-started = Open { $file }: { $gist }
 next-open-failing =
     Open { $file }; the first failing test is `{ $test }`:
@@ -38,7 +39,7 @@ test-held-out = {" "}[held-out]
 ## Hints (hint.rs)
 
 hint-reset = The hints of { $id } start over; `checker hint { $id }` shows the first.
-hint-done = Every graded test of lesson { $id } passes: no hint needed. `checker hint { $id } --all` shows every hint anyway.
+hint-done = Every graded test of lesson { $id } passes: no hint needed. `cargo run -p checker -- hint { $id } --all` shows every hint anyway.
 hint-does-not-compile = The lesson does not compile yet: the compiler's first error names the line to fix. Meanwhile, the lesson's next hint.
 hint-points-at = The first failing test, `{ $test }`, points at `{ $function }`.
 hint-first-failing = The first failing test is `{ $test }`.
@@ -74,7 +75,7 @@ verify-problems = verify: { $count } problem(s) found.
 gradebook-not-written = could not write the gradebook to { $path }
 wrote-gradescope = Wrote the Gradescope autograder to { $out }; upload { $out }/autograder.zip. Try it locally with { $out }/run_autograder (its header says how).
 instructors-only = this checker is the student edition's, built without the instructor's commands: grade a class or write the Gradescope bundle from the course's full repository
-hint-name-the-lesson = name the lesson: `checker hint 02-attention --all` (or `--reset`)
+hint-name-the-lesson = name the lesson: `cargo run -p checker -- hint 02-attention --all` (or `--reset`)
 no-lessons = the course has no lessons
 
 ## Grading (grade.rs, report.rs, explain.rs, cascade.rs)

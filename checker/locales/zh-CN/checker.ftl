@@ -21,6 +21,8 @@ progress-title = 用 Rust 构建 Transformer：你的进度
 progress-overall = 总进度 { $percent }
 # en: 6ab63348d7e8d5cc
 all-done = 所有评分的课都已通过。干得好！
+# en: 1df3997b714d11bf
+all-done-experiment = 所有评分的课都已通过。干得好！现在让你构建的东西派上用场：`cargo run --release -p { $krate } --example { $example }`（{ $chapter } 说明它做什么、可以期待什么结果）。
 # en: 071f8ee23a409abf
 next-open-not-started = 打开 { $file }：{ $gist }
 # en: aea306503530bdf6
@@ -62,8 +64,8 @@ test-held-out = {" "}[留出测试]
 
 # en: de782e2547999855
 hint-reset = { $id } 的提示从头开始；`checker hint { $id }` 会显示第一条。
-# en: b363ae5a32d78bd9
-hint-done = { $id } 的所有评分测试都已通过，不需要提示。`checker hint { $id } --all` 仍会显示全部提示。
+# en: 3c8292a8b6e6ff97
+hint-done = { $id } 的所有评分测试都已通过，不需要提示。`cargo run -p checker -- hint { $id } --all` 仍会显示全部提示。
 # en: 16ffd49c3d101237
 hint-does-not-compile = 这一课还无法编译：编译器的第一个错误指出了要修改的那一行。先看这一课的下一条提示。
 # en: c046b4f1caffa126
@@ -128,8 +130,8 @@ gradebook-not-written = 无法把成绩册写入 { $path }
 wrote-gradescope = 已把 Gradescope 自动评分器写入 { $out }；请上传 { $out }/autograder.zip。可以先用 { $out }/run_autograder 在本地试运行（它的开头说明了用法）。
 # en: d236c6f3fdad0141
 instructors-only = 这个 checker 属于学生版，构建时没有包含教师的命令：请在课程的完整仓库中为全班评分或写出 Gradescope 评分包
-# en: c304f88e9b859685
-hint-name-the-lesson = 请指明哪一课：`checker hint 02-attention --all`（或 `--reset`）
+# en: 19b1f58c1fe9293b
+hint-name-the-lesson = 请指明哪一课：`cargo run -p checker -- hint 02-attention --all`（或 `--reset`）
 # en: fcf9d9af8640cb73
 no-lessons = 课程中没有任何课
 
