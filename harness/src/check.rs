@@ -191,6 +191,20 @@ impl Checks {
         }
     }
 
+    /// Whether a check has failed so far.
+    pub fn failed(&self) -> bool {
+        !self.failures.is_empty()
+    }
+
+    /// If a check has failed, puts `message` first: what the failures have in common
+    /// (an input the test depends on is wrong), to read before them. Nothing if all
+    /// passed, so that a right result never fails for the note.
+    pub fn lead_with(&mut self, message: impl FnOnce() -> String) {
+        if self.failed() {
+            self.failures.insert(0, message());
+        }
+    }
+
     /// Fails with the first failure's message, a line for each other one, and the names
     /// of the named checks that passed, if any check failed.
     #[track_caller]
@@ -250,7 +264,7 @@ pub fn assert_rows_sum_to_one(what: &str, got: &Matrix, hint: &(impl Hint + ?Siz
                 "rows-sum-to-one",
                 what = what,
                 row = row,
-                sum = format!("{sum:.6}"),
+                sum = shown_apart(sum, 1.0).0,
                 hint = hint.text(),
             );
             panic!("{message}\n{}", show(&tr!(MESSAGES, "label-got"), got));
@@ -275,14 +289,15 @@ pub fn assert_matrix_close(
     let Some(((row, col), diff)) = first_difference(got, expected, tol) else {
         return;
     };
+    let (shown_expected, shown_got) = shown_apart(expected[[row, col]], got[[row, col]]);
     let mut message = tr!(
         MESSAGES,
         "matrix-entry",
         what = what,
         row = row,
         col = col,
-        expected = format!("{:.6}", expected[[row, col]]),
-        got = format!("{:.6}", got[[row, col]]),
+        expected = shown_expected,
+        got = shown_got,
         diff = format!("{diff:.3e}"),
         abs = format!("{:.0e}", tol.abs),
         rel = format!("{:.0e}", tol.rel),
@@ -303,6 +318,32 @@ pub fn assert_matrix_close(
     message.push_str(&show(&tr!(MESSAGES, "label-expected"), expected));
     message.push_str(&show(&tr!(MESSAGES, "label-got"), got));
     panic!("{message}");
+}
+
+/// Two numbers a message shows side by side (an expected value and the one that came
+/// back, or a result and the value it should have): six decimals, or as many more as it
+/// takes for numbers that differ to read differently (0.0029991 and 0.0029990 for
+/// 0.00299912 and 0.00299904, not 0.002999 twice), up to twenty; past that, Rust's
+/// shortest form of each, which tells any two different numbers apart.
+pub fn shown_apart(a: Float, b: Float) -> (String, String) {
+    shown_apart_as(a, b, |x, extra| format!("{x:.*}", 6 + extra))
+}
+
+/// [`shown_apart`] in another `style`: `style(x, extra)` shows `x` with `extra` digits
+/// more than its usual form; `extra` grows from 0 until the two read differently.
+pub fn shown_apart_as(
+    a: Float,
+    b: Float,
+    style: impl Fn(Float, usize) -> String,
+) -> (String, String) {
+    let same = a == b || (a.is_nan() && b.is_nan());
+    for extra in 0..=14 {
+        let (x, y) = (style(a, extra), style(b, extra));
+        if x != y || same {
+            return (x, y);
+        }
+    }
+    (format!("{a:e}"), format!("{b:e}"))
 }
 
 /// A sequence of ids (tokens, bytes) as a `(1, n)` row, so that a listed mistake's wrong
@@ -355,6 +396,93 @@ pub fn assert_ids_eq(
     }
     let _ = writeln!(message, "{}: {expected:?}", tr!(MESSAGES, "label-expected"));
     let _ = writeln!(message, "{}: {got:?}", tr!(MESSAGES, "label-got"));
+    panic!("{message}");
+}
+
+/// Panics unless the pair counts `got` (each pair with its count, as `count_pairs` gives
+/// them) equal `expected`, naming the first pair, in the pairs' order, whose count differs
+/// (or that only one side has), showing both as pair: count, and naming the mistake whose
+/// counts `got` are, if it is one of `misconceptions` (results made with [`ids_row`] of
+/// the flat list first, second, count, ... in the pairs' order).
+#[track_caller]
+pub fn assert_pair_counts_eq(
+    what: &str,
+    got: &[((usize, usize), usize)],
+    expected: &[((usize, usize), usize)],
+    misconceptions: &[Misconception],
+) {
+    let flat = |counts: &[((usize, usize), usize)]| -> Vec<usize> {
+        counts.iter().flat_map(|&((a, b), n)| [a, b, n]).collect()
+    };
+    caught_here(what, &ids_row(&flat(expected)), misconceptions);
+    let as_map = |counts: &[((usize, usize), usize)]| -> std::collections::BTreeMap<(usize, usize), usize> {
+        counts.iter().copied().collect()
+    };
+    let (got_map, expected_map) = (as_map(got), as_map(expected));
+    if got_map == expected_map && got.len() == expected.len() {
+        return;
+    }
+    let first = got_map
+        .keys()
+        .chain(expected_map.keys())
+        .filter(|pair| got_map.get(pair) != expected_map.get(pair))
+        .min()
+        .copied();
+    let mut message = match first {
+        Some((a, b)) => match (got_map.get(&(a, b)), expected_map.get(&(a, b))) {
+            (Some(&got), Some(&expected)) => tr!(
+                MESSAGES,
+                "pair-count-differs",
+                what = what,
+                a = a,
+                b = b,
+                expected = expected,
+                got = got
+            ),
+            (None, Some(&expected)) => tr!(
+                MESSAGES,
+                "pair-count-missing",
+                what = what,
+                a = a,
+                b = b,
+                expected = expected
+            ),
+            (got, _) => tr!(
+                MESSAGES,
+                "pair-count-extra",
+                what = what,
+                a = a,
+                b = b,
+                got = got.copied().unwrap_or_default()
+            ),
+        },
+        // The same counts, a pair listed twice.
+        None => tr!(
+            MESSAGES,
+            "pair-count-repeated",
+            what = what,
+            got = got.len(),
+            expected = expected.len()
+        ),
+    };
+    message.push('\n');
+    if let Some(recognised) = recognition(&ids_row(&flat(got)), misconceptions) {
+        let _ = writeln!(message, "{recognised}");
+    }
+    let shown = |counts: &[((usize, usize), usize)]| -> String {
+        let pairs: Vec<String> = counts
+            .iter()
+            .map(|&((a, b), n)| format!("({a}, {b}): {n}"))
+            .collect();
+        format!("{{{}}}", pairs.join(", "))
+    };
+    let _ = writeln!(
+        message,
+        "{}: {}",
+        tr!(MESSAGES, "label-expected"),
+        shown(expected)
+    );
+    let _ = writeln!(message, "{}: {}", tr!(MESSAGES, "label-got"), shown(got));
     panic!("{message}");
 }
 
@@ -677,6 +805,84 @@ mod tests {
         }];
         assert!(recognised(&array![[4.2]], &mistakes).is_empty());
         assert_eq!(recognised(&array![[Float::INFINITY]], &mistakes).len(), 1);
+    }
+
+    #[test]
+    fn nan_where_the_mistake_has_nan_and_the_rest_equal_is_recognised() {
+        // A filter that keeps nothing renormalises 0/0: NaN in every entry, as the
+        // mistake's own answer is.
+        let mistakes = [Misconception {
+            cause: Cause::harness("top-p-excludes-crossing"),
+            result: array![[Float::NAN, 0.25, Float::NAN]],
+        }];
+        assert_eq!(
+            recognised(&array![[Float::NAN, 0.25, Float::NAN]], &mistakes).len(),
+            1
+        );
+        // NaN elsewhere, or a number where the mistake has NaN, is another result.
+        assert!(recognised(&array![[Float::NAN, Float::NAN, 0.5]], &mistakes).is_empty());
+        assert!(recognised(&array![[0.5, 0.25, Float::NAN]], &mistakes).is_empty());
+        assert!(recognised(&array![[Float::NAN, 0.5, Float::NAN]], &mistakes).is_empty());
+    }
+
+    #[test]
+    fn numbers_that_differ_are_shown_with_the_digits_that_differ() {
+        assert_eq!(
+            shown_apart(1.0, 2.0),
+            ("1.000000".to_owned(), "2.000000".to_owned())
+        );
+        assert_eq!(
+            shown_apart(0.00299912, 0.00299904),
+            ("0.0029991".to_owned(), "0.0029990".to_owned())
+        );
+        let (a, b) = shown_apart(1.0, 1.0 + 1e-12);
+        assert_ne!(a, b);
+        let (a, b) = shown_apart(3e-30, 4e-30);
+        assert_ne!(a, b);
+        // Equal numbers, and NaN beside NaN, read the same, in six decimals.
+        assert_eq!(shown_apart(0.5, 0.5).0, "0.500000");
+        assert_eq!(shown_apart(Float::NAN, Float::NAN).1, "NaN");
+        // A sum a hair off 1 does not read as 1.
+        assert_ne!(shown_apart(1.0 + 3e-11, 1.0).0, "1.000000");
+    }
+
+    #[test]
+    fn pair_counts_are_shown_as_pairs_with_their_counts() {
+        course_i18n::set_current(course_i18n::Lang::En);
+        let expected = [((97, 97), 2), ((97, 98), 1)];
+        assert_pair_counts_eq("counts", &expected, &expected, &[]);
+        let wrong = [((97, 97), 1), ((97, 98), 1)];
+        let mistakes = [Misconception {
+            cause: Cause::harness("bpe-count-non-overlapping"),
+            result: ids_row(&[97, 97, 1, 97, 98, 1]),
+        }];
+        let text =
+            message_of(|| assert_pair_counts_eq("counts", &wrong, &expected, &mistakes));
+        assert!(
+            text.starts_with(
+                "counts: the count of the pair (97, 97) should be 2, got 1."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("Likely cause: pairs were counted without overlaps"),
+            "{text}"
+        );
+        assert!(
+            text.contains("expected: {(97, 97): 2, (97, 98): 1}"),
+            "{text}"
+        );
+        assert!(text.contains("got: {(97, 97): 1, (97, 98): 1}"), "{text}");
+        let text = message_of(|| {
+            assert_pair_counts_eq("counts", &expected[1..], &expected, &[])
+        });
+        assert!(text.contains("the pair (97, 97) is missing"), "{text}");
+        let extra = [((97, 97), 2), ((97, 98), 1), ((98, 97), 3)];
+        let text = message_of(|| assert_pair_counts_eq("counts", &extra, &expected, &[]));
+        assert!(
+            text.contains("give the pair (98, 97) the count 3"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -47,8 +47,8 @@ pub(crate) static MESSAGES: Catalog = Catalog::new(
 pub use causes::{Cause, CauseArg, Hint};
 pub use check::{
     Checks, Misconception, Tol, assert_all_finite, assert_close, assert_ids_eq,
-    assert_mask_eq, assert_matrix_close, assert_rows_sum_to_one, assert_same_shape,
-    ids_row, scalar_cause,
+    assert_mask_eq, assert_matrix_close, assert_pair_counts_eq, assert_rows_sum_to_one,
+    assert_same_shape, ids_row, scalar_cause, shown_apart,
 };
 pub use fixtures::{Reference, linspace, linspace_matrix, scrambled};
 pub use gradient::{

@@ -161,6 +161,19 @@ pub struct LearnerPanic {
 /// The message a `todo!()` panics with.
 pub(crate) const NOT_STARTED: &str = "not yet implemented";
 
+/// Runs `f`, a call a test expects to panic (an input the contract refuses), and returns
+/// the panic's message, or `None` if it returned. A `todo!()` is passed on as it is: a
+/// function not yet written has refused nothing, and the test must fail as not started,
+/// where `#[should_panic]` or `catch_unwind(..).is_err()` would pass on a stub.
+pub fn expected_panic(f: impl FnOnce()) -> Option<String> {
+    let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).err()?;
+    let message = crate::tape::panic_message(payload.as_ref());
+    if message.starts_with(NOT_STARTED) {
+        std::panic::resume_unwind(payload);
+    }
+    Some(message)
+}
+
 /// Runs `call`, a call into the learner's code, noting where a panic inside it comes from
 /// (see the module docs); what it returns is `call`'s, panics included.
 pub fn in_learner_call<T>(call: impl FnOnce() -> T) -> T {
@@ -417,6 +430,21 @@ pub fn learner_site(backtrace: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_expected_panic_is_its_message_and_a_todo_is_passed_on() {
+        assert_eq!(
+            expected_panic(|| panic!("d_head must be even")).as_deref(),
+            Some("d_head must be even")
+        );
+        assert_eq!(expected_panic(|| {}), None);
+        // What `todo!("apply_rope")` panics with.
+        let todo = std::panic::catch_unwind(|| {
+            expected_panic(|| std::panic::panic_any("not yet implemented: apply_rope"))
+        });
+        let payload = todo.expect_err("a todo!() is passed on");
+        assert!(crate::tape::panic_message(payload.as_ref()).starts_with(NOT_STARTED));
+    }
 
     #[test]
     fn the_site_is_the_innermost_frame_in_a_lesson_s_source() {

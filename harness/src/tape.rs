@@ -484,13 +484,19 @@ pub fn same_number(got: Float, reference: Float, scale: Float) -> bool {
 }
 
 /// A number as a message shows it: six decimals, or three significant digits in
-/// scientific notation where that would hide it.
-fn shown_number(value: Float) -> String {
+/// scientific notation where that would hide it; `extra` digits more.
+fn shown_number(value: Float, extra: usize) -> String {
     if value == 0.0 || !value.is_finite() || (1e-3..1e6).contains(&value.abs()) {
-        format!("{value:.6}")
+        format!("{value:.*}", 6 + extra)
     } else {
-        format!("{value:.3e}")
+        format!("{value:.*e}", 3 + extra)
     }
+}
+
+/// Two numbers as a message shows them side by side: [`shown_number`], with as many
+/// more digits as it takes for numbers that differ to read differently.
+fn shown_numbers(got: Float, reference: Float) -> (String, String) {
+    crate::check::shown_apart_as(got, reference, shown_number)
 }
 
 /// The message for two values that differ as a whole (numbers, flags, integers).
@@ -536,8 +542,10 @@ impl Taped for Float {
             .map_err(|_| tr!(MESSAGES, "tape-not-float-bits", text = short(&hex)))
     }
     fn differs_within(&self, reference: &Self, scale: Float) -> Option<String> {
-        (!same_number(*self, *reference, scale))
-            .then(|| differs(shown_number(*self), shown_number(*reference)))
+        (!same_number(*self, *reference, scale)).then(|| {
+            let (got, reference) = shown_numbers(*self, *reference);
+            differs(got, reference)
+        })
     }
     fn magnitude(&self) -> Float {
         if self.is_finite() { self.abs() } else { 0.0 }
@@ -933,6 +941,11 @@ pub trait TapedElement: Sized + Clone {
     }
     /// The element as a message shows it.
     fn shown(&self) -> String;
+    /// The element and the reference's, as a message shows them side by side: for
+    /// numbers, with as many digits as it takes for two that differ to read differently.
+    fn shown_beside(&self, reference: &Self) -> (String, String) {
+        (self.shown(), reference.shown())
+    }
 }
 
 impl TapedElement for Float {
@@ -952,7 +965,10 @@ impl TapedElement for Float {
         if self.is_finite() { self.abs() } else { 0.0 }
     }
     fn shown(&self) -> String {
-        shown_number(*self)
+        shown_number(*self, 0)
+    }
+    fn shown_beside(&self, reference: &Self) -> (String, String) {
+        shown_numbers(*self, *reference)
     }
 }
 
@@ -1079,12 +1095,13 @@ impl<E: TapedElement + 'static, D: Dimension + 'static> Taped for Array<E, D> {
             rest /= dim.max(1);
         }
         index.reverse();
+        let (got, expected) = got.shown_beside(expected);
         let entry = tr!(
             MESSAGES,
             "differs-entry",
             index = format!("[{}]", index.join(", ")),
-            got = got.shown(),
-            reference = expected.shown()
+            got = got,
+            reference = expected
         );
         // For numbers, what the learner's array still has in common with the reference's
         // (a factor, a transpose, the rows that are right, …).

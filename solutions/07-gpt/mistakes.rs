@@ -203,6 +203,54 @@ enum Order {
     LeftFirst,
     HighestRank,
     OneMerge,
+    /// The learned pair that occurs most often in the text being encoded (counted at
+    /// every position), ties broken as the rule says.
+    MostFrequent(FrequentTie),
+}
+
+/// How an encoder that merges the most frequent pair breaks a tie.
+#[derive(Clone, Copy, PartialEq)]
+enum FrequentTie {
+    SmallestPair,
+    LargestPair,
+    FirstSeen,
+    LowestRank,
+}
+
+/// Every tie rule of [`Order::MostFrequent`]: an input names that mistake only where they
+/// all agree, so that the name does not depend on a rule the learner may not have chosen.
+const FREQUENT_TIES: [FrequentTie; 4] = [
+    FrequentTie::SmallestPair,
+    FrequentTie::LargestPair,
+    FrequentTie::FirstSeen,
+    FrequentTie::LowestRank,
+];
+
+/// The learned pair of `ids` that occurs most often, its ties broken by `tie`.
+fn most_frequent(
+    ids: &[usize],
+    rank: impl Fn((usize, usize)) -> Option<usize>,
+    tie: FrequentTie,
+) -> Option<(usize, usize)> {
+    let mut counts: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    for w in ids.windows(2) {
+        if rank((w[0], w[1])).is_some() {
+            *counts.entry((w[0], w[1])).or_insert(0) += 1;
+        }
+    }
+    let top = *counts.values().max()?;
+    let mut tied = counts.iter().filter(|(_, c)| **c == top).map(|(p, _)| *p);
+    match tie {
+        FrequentTie::SmallestPair => tied.next(),
+        FrequentTie::LargestPair => tied.next_back(),
+        FrequentTie::LowestRank => tied.min_by_key(|&p| rank(p)),
+        FrequentTie::FirstSeen => {
+            let tied: Vec<(usize, usize)> = tied.collect();
+            ids.windows(2)
+                .map(|w| (w[0], w[1]))
+                .find(|p| tied.contains(p))
+        }
+    }
 }
 
 fn encode_piece(merges: &[(usize, usize)], text: &str, order: Order) -> Vec<usize> {
@@ -214,6 +262,7 @@ fn encode_piece(merges: &[(usize, usize)], text: &str, order: Order) -> Vec<usiz
             Order::LowestRank | Order::OneMerge => ranks.iter().min().copied(),
             Order::HighestRank => ranks.iter().max().copied(),
             Order::LeftFirst => ranks.first().copied(),
+            Order::MostFrequent(tie) => most_frequent(&ids, rank, tie).and_then(rank),
         };
         let Some(r) = chosen else {
             return ids;
@@ -253,22 +302,31 @@ fn encode(merges: &[(usize, usize)], text: &str, order: Order, eot: Eot) -> Vec<
 }
 
 /// What `Bpe::from_merges(merges).encode(text)` returns (a row of ids) when the merges
-/// are applied leftmost first, highest rank first or only once, or the end-of-text token
-/// is encoded as its bytes, given the id 256, or dropped.
+/// are applied leftmost first, highest rank first, most frequent in the text first (where
+/// no tie decides which) or only once, or the end-of-text token is encoded as its bytes,
+/// given the id 256, or dropped.
 pub fn encode_mistakes(merges: &[(usize, usize)], text: &str) -> Vec<Misconception> {
     let right = ids_row(&encode(merges, text, Order::LowestRank, Eot::Right));
     let with = |order, eot| ids_row(&encode(merges, text, order, eot));
-    apart(differing(
-        &right,
-        vec![
-            mistake(ENCODE_LEFT_FIRST, with(Order::LeftFirst, Eot::Right)),
-            mistake(ENCODE_HIGHEST_RANK, with(Order::HighestRank, Eot::Right)),
-            mistake(ENCODE_ONE_PASS, with(Order::OneMerge, Eot::Right)),
-            mistake(EOT_AS_BYTES, with(Order::LowestRank, Eot::AsBytes)),
-            mistake(EOT_ID, with(Order::LowestRank, Eot::Id256)),
-            mistake(EOT_DROPPED, with(Order::LowestRank, Eot::Dropped)),
-        ],
-    ))
+    let mut mistakes = vec![
+        mistake(ENCODE_LEFT_FIRST, with(Order::LeftFirst, Eot::Right)),
+        mistake(ENCODE_HIGHEST_RANK, with(Order::HighestRank, Eot::Right)),
+        mistake(ENCODE_ONE_PASS, with(Order::OneMerge, Eot::Right)),
+        mistake(EOT_AS_BYTES, with(Order::LowestRank, Eot::AsBytes)),
+        mistake(EOT_ID, with(Order::LowestRank, Eot::Id256)),
+        mistake(EOT_DROPPED, with(Order::LowestRank, Eot::Dropped)),
+    ];
+    let frequent: Vec<Matrix> = FREQUENT_TIES
+        .iter()
+        .map(|&tie| with(Order::MostFrequent(tie), Eot::Right))
+        .collect();
+    if frequent
+        .iter()
+        .all(|f| !course_harness::distinguishable(f, &frequent[0]))
+    {
+        mistakes.push(mistake(ENCODE_MOST_FREQUENT, frequent[0].clone()));
+    }
+    apart(differing(&right, mistakes))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -663,8 +721,9 @@ pub fn top_k_mistakes(probs: &[Float], k: usize) -> Vec<Misconception> {
     ))
 }
 
-/// `top_p_filter(probs, p)` (a row) without the token that reaches `p`, or not
-/// renormalised.
+/// `top_p_filter(probs, p)` (a row) without the token that reaches `p` (where the most
+/// probable token alone reaches it, nothing is kept, and renormalising the zeros gives
+/// NaN in every entry, 0/0), or not renormalised.
 pub fn top_p_mistakes(probs: &[Float], p: Float) -> Vec<Misconception> {
     let order = ranked(probs, false);
     let mut cumulative = 0.0;
@@ -677,12 +736,13 @@ pub fn top_p_mistakes(probs: &[Float], p: Float) -> Vec<Misconception> {
         }
     }
     let right = keep(probs, &order[..n], true);
-    let before = n.saturating_sub(1);
-    let mut mistakes = vec![mistake(TOP_P_NOT_RENORMALISED, keep(probs, &order[..n], false))];
-    if before > 0 {
-        mistakes.push(mistake(TOP_P_EXCLUDES_CROSSING, keep(probs, &order[..before], true)));
-    }
-    told_apart(differing(&right, mistakes))
+    told_apart(differing(
+        &right,
+        vec![
+            mistake(TOP_P_NOT_RENORMALISED, keep(probs, &order[..n], false)),
+            mistake(TOP_P_EXCLUDES_CROSSING, keep(probs, &order[..n - 1], true)),
+        ],
+    ))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1103,7 +1163,12 @@ fn attend(x: &Matrix, b: &BlockParts) -> Matrix {
 #[derive(Clone, Copy, PartialEq)]
 enum Form {
     PreNorm,
+    /// Both residuals added to the normalised inputs.
     ResidualOnNormed,
+    /// The first residual only: h = a + Attention(a).
+    FirstResidualOnNormed,
+    /// The second residual only: y = b + SwiGLU(b).
+    SecondResidualOnNormed,
     Parallel,
     PostNorm,
 }
@@ -1114,11 +1179,15 @@ fn block_forward(x: &Matrix, b: &BlockParts, form: Form) -> Matrix {
             let h = x + &attend(&rms(x, &b.norm_1), b);
             &h + &ffn(&rms(&h, &b.norm_2), b)
         }
-        Form::ResidualOnNormed => {
+        Form::ResidualOnNormed
+        | Form::FirstResidualOnNormed
+        | Form::SecondResidualOnNormed => {
+            let first = form != Form::SecondResidualOnNormed;
+            let second = form != Form::FirstResidualOnNormed;
             let a = rms(x, &b.norm_1);
-            let h = &a + &attend(&a, b);
+            let h = (if first { &a } else { x }) + &attend(&a, b);
             let n = rms(&h, &b.norm_2);
-            &n + &ffn(&n, b)
+            (if second { &n } else { &h }) + &ffn(&n, b)
         }
         Form::Parallel => x + &attend(&rms(x, &b.norm_1), b) + ffn(&rms(x, &b.norm_2), b),
         Form::PostNorm => {
@@ -1128,13 +1197,21 @@ fn block_forward(x: &Matrix, b: &BlockParts, form: Form) -> Matrix {
     }
 }
 
-/// What `Block::forward(x).output` returns with the residual on the normalised input, the
-/// two sublayers side by side, or post-norm.
+/// What `Block::forward(x).output` returns with either residual or both on the normalised
+/// input, the two sublayers side by side, or post-norm.
 pub fn block_mistakes(x: &Matrix, b: &BlockParts) -> Vec<Misconception> {
     told_apart(differing(
         &block_forward(x, b, Form::PreNorm),
         vec![
             mistake(BLOCK_RESIDUAL_ON_NORMED, block_forward(x, b, Form::ResidualOnNormed)),
+            mistake(
+                BLOCK_RESIDUAL_1_ON_NORMED,
+                block_forward(x, b, Form::FirstResidualOnNormed),
+            ),
+            mistake(
+                BLOCK_RESIDUAL_2_ON_NORMED,
+                block_forward(x, b, Form::SecondResidualOnNormed),
+            ),
             mistake(BLOCK_PARALLEL, block_forward(x, b, Form::Parallel)),
             mistake(BLOCK_POST_NORM, block_forward(x, b, Form::PostNorm)),
         ],
@@ -1231,6 +1308,14 @@ pub fn gpt_forward_mistakes(m: &ModelParts, tokens: &[usize]) -> Vec<Misconcepti
         vec![
             mistake(GPT_HEAD_UNNORMED, logits(m, tokens, Form::PreNorm, false)),
             mistake(BLOCK_RESIDUAL_ON_NORMED, logits(m, tokens, Form::ResidualOnNormed, true)),
+            mistake(
+                BLOCK_RESIDUAL_1_ON_NORMED,
+                logits(m, tokens, Form::FirstResidualOnNormed, true),
+            ),
+            mistake(
+                BLOCK_RESIDUAL_2_ON_NORMED,
+                logits(m, tokens, Form::SecondResidualOnNormed, true),
+            ),
             mistake(BLOCK_PARALLEL, logits(m, tokens, Form::Parallel, true)),
             mistake(BLOCK_POST_NORM, logits(m, tokens, Form::PostNorm, true)),
         ],

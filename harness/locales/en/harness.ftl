@@ -33,6 +33,10 @@ ids-missing = The rest is equal, but from position { $at } yours lacks { $missin
 ids-extra = The rest is equal, but from position { $at } yours has { $extra } too much.
 ids-stretch = The rest is equal: from position { $at }, yours has { $yours } where the expected has { $expected }.
 ids-diverge = The first { $at } ids agree; from there to the end, yours has { $yours } where the expected has { $expected }.
+pair-count-differs = { $what }: the count of the pair ({ $a }, { $b }) should be { $expected }, got { $got }.
+pair-count-missing = { $what }: the pair ({ $a }, { $b }) is missing from your counts; its count should be { $expected }.
+pair-count-extra = { $what }: your counts give the pair ({ $a }, { $b }) the count { $got }, but it does not occur.
+pair-count-repeated = { $what }: the counts agree, but you list { $got } pairs instead of { $expected }: a pair is listed more than once.
 known-mistake = Your result matches a known mistake. Likely cause: { $cause }.
 known-mistakes = Your result matches { $count } known mistakes on this input, which it cannot tell apart. Likely cause: { $causes }.
 known-mistakes-or = { "; or " }
@@ -317,9 +321,10 @@ relation-number-scaled = Yours is { $factor } × the expected number{ $name }: o
 bpe-tie-largest = among pairs with the same count, training took the largest pair (or the last one seen); the rule is the smallest pair, by first id, then second (a BTreeMap visits it first; `max_by_key` keeps the last of equal maxima)
 bpe-tie-first-seen = among pairs with the same count, training took the pair seen first in the text; the rule is the smallest pair, by first id, then second, whatever the order of the text
 bpe-count-non-overlapping = pairs were counted without overlaps (after a pair, the count skipped its second id); count every position: [a, a, a] holds the pair (a, a) twice
-bpe-merge-step-one = after merging a pair, the scan went on at the pair's second id instead of after it: that id is used twice, and the text grows instead of shrinking
+bpe-merge-step-one = after merging a pair, the scan went on at the pair's second id instead of after it: that id is used again, so every id of the input gives one id of the output and the text never gets shorter
 bpe-encode-left-first = encoding merged the leftmost learned pair first instead of the pair with the lowest rank (learned first): the merges must be applied in the order training learned them, wherever they are in the text
 bpe-encode-highest-rank = encoding applied the merges from the last learned to the first (the highest rank first); apply the lowest rank first, as training did
+bpe-encode-most-frequent = encoding merged first the learned pair that occurs most often in the text being encoded; the order is the merges' rank, the first learned first, whatever that text's counts: training counts pairs, encoding only looks up their ranks
 bpe-encode-one-pass = encoding stopped after the first merge; go on until no adjacent pair of the result has been learned (a merge can make a pair that a later merge joins)
 bpe-eot-as-bytes = the end-of-text token was encoded as the bytes of its text "<|endoftext|>"; it is one id, `end_of_text()`: split the text at it first
 bpe-eot-id = the end-of-text token has the wrong id; it is the last id, 256 + the number of merges (`self.end_of_text()`), after every merged token
@@ -370,7 +375,9 @@ attention-dx-path = dx lacks one of its three paths; x feeds the queries, the ke
 
 ## Lesson 07: the model, its loss, its backward pass, the cached step (causes/gpt.rs)
 
-block-residual-on-normed = a sublayer's output was added to its normalised input (a + Attention(a)) instead of to the stream: pre-norm adds to x and h themselves, h = x + Attention(RMSNorm_1(x))
+block-residual-on-normed = both sublayers' outputs were added to their normalised inputs (h = a + Attention(a), y = b + SwiGLU(b)) instead of to the stream: pre-norm adds to x and h themselves, h = x + Attention(RMSNorm_1(x)), y = h + SwiGLU(RMSNorm_2(h))
+block-residual-1-on-normed = the attention's output was added to its normalised input, h = a + Attention(a) with a = RMSNorm_1(x), instead of to the stream: h = x + Attention(RMSNorm_1(x))
+block-residual-2-on-normed = the feed-forward's output was added to its normalised input, y = b + SwiGLU(b) with b = RMSNorm_2(h), instead of to the stream: y = h + SwiGLU(RMSNorm_2(h))
 block-parallel = the feed-forward read RMSNorm_2(x) instead of RMSNorm_2(h): the two sublayers ran side by side; the feed-forward must read the stream after the attention's residual
 block-post-norm = the block normalised after each residual (post-norm, lesson 05's post-LN) instead of before each sublayer: a = RMSNorm_1(x), h = x + Attention(a), b = RMSNorm_2(h), y = h + SwiGLU(b)
 block-attention-gets-dy = the attention's backward got d_y instead of d_h = d_y + RMSNorm_2's d_x: the attention's output reaches y along both of h's paths

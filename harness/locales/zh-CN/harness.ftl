@@ -50,6 +50,14 @@ ids-extra = 其余部分相同，但从位置 { $at } 起，你的结果多出�
 ids-stretch = 其余部分相同：从位置 { $at } 起，你的结果是 { $yours }，而期望的是 { $expected }。
 # en: 0b166f9b2e21c479
 ids-diverge = 前 { $at } 个 id 相同；从那里到结尾，你的结果是 { $yours }，而期望的是 { $expected }。
+# en: 5d270fa792949504
+pair-count-differs = { $what }：字节对 ({ $a }, { $b }) 的计数应为 { $expected }，实际得到 { $got }。
+# en: 1e4c2f3e1329cd0f
+pair-count-missing = { $what }：你的计数里缺少字节对 ({ $a }, { $b })；它的计数应为 { $expected }。
+# en: b200f53f3233f0fc
+pair-count-extra = { $what }：你的计数给了字节对 ({ $a }, { $b }) 计数 { $got }，但它并没有出现。
+# en: 6eb472a3b9fcebbb
+pair-count-repeated = { $what }：各对的计数相同，但你列出了 { $got } 个字节对而不是 { $expected } 个：有一对被列了不止一次。
 # en: f4268ebea5dd54b7
 known-mistake = 你的结果与一个已知错误的结果相同。可能的原因：{ $cause }。
 # en: bc9b8b12c09effbf
@@ -559,12 +567,14 @@ bpe-tie-largest = 训练时在出现次数相同的字节对中选了最大的�
 bpe-tie-first-seen = 训练时在出现次数相同的字节对中选了在文本中最先出现的一对；规则是取最小的一对（先比第一个 id，再比第二个），与文本中的顺序无关
 # en: 596b69e1eaa74749
 bpe-count-non-overlapping = 字节对是按不重叠的方式计数的（数到一对之后跳过了它的第二个 id）；每个位置都要数：[a, a, a] 含有两次 (a, a)
-# en: 5528465fb9092778
-bpe-merge-step-one = 合并一对之后，扫描从这对的第二个 id 继续，而不是跳过它：这个 id 被用了两次，文本反而变长了
+# en: 72e0ab65f1de2aee
+bpe-merge-step-one = 合并一对之后，扫描从这对的第二个 id 继续，而不是跳过它：这个 id 又被用了一次，于是输入的每个 id 都给出输出的一个 id，文本永远不会变短
 # en: cf3579ed09da87cc
 bpe-encode-left-first = 编码时先合并了最左边的已学字节对，而不是秩最低（最先学到）的那一对：合并必须按训练学到它们的顺序应用，无论它们在文本中的哪里
 # en: 34445dc05a33f271
 bpe-encode-highest-rank = 编码时从最后学到的合并开始应用（秩最高的先）；应当像训练时那样，先应用秩最低的
+# en: d04d312b4c4c985e
+bpe-encode-most-frequent = 编码时先合并了在被编码文本中出现次数最多的已学字节对；顺序应当是合并的秩，先学到的先合并，与这段文本里的计数无关：计数是训练的事，编码只查每一对的秩
 # en: 0987af8506eb010b
 bpe-encode-one-pass = 编码在第一次合并之后就停了；要一直做下去，直到结果中没有任何相邻的一对是学过的（一次合并可能造出后面某次合并要用的一对）
 # en: ea5a13d6e997b5af
@@ -656,8 +666,12 @@ attention-dx-path = dx 少了三条路径中的一条；x 同时进入查询、�
 
 ## Lesson 07: the model, its loss, its backward pass, the cached step (causes/gpt.rs)
 
-# en: 2e7068d2871faace
-block-residual-on-normed = 子层的输出加在了它归一化后的输入上（a + Attention(a)），而不是加在残差流上：pre-norm 加在 x 和 h 本身上，h = x + Attention(RMSNorm_1(x))
+# en: 5bcb6d17f33da8f9
+block-residual-on-normed = 两个子层的输出都加在了各自归一化后的输入上（h = a + Attention(a)，y = b + SwiGLU(b)），而不是加在残差流上：pre-norm 加在 x 和 h 本身上，h = x + Attention(RMSNorm_1(x))，y = h + SwiGLU(RMSNorm_2(h))
+# en: 815e8e7c9e33401e
+block-residual-1-on-normed = 注意力的输出加在了它归一化后的输入上，h = a + Attention(a)，其中 a = RMSNorm_1(x)，而不是加在残差流上：h = x + Attention(RMSNorm_1(x))
+# en: da9b0620db965ff4
+block-residual-2-on-normed = 前馈层的输出加在了它归一化后的输入上，y = b + SwiGLU(b)，其中 b = RMSNorm_2(h)，而不是加在残差流上：y = h + SwiGLU(RMSNorm_2(h))
 # en: a1c7fc58f2310d90
 block-parallel = 前馈层读的是 RMSNorm_2(x) 而不是 RMSNorm_2(h)：两个子层并排运行了；前馈层必须读注意力残差之后的残差流
 # en: bd396c529d9cacf8

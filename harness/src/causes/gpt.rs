@@ -21,6 +21,9 @@ pub const ENCODE_LEFT_FIRST: Cause = Cause::harness("bpe-encode-left-first");
 /// encoding applied the merges from the last learned to the first (the highest rank first).
 pub const ENCODE_HIGHEST_RANK: Cause = Cause::harness("bpe-encode-highest-rank");
 
+/// encoding merged first the learned pair most frequent in the text being encoded.
+pub const ENCODE_MOST_FREQUENT: Cause = Cause::harness("bpe-encode-most-frequent");
+
 /// encoding stopped after one pass over the merges or one merge per pair found.
 pub const ENCODE_ONE_PASS: Cause = Cause::harness("bpe-encode-one-pass");
 
@@ -144,8 +147,16 @@ pub const ROPE_NOT_TURNED_BACK: Cause = Cause::harness("rope-not-turned-back");
 /// dx lacks one of its three paths.
 pub const ATTENTION_DX_PATH: Cause = Cause::harness("attention-dx-path");
 
-/// a sublayer's output was added to its normalised input, not to the stream.
+/// both sublayers' outputs were added to their normalised inputs, not to the stream.
 pub const BLOCK_RESIDUAL_ON_NORMED: Cause = Cause::harness("block-residual-on-normed");
+
+/// the attention's output was added to its normalised input, h = a + Attention(a).
+pub const BLOCK_RESIDUAL_1_ON_NORMED: Cause =
+    Cause::harness("block-residual-1-on-normed");
+
+/// the feed-forward's output was added to its normalised input, y = b + SwiGLU(b).
+pub const BLOCK_RESIDUAL_2_ON_NORMED: Cause =
+    Cause::harness("block-residual-2-on-normed");
 
 /// the feed-forward read RMSNorm_2(x), not RMSNorm_2(h): the sublayers ran side by side.
 pub const BLOCK_PARALLEL: Cause = Cause::harness("block-parallel");

@@ -69,6 +69,68 @@ import sys
 import time
 from pathlib import Path
 
+# ---------------------------------------------------------------------------- the command
+
+TRAIN = "cargo run --release -p gpt --example train_gpt"
+
+
+def integers(text, what):
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what}: comma-separated whole numbers, like 1,2,3") from None
+
+
+def command_line():
+    """The script's options, parsed and checked before PyTorch is imported: `--help` and
+    a mistyped command need no PyTorch."""
+    parser = argparse.ArgumentParser(
+        description="Load a checkpoint of lesson 07's Rust GPT in PyTorch and check its logits, "
+                    "or time one training step in PyTorch.",
+        epilog="See the top of this script for the checkpoint's layout and the model.")
+    parser.add_argument("checkpoint", nargs="?", type=Path,
+                        help="a checkpoint written by the Rust code (target/experiments/gpt.safetensors)")
+    parser.add_argument("--tokens", type=lambda t: integers(t, "--tokens"),
+                        help="also print the logits of these token ids: 1,2,3")
+    parser.add_argument("--bench-step", action="store_true",
+                        help="time one training step instead (needs --config, --batch, --context)")
+    parser.add_argument("--config", type=lambda t: integers(t, "--config"),
+                        help="vocab_size,d_model,n_heads,n_layers,d_ff")
+    parser.add_argument("--batch", type=int, help="windows per step, B")
+    parser.add_argument("--context", type=int, help="tokens per window, T")
+    parser.add_argument("--repeats", type=int, default=5, help="timed steps (default 5)")
+    args = parser.parse_args()
+
+    if args.bench_step:
+        if args.checkpoint or args.tokens:
+            parser.error("--bench-step takes no checkpoint and no --tokens")
+        if not (args.config and args.batch and args.context):
+            parser.error("--bench-step needs --config, --batch and --context")
+        if len(args.config) != 5 or min(args.config) < 1:
+            parser.error("--config is five positive sizes: vocab_size,d_model,n_heads,n_layers,d_ff")
+        d_model, n_heads = args.config[1], args.config[2]
+        if d_model % n_heads != 0 or (d_model // n_heads) % 2 != 0:
+            parser.error(f"n_heads = {n_heads} must divide d_model = {d_model} into heads of even width")
+        if min(args.batch, args.context, args.repeats) < 1:
+            parser.error("--batch, --context and --repeats must be at least 1")
+        return args
+
+    if args.checkpoint is None:
+        parser.error(f"pass a checkpoint (`{TRAIN}` writes target/experiments/gpt.safetensors), "
+                     f"or --bench-step")
+    if args.config or args.batch or args.context:
+        parser.error("--config, --batch and --context go with --bench-step; a checkpoint's sizes "
+                     "are in the file")
+    return args
+
+
+# Run as a script, the command line is read (and `--help` answered) before PyTorch is
+# imported; imported as a module (reference_torch.py imports the model), nothing is read.
+if __name__ == "__main__":
+    ARGS = command_line()
+
+# -------------------------------------------------------------------------- PyTorch
+
 try:
     import torch
     import torch.nn.functional as F
@@ -88,7 +150,6 @@ except ImportError as missing:
 EPS = 1e-5  # RMSNorm's epsilon
 SIZES = ["vocab_size", "d_model", "n_heads", "n_layers", "d_ff"]  # Gpt's arguments, in order
 TOLERANCE = 1e-10  # the largest difference from the Rust logits that counts as the same
-TRAIN = "cargo run --release -p gpt --example train_gpt"
 
 
 # ------------------------------------------------------------------------------ the model
@@ -393,54 +454,12 @@ def bench_step(config, batch, context, repeats):
     return 0
 
 
-# ---------------------------------------------------------------------------- the command
+# ------------------------------------------------------------------------------ running
 
 
-def integers(text, what):
-    try:
-        return [int(part) for part in text.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{what}: comma-separated whole numbers, like 1,2,3") from None
-
-
-def main():
-    parser = argparse.ArgumentParser(
-        description="Load a checkpoint of lesson 07's Rust GPT in PyTorch and check its logits, "
-                    "or time one training step in PyTorch.",
-        epilog="See the top of this script for the checkpoint's layout and the model.")
-    parser.add_argument("checkpoint", nargs="?", type=Path,
-                        help="a checkpoint written by the Rust code (target/experiments/gpt.safetensors)")
-    parser.add_argument("--tokens", type=lambda t: integers(t, "--tokens"),
-                        help="also print the logits of these token ids: 1,2,3")
-    parser.add_argument("--bench-step", action="store_true",
-                        help="time one training step instead (needs --config, --batch, --context)")
-    parser.add_argument("--config", type=lambda t: integers(t, "--config"),
-                        help="vocab_size,d_model,n_heads,n_layers,d_ff")
-    parser.add_argument("--batch", type=int, help="windows per step, B")
-    parser.add_argument("--context", type=int, help="tokens per window, T")
-    parser.add_argument("--repeats", type=int, default=5, help="timed steps (default 5)")
-    args = parser.parse_args()
-
+def main(args):
     if args.bench_step:
-        if args.checkpoint or args.tokens:
-            parser.error("--bench-step takes no checkpoint and no --tokens")
-        if not (args.config and args.batch and args.context):
-            parser.error("--bench-step needs --config, --batch and --context")
-        if len(args.config) != 5 or min(args.config) < 1:
-            parser.error("--config is five positive sizes: vocab_size,d_model,n_heads,n_layers,d_ff")
-        d_model, n_heads = args.config[1], args.config[2]
-        if d_model % n_heads != 0 or (d_model // n_heads) % 2 != 0:
-            parser.error(f"n_heads = {n_heads} must divide d_model = {d_model} into heads of even width")
-        if min(args.batch, args.context, args.repeats) < 1:
-            parser.error("--batch, --context and --repeats must be at least 1")
         return bench_step(args.config, args.batch, args.context, args.repeats)
-
-    if args.checkpoint is None:
-        parser.error(f"pass a checkpoint (`{TRAIN}` writes target/experiments/gpt.safetensors), "
-                     f"or --bench-step")
-    if args.config or args.batch or args.context:
-        parser.error("--config, --batch and --context go with --bench-step; a checkpoint's sizes "
-                     "are in the file")
     try:
         return check_checkpoint(args.checkpoint, args.tokens)
     except Unusable as error:
@@ -449,4 +468,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(ARGS))

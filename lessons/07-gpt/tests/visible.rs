@@ -9,9 +9,10 @@
 use course_common::ndarray::{Axis, array};
 use course_common::{Float, Matrix, Vector};
 use course_harness::gradient::{STEP, weighted_sum};
+use course_harness::panics::expected_panic;
 use course_harness::{
     Named, Tol, assert_gradient_close_named, assert_ids_eq, assert_matrix_close,
-    linspace, linspace_matrix, named, numerical_gradient,
+    assert_pair_counts_eq, linspace, linspace_matrix, named, numerical_gradient,
 };
 #[cfg(feature = "builders")]
 use course_mistakes::gpt::{
@@ -40,14 +41,6 @@ const B: usize = 98;
 const C: usize = 99;
 const D: usize = 100;
 
-/// Counts as a flat list, pair by pair, smallest pair first: first, second, count.
-fn flat_counts(ids: &[usize]) -> Vec<usize> {
-    count_pairs(ids)
-        .into_iter()
-        .flat_map(|((a, b), n)| [a, b, n])
-        .collect()
-}
-
 /// Merges as a flat list: first, second, first, second, ...
 fn flat(merges: &[(usize, usize)]) -> Vec<usize> {
     merges.iter().flat_map(|&(a, b)| [a, b]).collect()
@@ -57,10 +50,10 @@ fn flat(merges: &[(usize, usize)]) -> Vec<usize> {
 fn count_pairs_counts_every_position() {
     // [a, a, a, b]: (a, a) at positions 0 and 1 (they overlap, both count), (a, b) once.
     let ids = [A, A, A, B];
-    assert_ids_eq(
-        "count_pairs([a, a, a, b]) as (first, second, count)",
-        &flat_counts(&ids),
-        &[A, A, 2, A, B, 1],
+    assert_pair_counts_eq(
+        "count_pairs([a, a, a, b])",
+        &count_pairs(&ids).into_iter().collect::<Vec<_>>(),
+        &[((A, A), 2), ((A, B), 1)],
         &named!(NAMED, count_pairs_mistakes(&[A, A, A, B])),
     );
 }
@@ -122,6 +115,17 @@ fn training_stops_when_no_pair_is_left() {
 
 #[test]
 fn encode_applies_the_merges_in_the_order_they_were_learned() {
+    // With (a, a), (a, b), (c, a) learned in that order, "aabcab" → [256, b, c, a, b] →
+    // [256, b, c, 257]. Merging the leftmost learned pair first would give
+    // [256, b, 258, b]; the last learned first, [a, 257, 258, b]; the pair that occurs
+    // most often in this text first ((a, b), twice), [a, 257, c, 257]: each order its own
+    // answer, so this text comes first.
+    assert_ids_eq(
+        "encode(\"aabcab\") with merges (a,a), (a,b), (c,a)",
+        &Bpe::from_merges(vec![(A, A), (A, B), (C, A)]).encode("aabcab"),
+        &[256, B, C, 257],
+        &named!(NAMED, encode_mistakes(&[(A, A), (A, B), (C, A)], "aabcab")),
+    );
     let merges = vec![(A, A), (A, B), (256, 257)];
     let bpe = Bpe::from_merges(merges.clone());
     // "aab": (a, a) was learned first, so it is merged first, even though (a, b) comes
@@ -139,6 +143,18 @@ fn encode_applies_the_merges_in_the_order_they_were_learned() {
         &Bpe::from_merges(vec![(B, C), (A, B), (C, A)]).encode("abcab"),
         &[A, 256, 257],
         &named!(NAMED, encode_mistakes(&[(B, C), (A, B), (C, A)], "abcab")),
+    );
+    // The chapter's example, with the merges learned from "aaabdaaabac": in "aabab",
+    // (a, b) occurs twice and (a, a) once, but (a, a) was learned first: [256, b, a, b]
+    // → [256, b, 257]. Merging the text's most frequent pair first gives [a, 257, 257].
+    assert_ids_eq(
+        "encode(\"aabab\") with the merges learned from \"aaabdaaabac\"",
+        &bpe.encode("aabab"),
+        &[256, B, 257],
+        &named!(
+            NAMED,
+            encode_mistakes(&[(A, A), (A, B), (256, 257)], "aabab")
+        ),
     );
     // The training text comes out as training left it, and a merge can make a pair a
     // later merge joins: "aaab" → [256, a, b] → [256, 257] → [258].
@@ -398,10 +414,23 @@ fn rope_backward_matches_numerical_gradients() {
 
 #[test]
 fn rope_rejects_an_odd_width() {
-    let result = std::panic::catch_unwind(|| apply_rope(&Matrix::zeros((1, 3)), 0));
+    // An even width is turned (a row of zeros stays zeros); an odd one leaves a feature
+    // without a partner, and must panic, saying so. A `todo!()` is not such a panic.
+    assert_eq!(
+        apply_rope(&Matrix::zeros((1, 4)), 0),
+        Matrix::zeros((1, 4)),
+        "apply_rope of a (1, 4) row of zeros"
+    );
+    let message = expected_panic(|| {
+        apply_rope(&Matrix::zeros((1, 3)), 0);
+    });
+    let Some(message) = message else {
+        panic!("apply_rope of a (1, 3) row returned; it must panic: d_head must be even");
+    };
     assert!(
-        result.is_err(),
-        "apply_rope of a (1, 3) row must panic: d_head must be even"
+        message.to_lowercase().contains("even"),
+        "apply_rope of a (1, 3) row panicked with {message:?}, which does not say what \
+         is wrong: assert! that d_head is even, with a message that says so"
     );
 }
 

@@ -515,6 +515,10 @@ fn layer_norm_output_std_is_sqrt_of_var_over_var_plus_eps() {
             } else {
                 tr!(MESSAGES, "divide-by-std")
             };
+            let (shown_expected, shown_got) =
+                course_harness::check::shown_apart_as(expected, std_out, |x, extra| {
+                    format!("{x:.*}", 9 + extra)
+                });
             assert!(
                 (std_out - expected).abs() <= 1e-9 * expected,
                 "{}",
@@ -523,8 +527,8 @@ fn layer_norm_output_std_is_sqrt_of_var_over_var_plus_eps() {
                     "std-mismatch",
                     row = i,
                     variance = format!("{var_in:e}"),
-                    expected = format!("{expected:.9}"),
-                    got = format!("{std_out:.9}"),
+                    expected = shown_expected,
+                    got = shown_got,
                     cause = cause,
                 )
             );

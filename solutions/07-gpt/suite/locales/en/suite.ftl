@@ -2,7 +2,7 @@
 
 ## BPE
 
-count-pairs-run = count_pairs([7, 7, 7, 7, 5, 7, 7]) as (first, second, count), smallest pair first
+count-pairs-run = count_pairs([7, 7, 7, 7, 5, 7, 7])
 count-pairs-total = count_pairs: your counts add up to { $total }, but the sequence has { $windows } windows of two, each one pair: count every position (the windows overlap)
 count-pairs-short = count_pairs([3]): one id has no pair
 merge-pair = merge_pair({ $ids }, ({ $a }, { $b }), 300)
@@ -13,7 +13,7 @@ merge-unknown-id = train_bpe: merge { $rank } names an id that no earlier merge 
 train-ties = train_bpe("dcba", 5): every pair occurs once, so the smallest pair wins each round
 train-documents = train_bpe("ab<|endoftext|>ab<|endoftext|>b", 3): pairs are counted inside each document only
 encode-text = encode({ $text }) with the 30 merges
-encode-rank = encode("abcab") with the merges (b, c), (a, b), (c, a): the lowest rank first
+encode-rank = encode("{ $text }") with the merges { $merges }, learned in that order: the lowest rank first
 decode-text = decode_bytes(encode({ $text })) must give back its bytes exactly
 decode-eot = decode_bytes([end_of_text()]) must be the bytes of "<|endoftext|>"
 
@@ -37,6 +37,7 @@ swiglu-forward = SwiGlu::forward(x).output, three rows of four through six hidde
 silu-points = silu at −3, −0.5, 0, 0.5, 3 and 40
 swiglu-deduce-slope = SwiGlu::backward: dW_down and dW_up are right, so dh = dY W_down and db = dh ⊙ SiLU(a) are right; dW_gate = daᵀ x is wrong, so da = dh ⊙ b ⊙ SiLU'(a) is: check SiLU's slope, SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))
 swiglu-deduce-dx = SwiGlu::backward: every weight's gradient is right, so da and db are; only dx is wrong: x feeds both projections, dx = da W_gate + db W_up
+swiglu-backward-forward-first = SwiGlu::backward: your SwiGlu::forward is wrong on this very input (swiglu_forward_matches_numpy fails too), and the backward pass takes a, b and h from the forward pass: fix the forward pass first, then look at these gradients again
 
 ## The schedule, AdamW, sampling, bits per byte
 
@@ -61,6 +62,7 @@ baseline-sum-bigram = bigram_bits_per_byte: the probabilities your model gives t
 
 attention-forward = CausalSelfAttention::forward(x).output, five tokens of width 8, two heads of width 4
 attention-causal = CausalSelfAttention: the outputs of the first three tokens, with the last two tokens and without them: a token must not see the ones after it
+attention-backward-forward-first = CausalSelfAttention::backward: your CausalSelfAttention::forward is wrong on this very input (self_attention_matches_numpy fails too), and the backward pass takes the queries, keys, values and weights from the forward pass: fix the forward pass first, then look at these gradients again
 
 ## The model
 

@@ -3,8 +3,8 @@
 
 ## BPE
 
-# en: 12cb4b560d0aa6c3
-count-pairs-run = count_pairs([7, 7, 7, 7, 5, 7, 7]) 写成 (第一个, 第二个, 次数)，最小的一对在前
+# en: 8f32208240a391ca
+count-pairs-run = count_pairs([7, 7, 7, 7, 5, 7, 7])
 # en: 8381bead297a94ed
 count-pairs-short = count_pairs([3])：只有一个 id，没有相邻的一对
 # en: 468d0ac2f104aed0
@@ -17,8 +17,8 @@ train-ties = train_bpe("dcba", 5)：每一对都只出现一次，所以每一�
 train-documents = train_bpe("ab<|endoftext|>ab<|endoftext|>b", 3)：只在每篇文档内部数相邻的对
 # en: d334c24b6f52c8bb
 encode-text = 用这 30 次合并 encode({ $text })
-# en: 6b6f1917e1b5752f
-encode-rank = 用合并 (b, c)、(a, b)、(c, a) 来 encode("abcab")：先合并秩最低的
+# en: 2c25e2908367943e
+encode-rank = 用按此顺序学到的合并 { $merges } 来 encode("{ $text }")：先合并秩最低的
 # en: 8afcd8b97c406aeb
 decode-text = decode_bytes(encode({ $text })) 必须原样还原它的字节
 # en: 91caa8c3f6bf78ee
@@ -64,6 +64,8 @@ merge-unknown-id = train_bpe：第 { $rank } 次合并用到了一个之前的�
 swiglu-deduce-slope = SwiGlu::backward：dW_down 和 dW_up 都对，所以 dh = dY W_down 和 db = dh ⊙ SiLU(a) 都对；dW_gate = daᵀ x 错了，所以错在 da = dh ⊙ b ⊙ SiLU'(a)：检查 SiLU 的斜率，SiLU'(a) = σ(a)·(1 + a·(1 − σ(a)))
 # en: ba967f1e3ca013a3
 swiglu-deduce-dx = SwiGlu::backward：每个权重的梯度都对，所以 da 和 db 都对；只有 dx 错了：x 同时进入两个投影，dx = da W_gate + db W_up
+# en: 35fe527c35fb482a
+swiglu-backward-forward-first = SwiGlu::backward：你的 SwiGlu::forward 在这同一个输入上就错了（swiglu_forward_matches_numpy 也失败），而反向传播要用前向传播的 a、b 和 h：先改好前向传播，再回来看这些梯度
 
 ## The schedule, AdamW, sampling, bits per byte
 
@@ -106,6 +108,8 @@ baseline-sum-bigram = bigram_bits_per_byte：你的模型给字节 { $byte } 之
 attention-forward = CausalSelfAttention::forward(x).output，五个宽度为 8 的 token，两个宽度为 4 的头
 # en: 00b267245ce4828a
 attention-causal = CausalSelfAttention：前三个 token 的输出，有后两个 token 时与没有时对比：一个 token 不能看到它之后的 token
+# en: ba2849eb89c8ce56
+attention-backward-forward-first = CausalSelfAttention::backward：你的 CausalSelfAttention::forward 在这同一个输入上就错了（self_attention_matches_numpy 也失败），而反向传播要用前向传播的查询、键、值和权重：先改好前向传播，再回来看这些梯度
 # en: d8114e848845c393
 block-forward = Block::forward(x).output，小模型的第 0 个块（宽度 8，两个头，d_ff 12），五个 token：h = x + Attention(RMSNorm_1(x))，y = h + SwiGLU(RMSNorm_2(h))
 # en: e9b6e1679a9295a1
