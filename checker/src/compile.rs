@@ -620,6 +620,9 @@ pub fn build_lessons(
         // dev-dependency, the harness, enables no feature of the library's dependencies,
         // so cargo resolves the same features here as for the tests, and the second step
         // finds the library fresh.
+        // A record rustc writes in this step is newer than this: one left by an earlier
+        // grading of the same submission says nothing about what this build read.
+        let started = std::time::SystemTime::now();
         let library = step(&binds, "--lib")?;
         let mut lesson_build = Build::default();
         let Some(dep_info) =
@@ -629,7 +632,15 @@ pub fn build_lessons(
             // compile has a record too: a compiler error must not show a file it had no
             // business reading (`[(); BYTE as usize]` prints a byte of it).
             let lib_name = lesson.crate_name.replace('-', "_");
-            if let Some(why) = failed_dep_infos(target_dir, &package, &lib_name)
+            let records: Vec<PathBuf> = failed_dep_infos(target_dir, &package, &lib_name)
+                .into_iter()
+                .filter(|record| {
+                    std::fs::metadata(record)
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|modified| modified >= started)
+                })
+                .collect();
+            if let Some(why) = records
                 .iter()
                 .find_map(|dep_info| foreign_inputs(dep_info, &dir))
             {
@@ -637,7 +648,7 @@ pub fn build_lessons(
                 continue;
             }
             if limits.hostile
-                && failed_dep_infos(target_dir, &package, &lib_name).is_empty()
+                && records.is_empty()
                 && let Some(errors) = lesson_build.errors.remove(&dir)
             {
                 build

@@ -344,3 +344,34 @@ fn a_tar_with_a_huge_long_name_is_refused_before_it_is_read() {
         "{csv}"
     );
 }
+
+#[test]
+fn a_record_left_by_an_earlier_grading_does_not_let_a_leaking_error_through() {
+    // fin is graded once, solved: rustc leaves its record of the files it read. Then fin's
+    // library quotes the course's manifest in a compiler error and stops before writing a
+    // new record: the old one must not count as this build's.
+    let class = tempfile::tempdir().unwrap();
+    let dir = class.path();
+    enrol(dir, "fin", &Submission::solved());
+    grade_class(dir, "json");
+    let lib = dir.join("fin").join(LESSON).join("src/lib.rs");
+    let manifest = crate::util::course_root().join("Cargo.toml");
+    std::fs::write(
+        &lib,
+        format!(
+            "compile_error!(concat!(\"LEAKED>>\", include_str!({:?})));\n\
+             macro_rules! again {{ () => {{ again!(); }} }}\nagain!();\n",
+            manifest.to_string_lossy()
+        ),
+    )
+    .unwrap();
+    let json = grade_class(dir, "json");
+    assert!(
+        !json.contains("[workspace]") && !json.contains("LEAKED>>"),
+        "the course's manifest leaked on the second grading: {json}"
+    );
+    assert!(
+        json.contains("stopped before it recorded which files it had read"),
+        "{json}"
+    );
+}
