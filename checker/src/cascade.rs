@@ -163,18 +163,16 @@ fn note(id: &str, standing: &Standing) -> String {
 
 /// A fingerprint of everything a lesson's own grade depends on: its sources and those of
 /// the lessons it builds on, and its suites with their reference values.
+///
+/// It reads what grading would copy, and no more: a `src/` that is a link is not followed
+/// (grading refuses it), and reading stops at the size and count grading accepts, so a
+/// submission cannot make the note read a linked `/usr` or a sparse file of many GiB.
 fn sources_fingerprint(course: &Course, submission: &Path, lesson: &Lesson) -> String {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     let mut folders: Vec<&str> = lesson.depends_on.iter().map(String::as_str).collect();
     folders.push(&lesson.id);
     for id in folders {
-        let files = crate::files::regular_files(&submission.join(id).join("src"))
-            .filter_map(Result::ok)
-            .map(walkdir::DirEntry::into_path);
-        for file in files {
-            file.hash(&mut hasher);
-            std::fs::read(&file).unwrap_or_default().hash(&mut hasher);
-        }
+        hash_sources(&submission.join(id).join("src"), &mut hasher);
     }
     for tier in crate::course::Tier::ALL {
         let companions = course.suite_companions(lesson, tier);
@@ -186,4 +184,26 @@ fn sources_fingerprint(course: &Course, submission: &Path, lesson: &Lesson) -> S
         std::fs::read(module).unwrap_or_default().hash(&mut hasher);
     }
     format!("{:016x}", hasher.finish())
+}
+
+/// Hashes the names and bytes of the regular files under `src`, within grading's limits; a
+/// `src` that is a link, or that goes past the limits, hashes as a marker of that.
+fn hash_sources(src: &Path, hasher: &mut impl Hasher) {
+    if std::fs::symlink_metadata(src).is_ok_and(|m| m.file_type().is_symlink()) {
+        "a linked src/".hash(hasher);
+        return;
+    }
+    let (mut files, mut bytes) = (0usize, 0u64);
+    for entry in crate::files::regular_files(src).filter_map(Result::ok) {
+        files += 1;
+        bytes += entry.metadata().map_or(u64::MAX, |m| m.len());
+        if files > crate::scratch::MAX_SOURCE_FILES
+            || bytes > crate::scratch::MAX_SOURCE_BYTES
+        {
+            "a src/ past grading's limits".hash(hasher);
+            return;
+        }
+        entry.path().hash(hasher);
+        std::fs::read(entry.path()).unwrap_or_default().hash(hasher);
+    }
 }

@@ -33,22 +33,36 @@ fn escape(text: &str) -> Cow<'_, str> {
 }
 use std::fmt::Write as _;
 
+/// A text cell a spreadsheet shows as text. A cell that starts with `=`, `+`, `-`, `@`, a tab
+/// or a carriage return is a formula to Excel, LibreOffice and Google Sheets, and a student
+/// names their own entry: `=HYPERLINK(...)` in a gradebook would run when the instructor opens
+/// it. Such a cell gets a leading `'`, which the spreadsheet hides and reads as "text"
+/// (OWASP's advice for CSV injection). Only text cells pass through here; scores are numbers
+/// this module writes itself.
+fn spreadsheet_text(cell: &str) -> String {
+    match cell.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{cell}"),
+        _ => cell.to_owned(),
+    }
+}
+
 /// CSV: one row per student, one column per lesson (its score from 0 to 1), `total`, and
-/// `notes` saying what kept a lesson from being graded.
+/// `notes` saying what kept a lesson from being graded. Text cells are kept from being read as
+/// formulas ([`spreadsheet_text`]).
 pub fn csv(book: &Gradebook) -> Result<String> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["student".to_owned()];
-    header.extend(book.lessons.iter().cloned());
+    header.extend(book.lessons.iter().map(|id| spreadsheet_text(id)));
     header.extend(["total".to_owned(), "notes".to_owned()]);
     writer.write_record(&header)?;
     for student in &book.students {
-        let mut row = vec![student.student.clone()];
+        let mut row = vec![spreadsheet_text(&student.student)];
         for id in &book.lessons {
             let score = lesson(student, id).map_or(0.0, |l| l.score);
             row.push(format!("{score:.4}"));
         }
         row.push(format!("{:.4}", student.score));
-        row.push(notes(student));
+        row.push(spreadsheet_text(&notes(student)));
         writer.write_record(&row)?;
     }
     Ok(String::from_utf8(writer.into_inner()?)?)
@@ -164,4 +178,19 @@ fn notes(student: &StudentResult) -> String {
         }
     }
     notes.join(&tr!(INSTRUCTOR, "list-semicolon"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spreadsheet_text;
+
+    #[test]
+    fn a_text_cell_a_spreadsheet_would_run_is_kept_as_text() {
+        for formula in ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"] {
+            assert_eq!(spreadsheet_text(formula), format!("'{formula}"));
+        }
+        for text in ["ada", "1.0000", "", "a=1", "'quoted"] {
+            assert_eq!(spreadsheet_text(text), text);
+        }
+    }
 }

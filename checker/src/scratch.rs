@@ -44,9 +44,9 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 /// The largest `src/` folder the checker copies, in bytes.
-const MAX_SOURCE_BYTES: u64 = 8 << 20;
+pub(crate) const MAX_SOURCE_BYTES: u64 = 8 << 20;
 /// The most files a `src/` folder may hold.
-const MAX_SOURCE_FILES: usize = 1000;
+pub(crate) const MAX_SOURCE_FILES: usize = 1000;
 
 /// A prepared scratch workspace, locked against other checkers for as long as it lives.
 pub struct Scratch {

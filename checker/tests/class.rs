@@ -133,6 +133,9 @@ fn entries_that_name_one_student_are_refused_and_messages_are_escaped() {
     );
     std::fs::create_dir_all(dir.join("dan")).unwrap();
     std::fs::rename(noisy.path().join(LESSON), dir.join("dan").join(LESSON)).unwrap();
+    // A student whose folder's name a spreadsheet would run as a formula.
+    let formula = "=HYPERLINK(\"http:x\",\"y\")";
+    enrol(dir, formula, &Submission::stub());
 
     let grade = |format: &str| grade_class(dir, format);
     let csv = grade("csv");
@@ -145,6 +148,18 @@ fn entries_that_name_one_student_are_refused_and_messages_are_escaped() {
         );
     }
     assert!(!csv.contains('\u{1b}') && !csv.contains('\u{0}'), "{csv:?}");
+    let students: Vec<String> = csv::Reader::from_reader(csv.as_bytes())
+        .records()
+        .map(|row| row.unwrap()[0].to_owned())
+        .collect();
+    assert!(
+        students.contains(&format!("'{formula}")),
+        "the formula is written as text: {csv}"
+    );
+    assert!(
+        students.iter().all(|s| !s.starts_with('=')),
+        "no student cell is a formula: {csv}"
+    );
 
     let junit = grade("junit");
     assert_eq!(

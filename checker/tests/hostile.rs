@@ -2,7 +2,7 @@
 //! `padding_mask`, which exactly four tests call: those must fail with the
 //! right explanation and every other test must still pass on its merits.
 
-use crate::util::{Graded, Submission};
+use crate::util::{Graded, LESSON, Submission};
 use std::time::Duration;
 
 /// The graded and held-out tests that call `padding_mask`.
@@ -121,7 +121,7 @@ fn flooding_every_test_s_channel_keeps_the_checker_s_memory_bounded() {
         "pub fn softmax_rows(",
         &crate::util::fixture("floods_every_test"),
     );
-    let (json, peak_mib) = submission.grade_measuring_memory();
+    let (json, peak_mib) = submission.grade_measuring_memory(&[]);
     let tests = json["lessons"][0]["tests"]
         .as_array()
         .expect("tests")
@@ -140,6 +140,37 @@ fn flooding_every_test_s_channel_keeps_the_checker_s_memory_bounded() {
         "the checker's memory peaked at {peak_mib} MiB grading {} flooding tests",
         tests.len()
     );
+}
+
+#[test]
+fn the_note_on_earlier_lessons_reads_no_more_than_grading_accepts() {
+    // With `--whole-stack`, every graded lesson's sources are fingerprinted for the note on
+    // earlier lessons. A `src/` holding a sparse file of 1 GiB (grading refuses it as too
+    // large), or linked to a folder that holds one (grading refuses the link), must not be
+    // read whole: the checker's memory stays far below the file's size.
+    const GIB: u64 = 1 << 30;
+    let large = Submission::solved();
+    let blob = large.path().join(LESSON).join("src/weights.bin");
+    std::fs::File::create(&blob).unwrap().set_len(GIB).unwrap();
+    let linked = Submission::solved();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let src = linked.path().join(LESSON).join("src");
+    std::fs::rename(&src, elsewhere.path().join("src")).unwrap();
+    let target = elsewhere.path().join("src");
+    std::fs::File::create(target.join("weights.bin"))
+        .unwrap()
+        .set_len(GIB)
+        .unwrap();
+    std::os::unix::fs::symlink(&target, &src).unwrap();
+    for (what, submission) in [("a large src/", &large), ("a linked src/", &linked)] {
+        let (json, peak_mib) = submission.grade_measuring_memory(&["--whole-stack"]);
+        let lesson = &json["lessons"][0];
+        assert_eq!(lesson["score"], 0.0, "{what} is refused: {lesson}");
+        assert!(
+            peak_mib < 256,
+            "grading {what} with --whole-stack, the checker's memory peaked at {peak_mib} MiB"
+        );
+    }
 }
 
 #[test]

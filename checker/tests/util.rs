@@ -225,15 +225,16 @@ impl Submission {
 }
 
 impl Submission {
-    /// Grades the submission as [`Submission::grade`] does, and measures the checker's
-    /// peak memory (its resident set's high-water mark, `VmHWM`, read while it runs), in
+    /// Grades the submission as [`Submission::grade`] does (with `extra` options), and
+    /// measures the checker's peak memory (its resident set's high-water mark, `VmHWM`, read while it runs), in
     /// MiB.
-    pub fn grade_measuring_memory(&self) -> (Value, u64) {
+    pub fn grade_measuring_memory(&self, extra: &[&str]) -> (Value, u64) {
         use std::io::Read as _;
         let mut child = checker()
             .args(["grade", LESSON, "--format", "json", "--test-timeout", "3"])
             .arg("--lessons-dir")
             .arg(self.dir.path())
+            .args(extra)
             .args(without_sandbox())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
