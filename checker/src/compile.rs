@@ -18,6 +18,11 @@
 //! The shared build folder gets every dependency from a trusted warm-up first ([`warm`]):
 //! the same workspace with empty libraries, built outside any sandbox with no learner
 //! code, so that a learner's build compiles only the learner's crate and the suites.
+//!
+//! Cargo lets one build at a time use a build folder, and makes the others wait. A class is
+//! graded by several workers into the one shared folder, so each build step first takes its
+//! turn ([`BuildTurn`]) and only then starts its clock: a submission whose build runs to the
+//! time limit (a const loop) delays its classmates' builds, but never costs them their own.
 
 use crate::course::{Course, Tier};
 use crate::messages::INSTRUCTOR;
@@ -264,6 +269,27 @@ pub fn fetch(
     Ok(())
 }
 
+/// A build's turn at a build folder: held while cargo builds into it, so that no other
+/// build of this or another checker waits for cargo's own lock on the folder with its time
+/// limit running. Workers of one process and other processes take turns alike (an advisory
+/// lock on a file in the folder; each open of it is a separate holder).
+struct BuildTurn(std::fs::File);
+
+impl BuildTurn {
+    /// Waits for the turn at `target_dir`.
+    fn take(target_dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(target_dir)?;
+        let path = target_dir.join(".checker-build-turn.lock");
+        let file = std::fs::File::create(&path).with_context(|| {
+            let path = path.display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-create", path = path)
+        })?;
+        file.lock()
+            .with_context(|| tr!(INSTRUCTOR, "scratch-could-not-lock"))?;
+        Ok(Self(file))
+    }
+}
+
 /// Builds every dependency of the lessons `only` names (their ids) into `target_dir`, from
 /// the trusted workspace `scratch` (empty libraries): no learner code, no sandbox. Later
 /// learner builds in the same folder then compile only their own crate and the suites.
@@ -291,6 +317,7 @@ pub fn warm(
         lock(toolchain, &dir, target_dir)?;
         let mut command = toolchain.cargo(&dir, target_dir);
         command.args(["build", "--tests", "--offline", "--locked", "--quiet"]);
+        let _turn = BuildTurn::take(target_dir)?;
         let finished = process::run(command, b"", unlimited(timeout), None)
             .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))?;
         match finished.status {
@@ -612,6 +639,8 @@ pub fn build_lessons(
                 file_bytes: Some(1 << 30),
                 cpu_seconds: None,
             };
+            // The clock starts once the folder is this build's alone.
+            let _turn = BuildTurn::take(target_dir)?;
             process::run(wrapped, b"", step_limits, None)
                 .with_context(|| tr!(INSTRUCTOR, "compile-could-not-run-cargo"))
         };

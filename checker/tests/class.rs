@@ -229,6 +229,56 @@ fn a_process_left_running_cannot_spoil_a_classmate_s_grade() {
     }
 }
 
+#[test]
+fn a_build_that_runs_out_of_time_costs_its_classmates_nothing() {
+    // ana's lesson holds a constant whose evaluation never ends: her build runs to the
+    // limit. Her classmates, built by the other worker into the same build folder at the
+    // same time, wait for their turn at it with their own clocks stopped, and keep full
+    // marks (cargo makes a second build wait for the folder; that wait is not theirs).
+    let class = tempfile::tempdir().unwrap();
+    let dir = class.path();
+    let endless = Submission::solved();
+    endless.inject("pub fn padding_mask(", &fixture("endless_const_evaluation"));
+    enrol(dir, "ana", &endless);
+    for student in ["bea", "cid", "dot"] {
+        enrol(dir, student, &Submission::solved());
+    }
+    const LIMIT: &str = "40";
+    let output = checker()
+        .args([
+            "class",
+            "--format",
+            "csv",
+            "--test-timeout",
+            "3",
+            "--jobs",
+            "2",
+        ])
+        .args(["--build-timeout", LIMIT])
+        .args(crate::util::without_sandbox())
+        .arg(dir)
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{csv}");
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let headers = rows.headers().unwrap().clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (lesson, notes) = (column(LESSON), column("notes"));
+    for row in rows.records().map(Result::unwrap) {
+        let score: f64 = row[lesson].parse().unwrap();
+        if &row[0] == "ana" {
+            assert_eq!(score, 0.0, "{csv}");
+        } else {
+            assert_eq!(
+                score, 1.0,
+                "{} lost marks beside a build that ran {LIMIT} s: {csv}",
+                &row[0]
+            );
+        }
+    }
+}
+
 /// Moves the lesson of `submission` into `dir/student/`.
 fn enrol(dir: &Path, student: &str, submission: &Submission) {
     std::fs::create_dir_all(dir.join(student)).unwrap();
