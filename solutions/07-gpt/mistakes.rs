@@ -389,6 +389,20 @@ pub fn rms_norm_backward_mistakes(
     ))
 }
 
+/// What `RmsNorm::backward(x, d_y).d_gain` returns (as a `(1, d_model)` row) with the raw
+/// input in place of x̂, or with no input at all (a bias's gradient).
+pub fn rms_norm_gain_backward_mistakes(x: &Matrix, eps: Float, d_y: &Matrix) -> Vec<Misconception> {
+    let r = row_mean(&x.mapv(|v| v * v)).mapv(|m| 1.0 / (m + eps).sqrt());
+    let column_sums = |m: &Matrix| m.sum_axis(Axis(0)).insert_axis(Axis(0));
+    told_apart(differing(
+        &column_sums(&(d_y * &(x * &r))),
+        vec![
+            mistake(RMS_D_GAIN_RAW_X, column_sums(&(d_y * x))),
+            mistake(RMS_D_GAIN_NO_X, column_sums(d_y)),
+        ],
+    ))
+}
+
 // ---------------------------------------------------------------------------------------
 // RoPE
 
@@ -680,13 +694,17 @@ fn softmax(z: &[Float]) -> Vec<Float> {
     e.iter().map(|v| v / sum).collect()
 }
 
-/// `softmax_with_temperature(logits, t)` (a row) with the logits multiplied by `t`.
+/// `softmax_with_temperature(logits, t)` (a row) with the logits multiplied by `t`, or with
+/// the temperature lost (the softmax of the logits themselves).
 pub fn temperature_mistakes(logits: &[Float], t: Float) -> Vec<Misconception> {
     let scaled = |f: &dyn Fn(Float) -> Float| softmax(&logits.iter().map(|&l| f(l)).collect::<Vec<_>>());
-    differing(
+    told_apart(differing(
         &as_row(&scaled(&|l| l / t)),
-        vec![mistake(TEMPERATURE_MULTIPLIED, as_row(&scaled(&|l| l * t)))],
-    )
+        vec![
+            mistake(TEMPERATURE_MULTIPLIED, as_row(&scaled(&|l| l * t))),
+            mistake(TEMPERATURE_IGNORED, as_row(&scaled(&|l| l))),
+        ],
+    ))
 }
 
 /// The ids by probability, the lower (or, `high_first`, the higher) id first on ties.
@@ -1498,15 +1516,19 @@ fn merge_rows(parts: &[Matrix]) -> Matrix {
 }
 
 /// What `CausalSelfAttention::step`, row after row from an empty cache, returns with the
-/// new key or query turned at position 0, or with attention before the push.
+/// new key or query turned at position 0 or at p + 1 (the position read after the push),
+/// or with attention before the push.
 pub fn attention_step_mistakes(x: &Matrix, w: &AttentionParts) -> Vec<Misconception> {
     let here: fn(usize) -> usize = |p| p;
     let zero: fn(usize) -> usize = |_| 0;
+    let next: fn(usize) -> usize = |p| p + 1;
     told_apart(differing(
         &cached_steps(x, w, here, here, true),
         vec![
             mistake(STEP_KEY_AT_ZERO, cached_steps(x, w, here, zero, true)),
             mistake(STEP_QUERY_AT_ZERO, cached_steps(x, w, zero, here, true)),
+            mistake(STEP_QUERY_AFTER_PUSH, cached_steps(x, w, next, here, true)),
+            mistake(STEP_KEY_AFTER_PUSH, cached_steps(x, w, here, next, true)),
             mistake(STEP_ATTEND_BEFORE_PUSH, cached_steps(x, w, here, here, false)),
         ],
     ))

@@ -260,7 +260,7 @@ clipped-each-tensor = each tensor was clipped on its own; the paper's clipping (
 
 differs-from-reference =
     This test's checks passed, but the judge also runs every call on the reference solution, with the same inputs, and compares what comes back: `{ $label }` (call { $call } of this test) returned something else: { $what }.
-    The checks look at chosen properties and points; code that answers them without computing what the contract says (a value remembered from an earlier call, zeros where the checks compare zeros with zeros, an answer right only for the inputs a test uses) fails here. Make `{ $label }` compute its contract for every input.
+    The checks look only at chosen properties and points, so a mistake they cannot see shows up here, and so does code that answers them without computing what the contract says (a value remembered from an earlier call, zeros where the checks compare zeros with zeros, an answer right only for the inputs a test uses). If another test of `{ $label }` fails with a message of its own, fix that first; otherwise compare `{ $label }` with its contract on inputs like these.
 differs-value = yours is { $got } where the reference's is { $reference }
 differs-shape = yours has shape { $got } where the reference's has shape { $reference }
 differs-entry = entry { $index } is { $got } where the reference's is { $reference }
@@ -334,6 +334,8 @@ rms-eps-outside = ε was added outside the square root, x / (√mean(x²) + ε);
 rms-no-sqrt = x was divided by the mean square, not by its square root: the root mean square is √(mean(x²) + ε)
 rms-unbiased = the squares were averaged over d_model − 1; the mean is over the row's d_model features
 rms-backward-constant-r = the backward pass treated 1/rms as a constant (dx = r·(dY ⊙ g)); r depends on x too, which adds the term − r·x̂ ⊙ mean_row(h ⊙ x̂)
+rms-d-gain-raw-x = the gain's gradient used the input x (Σ_rows dY ⊙ x); the gain multiplies the normalised x̂ = x·r, so dg = Σ_rows dY ⊙ x̂
+rms-d-gain-no-x = the gain's gradient is Σ_rows dY, as for a bias; the gain multiplies x̂ = x·r, so dg = Σ_rows dY ⊙ x̂
 rms-backward-mean-term = the backward pass has LayerNorm's − mean_row(h) term; RMSNorm subtracted no mean, so dx = r·(h − x̂ ⊙ mean_row(h ⊙ x̂)) only
 rope-clockwise = the pairs were turned the other way (the sine's sign flipped): y[2i] = x[2i]·cos − x[2i+1]·sin and y[2i+1] = x[2i]·sin + x[2i+1]·cos
 rope-half-split = feature i was paired with feature i + d_head/2 (the layout of some LLaMA ports); here a pair is two adjacent columns, (2i, 2i + 1), as in lesson 04's table
@@ -355,6 +357,7 @@ adamw-l2 = the weight decay was added to the gradient (g + λθ), which is Adam 
 adamw-decay-after = the decay was applied after Adam's step, to the updated weight; PyTorch's AdamW decays θ first (θ ← θ − lr·λ·θ), then takes Adam's step
 adamw-decay-all = every tensor was decayed; only those whose flag in `decays` is true decay (weight matrices; not the gains)
 adamw-decay-no-lr = the decay is missing the learning rate: θ ← θ − lr·λ·θ, not θ − λ·θ
+temperature-ignored = the temperature changed nothing: this is softmax(logits) itself. Dividing every exponential by T (or every probability) cancels when they are normalised; divide the logits by T before the exponential: softmax(logits / T)
 temperature-multiplied = the logits were multiplied by the temperature; they are divided by it: softmax(logits / T), so that T < 1 sharpens
 top-k-not-renormalised = the kept probabilities were not renormalised: divide them by their sum, so that they add up to 1
 top-k-ties-high = among equal probabilities the higher id was kept; the lower id ranks first
@@ -396,5 +399,7 @@ loss-in-bits = the loss is in bits (a base-2 logarithm); the cross-entropy here 
 loss-gradient-target-only = only the target's entry got a gradient; every entry of a row gets softmax minus the one-hot target, over n
 step-key-at-zero = the new key was turned at position 0 instead of at its own position p = cache.len(): a cached key is turned once, at the position of its token
 step-query-at-zero = the new query was turned at position 0 instead of at p = cache.len()
+step-query-after-push = the new query was turned at p + 1: the position was read as cache.len() after the new key was pushed; read p = cache.len() once, before the push, and turn both the query and the key at p
+step-key-after-push = the new key was turned at p + 1: the position was read as cache.len() after the push; read p = cache.len() once, before the push, and turn both the query and the key at p
 step-attend-before-push = attention ran over the cache before the new token's key and value were pushed: a token attends to itself too, as row p of the causal mask allows
 gradient-of-another-tensor = this is the right gradient of another tensor of the same shape: each sublayer's backward computed the right numbers, and they were put in the wrong place when the gradients were gathered (check the order of the fields and of the blocks)

@@ -454,10 +454,10 @@ clipped-each-tensor = 每个张量是各自裁剪的；论文中的裁剪（以�
 
 ## Every value against the reference (reference_run.rs, tape.rs)
 
-# en: 6d92e8fe9128eb13
+# en: 5419461e022b38a5
 differs-from-reference =
-    本测试的检查都通过了，但评判程序还会用相同的输入在参考解上运行每一次调用，并比较返回的结果：`{ $label }`（本测试的第 { $call } 次调用）返回的结果不同：{ $what }。
-    检查只看选定的性质和若干取值点；不按契约计算、却能应付这些检查的代码（记住先前某次调用的值、在检查拿零与零比较之处返回零、只对测试所用的输入才正确的答案）会在这里失败。请让 `{ $label }` 对每个输入都按契约计算。
+    本测试自己的检查都通过了，但评判程序还会用相同的输入在参考解上运行每一次调用，并比较返回的结果：`{ $label }`（本测试的第 { $call } 次调用）返回的结果不同：{ $what }。
+    检查只看选定的性质和若干取值点，所以它们看不到的错误会在这里显出来；不按契约计算、却能应付这些检查的代码（记住先前某次调用的值、在检查拿零与零比较之处返回零、只对测试所用的输入才正确的答案）也一样。如果 `{ $label }` 的另一个测试失败并给出了自己的说明，请先修正那个；否则请在类似这些输入上对照契约检查 `{ $label }`。
 # en: ba38dcfc29d69c69
 differs-value = 你的结果是 { $got }，参考解的是 { $reference }
 # en: 23f23a05e260e22d
@@ -593,6 +593,10 @@ rms-no-sqrt = x 被除以了均方，而不是均方的平方根：均方根是 
 rms-unbiased = 平方的平均是除以 d_model − 1 算的；应当对每行的 d_model 个特征求平均
 # en: 02ce38c03043f0cd
 rms-backward-constant-r = 反向传播把 1/rms 当成了常数（dx = r·(dY ⊙ g)）；r 也依赖于 x，这带来一项 − r·x̂ ⊙ mean_row(h ⊙ x̂)
+# en: adeb65ed39ee06f8
+rms-d-gain-raw-x = 增益的梯度用了输入 x（Σ_rows dY ⊙ x）；增益乘的是归一化后的 x̂ = x·r，所以 dg = Σ_rows dY ⊙ x̂
+# en: 02b9613381bbc0bf
+rms-d-gain-no-x = 增益的梯度是 Σ_rows dY，像偏置那样；增益乘的是 x̂ = x·r，所以 dg = Σ_rows dY ⊙ x̂
 # en: f9defc80dcd9a968
 rms-backward-mean-term = 反向传播里多了 LayerNorm 的 − mean_row(h) 一项；RMSNorm 没有减均值，所以 dx 只是 r·(h − x̂ ⊙ mean_row(h ⊙ x̂))
 # en: 1529687958c438f4
@@ -632,6 +636,8 @@ adamw-decay-after = 衰减是在 Adam 的一步之后、对更新后的权重做
 adamw-decay-all = 每个张量都被衰减了；只有 `decays` 中标记为 true 的才衰减（权重矩阵；增益不衰减）
 # en: 4889738d9cdabca0
 adamw-decay-no-lr = 衰减缺了学习率：应为 θ ← θ − lr·λ·θ，而不是 θ − λ·θ
+# en: cada2e466e1e2c22
+temperature-ignored = 温度没有起任何作用：结果就是 softmax(logits) 本身。把每个指数（或每个概率）除以 T，归一化时就被约掉了；应当在取指数之前把 logits 除以 T：softmax(logits / T)
 # en: 65821b766ca20c9f
 temperature-multiplied = logits 被乘以了温度；应当除以它：softmax(logits / T)，这样 T < 1 才会让分布更尖锐
 # en: 81917f83d68dc52e
@@ -708,6 +714,10 @@ loss-gradient-target-only = 只有目标那一项得到了梯度；每行的每�
 step-key-at-zero = 新的键在位置 0 旋转，而不是在它自己的位置 p = cache.len()：缓存里的键只旋转一次，按它那个 token 的位置
 # en: 46ef21267080c17f
 step-query-at-zero = 新的查询在位置 0 旋转，而不是在 p = cache.len()
+# en: e99dd4298494ceca
+step-query-after-push = 新的查询在 p + 1 处旋转：位置是在压入新键之后才按 cache.len() 读的；应当在压入之前读一次 p = cache.len()，查询和键都在 p 处旋转
+# en: 295cfaf9eaf36945
+step-key-after-push = 新的键在 p + 1 处旋转：位置是在压入之后才按 cache.len() 读的；应当在压入之前读一次 p = cache.len()，查询和键都在 p 处旋转
 # en: e14ca6d2ae1c8572
 step-attend-before-push = 在把新 token 的键和值压入缓存之前就对缓存做了注意力：token 也要关注它自己，因果掩码的第 p 行允许这样
 # en: 491e776e0e9150b6

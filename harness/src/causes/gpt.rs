@@ -54,6 +54,12 @@ pub const RMS_BACKWARD_CONSTANT_R: Cause = Cause::harness("rms-backward-constant
 /// the backward pass has LayerNorm's − mean_row(h) term.
 pub const RMS_BACKWARD_MEAN_TERM: Cause = Cause::harness("rms-backward-mean-term");
 
+/// the gain's gradient used the input x, not the normalised x̂ = x·r.
+pub const RMS_D_GAIN_RAW_X: Cause = Cause::harness("rms-d-gain-raw-x");
+
+/// the gain's gradient is Σ_rows dY, as for a bias.
+pub const RMS_D_GAIN_NO_X: Cause = Cause::harness("rms-d-gain-no-x");
+
 /// the pairs were turned the other way (the sine's sign flipped).
 pub const ROPE_CLOCKWISE: Cause = Cause::harness("rope-clockwise");
 
@@ -107,6 +113,10 @@ pub const ADAMW_DECAY_NO_LR: Cause = Cause::harness("adamw-decay-no-lr");
 
 /// the logits were multiplied by the temperature.
 pub const TEMPERATURE_MULTIPLIED: Cause = Cause::harness("temperature-multiplied");
+
+/// the temperature changed nothing: the result is softmax(logits) (T divided the exponentials,
+/// and the normalisation cancelled it).
+pub const TEMPERATURE_IGNORED: Cause = Cause::harness("temperature-ignored");
 
 /// the kept probabilities were not renormalised.
 pub const TOP_K_NOT_RENORMALISED: Cause = Cause::harness("top-k-not-renormalised");
@@ -216,6 +226,12 @@ pub const STEP_KEY_AT_ZERO: Cause = Cause::harness("step-key-at-zero");
 
 /// the cached step turned the new query at position 0.
 pub const STEP_QUERY_AT_ZERO: Cause = Cause::harness("step-query-at-zero");
+
+/// the cached step turned the new query at p + 1 (the cache's length read after the push).
+pub const STEP_QUERY_AFTER_PUSH: Cause = Cause::harness("step-query-after-push");
+
+/// the cached step turned the new key at p + 1 (the cache's length read after the push).
+pub const STEP_KEY_AFTER_PUSH: Cause = Cause::harness("step-key-after-push");
 
 /// the cached step attended before pushing the new key and value.
 pub const STEP_ATTEND_BEFORE_PUSH: Cause = Cause::harness("step-attend-before-push");

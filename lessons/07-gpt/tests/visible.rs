@@ -18,10 +18,11 @@ use course_harness::{
 use course_mistakes::gpt::{
     AttentionParts, SwiGluParts, adamw_mistakes, bigram_mistakes, cosine_rate_mistakes,
     count_pairs_mistakes, encode_mistakes, merge_pair_mistakes,
-    rms_norm_backward_mistakes, rms_norm_mistakes, rope_backward_mistakes, rope_mistakes,
-    self_attention_backward_mistakes, self_attention_mistakes, self_attention_reference,
-    swiglu_backward_mistakes, swiglu_mistakes, temperature_mistakes, top_k_mistakes,
-    top_p_mistakes, train_bpe_mistakes, unigram_mistakes,
+    rms_norm_backward_mistakes, rms_norm_gain_backward_mistakes, rms_norm_mistakes,
+    rope_backward_mistakes, rope_mistakes, self_attention_backward_mistakes,
+    self_attention_mistakes, self_attention_reference, swiglu_backward_mistakes,
+    swiglu_mistakes, temperature_mistakes, top_k_mistakes, top_p_mistakes,
+    train_bpe_mistakes, unigram_mistakes,
 };
 use gpt::{
     AdamW, Bpe, CausalSelfAttention, Config, END_OF_TEXT, Gpt, KvCache, RmsNorm,
@@ -316,7 +317,7 @@ fn rms_norm_backward_matches_numerical_gradients() {
         &grads.d_gain.insert_axis(Axis(0)),
         &d_gain,
         "dg = Σ_rows dY ⊙ x̂, the normalised input",
-        &[],
+        &named!(NAMED, rms_norm_gain_backward_mistakes(&x, 1e-5, &upstream)),
     );
 }
 

@@ -25,10 +25,11 @@ use course_mistakes::gpt::{
     attention_step_mistakes, bigram_mistakes, block_backward_mistakes, block_mistakes,
     cosine_rate_mistakes, count_pairs_mistakes, encode_mistakes, gpt_backward_mistakes,
     gpt_forward_mistakes, merge_pair_mistakes, next_token_loss_mistakes,
-    rms_norm_backward_mistakes, rms_norm_mistakes, rope_backward_mistakes, rope_mistakes,
-    self_attention_backward_mistakes, self_attention_mistakes, swiglu_backward_mistakes,
-    swiglu_mistakes, temperature_mistakes, top_k_mistakes, top_p_mistakes,
-    train_bpe_mistakes, unigram_mistakes,
+    rms_norm_backward_mistakes, rms_norm_gain_backward_mistakes, rms_norm_mistakes,
+    rope_backward_mistakes, rope_mistakes, self_attention_backward_mistakes,
+    self_attention_mistakes, swiglu_backward_mistakes, swiglu_mistakes,
+    temperature_mistakes, top_k_mistakes, top_p_mistakes, train_bpe_mistakes,
+    unigram_mistakes,
 };
 use gpt as lesson;
 use lesson::Sampling;
@@ -435,7 +436,7 @@ fn rms_norm_backward_matches_the_jacobian() {
             &row(&d_gain),
             &row(&NUMPY.vector("rms_d_gain")),
             &tr!(MESSAGES, "rms-d-gain-hint"),
-            &[],
+            &named!(NAMED, rms_norm_gain_backward_mistakes(&x, 1e-5, &up)),
         );
     });
 }
