@@ -273,7 +273,10 @@ pub fn fetch(
 /// build of this or another checker waits for cargo's own lock on the folder with its time
 /// limit running. Workers of one process and other processes take turns alike (an advisory
 /// lock on a file in the folder; each open of it is a separate holder).
-struct BuildTurn(std::fs::File);
+struct BuildTurn {
+    /// Held, never read: the lock lasts as long as the file is open.
+    _held: std::fs::File,
+}
 
 impl BuildTurn {
     /// Waits for the turn at `target_dir`.
@@ -286,7 +289,7 @@ impl BuildTurn {
         })?;
         file.lock()
             .with_context(|| tr!(INSTRUCTOR, "scratch-could-not-lock"))?;
-        Ok(Self(file))
+        Ok(Self { _held: file })
     }
 }
 

@@ -101,8 +101,8 @@ pub struct Finished {
     /// What the child wrote to its tape descriptor (fd 3), if it was given one; `None`
     /// when it wrote more than allowed.
     pub tape: Option<Vec<u8>>,
-    /// With a [`Watch`], each tape line that ended with its `marker`, and when the
-    /// checker read it (from the child's start), in the order they came.
+    /// With a [`Watch`], each tape line it accepted as progress, and when the checker read
+    /// it (from the child's start), in the order they came.
     pub marks: Vec<(Vec<u8>, Duration)>,
 }
 
@@ -135,20 +135,28 @@ pub fn run(
     run_watched(command, input, limits, tape_bytes.map(|cap| (cap, None)))
 }
 
+/// Whether a tape line that ends with a [`Watch`]'s marker is the progress expected next,
+/// given how many lines were accepted as progress before it.
+pub type Progress = std::sync::Arc<dyn Fn(&[u8], usize) -> bool + Send + Sync>;
+
 /// How long a child that records several tests may run: `idle` without a new tape line
-/// that ends with `marker` (a test's end), and `total` in all.
+/// that ends with `marker` (a test's end) and that `progress` accepts, and `total` in all.
 ///
-/// Only marked lines count, and each is timed when the checker reads it: what else the
+/// Only accepted lines count, and each is timed when the checker reads it: what else the
 /// child writes on its tape, however much or often, neither keeps it alive nor changes a
-/// time the checker measured.
-#[derive(Debug, Clone, Copy)]
+/// time the checker measured. Code under test can write on its tape too, so a line that
+/// merely looks like a test's end is not progress: `progress` accepts only the end of the
+/// test expected next (else a process could keep itself alive with made-up ends).
+#[derive(Clone)]
 pub struct Watch {
-    /// The longest wait for the next marked line.
+    /// The longest wait for the next accepted line.
     pub idle: Duration,
     /// The longest run in all.
     pub total: Duration,
-    /// How a line that marks progress ends.
+    /// How a line that may mark progress ends.
     pub marker: &'static [u8],
+    /// Which of those lines are progress.
+    pub progress: Progress,
 }
 
 /// [`run`], with a tape of at most `cap` bytes and, with a [`Watch`], a time limit that
@@ -184,9 +192,15 @@ pub fn run_watched(
     // Our copy of the write end closes here, so the reader sees the end of the tape
     // when the child (and everything it started) is gone.
     let start = Instant::now();
-    let marker = watch.map(|watch| watch.marker);
+    let marking = watch
+        .as_ref()
+        .map(|watch| (watch.marker, watch.progress.clone()));
     let tape_reader = tape.map(|((read, _write), cap)| {
-        capture_tape(read, cap, marker.map(|m| (m, start, marks.clone())))
+        capture_tape(
+            read,
+            cap,
+            marking.map(|(marker, progress)| (marker, progress, start, marks.clone())),
+        )
     });
     let mut child = spawned?;
 
@@ -197,7 +211,7 @@ pub fn run_watched(
         let _ = stdin.write_all(input);
     }
 
-    let status = match watch {
+    let status = match &watch {
         None => wait_with_timeout(&mut child, limits.timeout, None)?,
         Some(watch) => {
             wait_with_timeout(&mut child, watch.total, Some((watch.idle, &marks.count)))?
@@ -269,7 +283,7 @@ fn tape_pipe(_account: Option<Account>) -> Result<TapeEnds> {
 fn capture_tape(
     read: std::os::fd::OwnedFd,
     cap: usize,
-    marking: Option<(&'static [u8], Instant, std::sync::Arc<Marks>)>,
+    marking: Option<(&'static [u8], Progress, Instant, std::sync::Arc<Marks>)>,
 ) -> thread::JoinHandle<Option<Vec<u8>>> {
     thread::spawn(move || {
         let mut pipe = std::fs::File::from(read);
@@ -289,7 +303,7 @@ fn capture_tape(
                 // Keep draining so the child never blocks on a full pipe.
                 overflowed = true;
             }
-            let Some((marker, start, marks)) = &marking else {
+            let Some((marker, progress, start, marks)) = &marking else {
                 continue;
             };
             for &byte in &buffer[..n] {
@@ -304,6 +318,10 @@ fn capture_tape(
                 }
                 if let Some(current) = line.take()
                     && current.ends_with(marker)
+                    && progress(
+                        &current,
+                        marks.count.load(std::sync::atomic::Ordering::SeqCst),
+                    )
                 {
                     marks
                         .lines
@@ -325,7 +343,7 @@ fn capture_tape(
 fn capture_tape(
     _read: (),
     _cap: usize,
-    _marking: Option<(&'static [u8], Instant, std::sync::Arc<Marks>)>,
+    _marking: Option<(&'static [u8], Progress, Instant, std::sync::Arc<Marks>)>,
 ) -> thread::JoinHandle<Option<Vec<u8>>> {
     thread::spawn(|| None)
 }

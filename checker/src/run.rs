@@ -169,16 +169,30 @@ pub fn record_batch(
             .map(|s| s * names.len().max(1) as u64),
         ..context.limits
     };
-    // The process may go on while tests keep ending; what it writes otherwise on its tape
-    // keeps nothing alive. Whether each test kept to its own limit is decided afterwards,
-    // from the times the checker saw each test end (see [`TestTape::ended_at`]).
+    // The process may go on while tests keep ending, each in the order given: the end of
+    // the test expected next, and only that, restarts the idle clock (code under test
+    // writing made-up ends kept a batch alive for its whole budget while no test ended,
+    // and then exited to start another). What it writes otherwise keeps nothing alive.
+    // Whether each test kept to its own limit is decided afterwards, from the times the
+    // checker saw each test end (see [`TestTape::ended_at`]).
+    let expected: Vec<String> = names.iter().map(|&name| name.to_owned()).collect();
     let watch = Watch {
         idle: per_test,
         total: per_test * names.len().max(1) as u32,
         marker: END_MARK,
+        progress: std::sync::Arc::new(move |line: &[u8], before: usize| {
+            expected
+                .get(before)
+                .is_some_and(|name| ended_test(line).as_ref() == Some(name))
+        }),
     };
     let mut finished = context.in_turn(|| {
-        process::run_watched(command, b"", limits, Some((MAX_TAPE_BYTES, Some(watch))))
+        process::run_watched(
+            command,
+            b"",
+            limits,
+            Some((MAX_TAPE_BYTES, Some(watch.clone()))),
+        )
     })?;
     if context.sandbox.is_active() {
         finished.status = finished.status.map(process::unwrap_sandbox_status);
@@ -186,17 +200,7 @@ pub fn record_batch(
     let mut tapes = finished.tape.as_deref().map(split_tape);
     if let Some(tapes) = &mut tapes {
         for (line, at) in &finished.marks {
-            let Some((name, entry)) = std::str::from_utf8(line)
-                .ok()
-                .and_then(|line| line.split_once(' '))
-            else {
-                continue;
-            };
-            let Ok(name) = <String as Taped>::read(&mut std::iter::once(name.to_owned()))
-            else {
-                continue;
-            };
-            if entry == END
+            if let Some(name) = ended_test(line)
                 && let Some(tape) = tapes.get_mut(&name)
                 && tape.ended_at.is_none()
             {
@@ -212,6 +216,13 @@ pub fn record_batch(
 
 /// How the line that ends a test's body ends: a space and [`END`].
 const END_MARK: &[u8] = b" .";
+
+/// The test whose body `line` says ended, if it is such a line.
+fn ended_test(line: &[u8]) -> Option<String> {
+    let (name, entry) = std::str::from_utf8(line).ok()?.split_once(' ')?;
+    let name = <String as Taped>::read(&mut std::iter::once(name.to_owned())).ok()?;
+    (entry == END).then_some(name)
+}
 
 /// What a run of several tests gave.
 pub struct Batch {

@@ -174,6 +174,16 @@ fn the_note_on_earlier_lessons_reads_no_more_than_grading_accepts() {
 }
 
 #[test]
+fn made_up_test_ends_buy_no_time() {
+    // Lines that look like a test's end, but are not the end of the test expected next,
+    // do not restart the clock: the test that writes them runs out of time where it is
+    // (and counts as a timeout), instead of exiting before the run's budget and having
+    // every later test run again, once per call.
+    let graded = padding_trick("fakes_test_ends");
+    assert_only_padding_tests_fail(&graded, "timeout", "did not finish within 3 s");
+}
+
+#[test]
 fn writing_on_the_channel_buys_no_time() {
     // A test that keeps its result channel busy for four times its limit, then returns
     // the right value, is out of time (the checker's clock decides, not the channel).
