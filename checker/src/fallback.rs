@@ -160,8 +160,17 @@ impl Fallback {
         if account.uid == 0 {
             bail!(tr!(INSTRUCTOR, "fallback-account-is-root"));
         }
+        if account.uid == NOBODY {
+            bail!(tr!(INSTRUCTOR, "fallback-account-is-shared"));
+        }
         let secret = answers(course);
-        if let Some(readable) = readable_by(account, &secret)? {
+        let history = [course.root.join(".git"), course.target_dir()];
+        let entered = accessible_by(account, &history, nix::unistd::AccessFlags::X_OK)?;
+        let read = match entered {
+            Some(folder) => Some(folder),
+            None => accessible_by(account, &secret, nix::unistd::AccessFlags::R_OK)?,
+        };
+        if let Some(readable) = read {
             let path = readable.display().to_string();
             let course = course.root.display().to_string();
             bail!(tr!(
@@ -285,8 +294,14 @@ pub fn let_the_sandbox_pass(_course: &Course) -> Result<()> {
     Ok(())
 }
 
+/// The user id of `nobody`, which system services share: every process of the `--run-as`
+/// account is killed after each run, theirs too.
+const NOBODY: u32 = 65534;
+
 /// Every file of `course` whose contents answer a lesson: the reference solutions and the
-/// suites (with their reference values and the held-out tier).
+/// suites (with their reference values and the held-out tier). The course's `.git` (every
+/// version of them) and its build folder (suites and solutions compiled) hold them too:
+/// the account may not even enter those.
 fn answers(course: &Course) -> Vec<PathBuf> {
     [
         course.root.join("solutions"),
@@ -300,10 +315,15 @@ fn answers(course: &Course) -> Vec<PathBuf> {
     .collect()
 }
 
-/// The first of `paths` that `account` can read, if any, asked of the kernel by a process
-/// of that account (the permissions of every folder on the way count, as they do for it).
+/// The first of `paths` that `account` can access `how` (read, or enter a folder), if any,
+/// asked of the kernel by a process of that account (the permissions of every folder on
+/// the way count, as they do for it).
 #[cfg(unix)]
-fn readable_by(account: Account, paths: &[PathBuf]) -> Result<Option<PathBuf>> {
+fn accessible_by(
+    account: Account,
+    paths: &[PathBuf],
+    how: nix::unistd::AccessFlags,
+) -> Result<Option<PathBuf>> {
     use std::os::unix::ffi::OsStrExt;
     // Exit statuses 1 to 250 name a readable path of the chunk; 0 says none is.
     for chunk in paths.chunks(250) {
@@ -311,7 +331,7 @@ fn readable_by(account: Account, paths: &[PathBuf]) -> Result<Option<PathBuf>> {
             .iter()
             .filter_map(|path| std::ffi::CString::new(path.as_os_str().as_bytes()).ok())
             .collect();
-        if let Some(index) = crate::process::first_accessible_to(account, &names)? {
+        if let Some(index) = crate::process::first_accessible_to(account, &names, how)? {
             return Ok(chunk.get(index).cloned());
         }
     }

@@ -484,19 +484,20 @@ pub fn end_every_process_of(account: Account) {
 #[cfg(not(unix))]
 pub fn end_every_process_of(_account: Account) {}
 
-/// The index of the first of `paths` that `account` may read, asked of the kernel by a
-/// process of that account.
+/// The index of the first of `paths` that `account` may access `how` (read, or pass
+/// through a folder), asked of the kernel by a process of that account.
 #[cfg(unix)]
 pub fn first_accessible_to(
     account: Account,
     paths: &[std::ffi::CString],
+    how: nix::unistd::AccessFlags,
 ) -> Result<Option<usize>> {
-    use nix::unistd::{AccessFlags, access};
+    use nix::unistd::access;
     let paths = paths.to_vec();
     let code = as_account(account, move || {
         paths
             .iter()
-            .position(|path| access(path.as_c_str(), AccessFlags::R_OK).is_ok())
+            .position(|path| access(path.as_c_str(), how).is_ok())
             .map_or(0, |index| (index + 1).min(250) as i32)
     })?;
     Ok((1..=250).contains(&code).then(|| code as usize - 1))

@@ -83,8 +83,10 @@ process-could-not-look-up-user = 无法查找用户 `{ $user }`
 process-no-such-user = 没有用户 `{ $user }`：请创建它，或者去掉 --run-as
 # en: 42d6a5b1c75d7041
 fallback-account-is-root = --run-as 指定的是 root：没有沙箱时，被测代码必须以一个专用、不拥有任何文件的账户运行（例如 `adduser --disabled-password student`）
-# en: 20b907c45b90900f
-fallback-answers-readable = --run-as 指定的账户可以读取 { $path }：没有沙箱时，它能读到的任何东西都不可以包含答案。请让参考答案和测试套件对它不可读（例如 `chmod -R o-rwx { $course }/solutions`，Gradescope 包的 setup 就是这样做的），或者在能运行 bubblewrap 的地方评分
+# en: 0cafdd72784522ba
+fallback-account-is-shared = --run-as 指定的是 `nobody`，系统服务共用这个账户：每次运行之后，这个账户的所有进程都会被结束，它们的也不例外。请用一个专用账户（例如 `useradd --system --no-create-home course-grader`）
+# en: 3da3c4932e27f7de
+fallback-answers-readable = --run-as 指定的账户能读取或进入 { $path }：没有沙箱时，它能接触到的任何东西都不可以含有答案。请让它接触不到参考解、测试套件、课程的 .git 和构建文件夹（例如 `chmod -R o-rwx { $course }/solutions` 和 `chmod o-rwx { $course }/.git { $course }/target`，Gradescope 包的 setup 就是这样做的），或者在能运行 bubblewrap 的地方评分
 # en: abfe0003d190f437
 process-run-as-needs-unix = --run-as { $user }：以另一个用户身份运行测试需要 Unix 系统
 # en: 39636246e7688d7d

@@ -29,6 +29,8 @@ cargo fetch --locked
 
 id -u student >/dev/null 2>&1 || adduser --disabled-password --gecos "" student
 # Code under test runs as `student`, where bubblewrap cannot: it cannot read the solutions
-# and their suites (the checker refuses to grade while it can), nor the checker's build
-# folder (the checker keeps it root's), and it cannot write the results.
+# and their suites, nor enter the course's build folder or .git (the checker refuses to
+# grade while it can), and it cannot write the results.
 chmod -R o-rwx "$course/solutions" "$source_dir"
+chmod o-rwx "$course/target"
+if [ -d "$course/.git" ]; then chmod o-rwx "$course/.git"; fi
