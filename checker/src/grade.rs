@@ -468,11 +468,21 @@ fn record(
         progress,
     };
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    crate::pool::for_each(&plan.groups, options.jobs, |_, group| {
-        if let Err(error) = recorder.group(group) {
-            *failure.lock().expect("no worker panics") = Some(error);
-        }
-    });
+    // Every held-out group after every graded one, in a phase of its own: without the
+    // sandbox, tests share the account's /tmp, and a held-out test that wrote its inputs
+    // there could have them shown by a later graded test's message, which students see
+    // before the grades are published.
+    let (graded, held_out): (Vec<&Vec<usize>>, Vec<&Vec<usize>>) = plan
+        .groups
+        .iter()
+        .partition(|group| plan.test(group[0]).tier != crate::course::Tier::HeldOut);
+    for phase in [graded, held_out] {
+        crate::pool::for_each(&phase, options.jobs, |_, group| {
+            if let Err(error) = recorder.group(group) {
+                *failure.lock().expect("no worker panics") = Some(error);
+            }
+        });
+    }
     if let Some(error) = failure.into_inner().expect("no worker panics") {
         return Err(error.context(tr!(MESSAGES, "grade-could-not-run-test")));
     }

@@ -184,6 +184,85 @@ fn made_up_test_ends_buy_no_time() {
 }
 
 #[test]
+fn held_out_inputs_are_not_shown_by_a_graded_test() {
+    // Lesson 02's softmax_rows writes the name of every held-out test that calls it to a
+    // file in /tmp; lesson 03's split_heads panics with that file's contents, in a graded
+    // test, whose message students see before grades are published. In the sandbox each
+    // test has a /tmp of its own; without it (`--run-as`) tests share the account's /tmp,
+    // and every held-out test runs after every graded one.
+    let stash = format!(
+        "/tmp/course-held-out-stash-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    let submission = Submission::solved();
+    submission.inject(
+        "pub fn softmax_rows(",
+        &format!(
+            "if let Some(name) = std::thread::current().name().filter(|n| n.starts_with(\"heldout_\")) {{ \
+             use std::io::Write as _; \
+             if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open({stash:?}) {{ \
+             let _ = writeln!(file, \"{{name}}\"); }} }}"
+        ),
+    );
+    let lesson_03 = "03-multi-head-attention";
+    let solved_03 =
+        crate::util::course_root().join(format!("solutions/{lesson_03}/src/lib.rs"));
+    let text = std::fs::read_to_string(solved_03).unwrap();
+    let signature = "pub fn split_heads(";
+    let start = text.find(signature).unwrap();
+    let brace = start + text[start..].find('{').unwrap() + 1;
+    submission.write(
+        &format!("{lesson_03}/src/lib.rs"),
+        &format!(
+            "{}\nif let Ok(text) = std::fs::read_to_string({stash:?}) {{ if !text.is_empty() {{ panic!(\"stashed: {{text}}\"); }} }}\n{}",
+            &text[..brace],
+            &text[brace..]
+        ),
+    );
+    let output = crate::util::checker()
+        .args([
+            "grade",
+            LESSON,
+            lesson_03,
+            "--format",
+            "json",
+            "--test-timeout",
+            "3",
+        ])
+        .arg("--lessons-dir")
+        .arg(submission.path())
+        .args(crate::util::without_sandbox())
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&stash);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let leaked: Vec<String> = json["lessons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|lesson| lesson["tests"].as_array().unwrap().iter())
+        .filter(|test| test["tier"] != "held_out")
+        .filter_map(|test| test["message"].as_str())
+        .filter(|message| message.contains("heldout_"))
+        .map(str::to_owned)
+        .collect();
+    assert!(
+        leaked.is_empty(),
+        "a graded test shows held-out test names: {leaked:?}"
+    );
+}
+
+#[test]
 fn writing_on_the_channel_buys_no_time() {
     // A test that keeps its result channel busy for four times its limit, then returns
     // the right value, is out of time (the checker's clock decides, not the channel).
