@@ -279,12 +279,25 @@ impl Drop for Fallback {
 /// executable it shows the test: the checker's build folder must let the account pass
 /// through (not list it), as it does unless a grading without a sandbox made it root's
 /// alone. What the sandbox shows the test is still its executable only.
+///
+/// The course's build folder above it must let the account pass too: an instructor who
+/// closed it to the account for grading without a sandbox (`chmod o-rwx target`, as the
+/// Gradescope bundle's setup does) gets it back passable, not listable.
 #[cfg(unix)]
 pub fn let_the_sandbox_pass(course: &Course) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let scratch = course.scratch_dir();
     std::fs::create_dir_all(&scratch)?;
     std::fs::set_permissions(&scratch, std::fs::Permissions::from_mode(0o711))?;
+    let mut folder = scratch.parent();
+    let target = course.target_dir();
+    while let Some(dir) = folder.filter(|dir| dir.starts_with(&target)) {
+        let mode = std::fs::metadata(dir)?.permissions().mode();
+        if mode & 0o011 != 0o011 {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode | 0o011))?;
+        }
+        folder = dir.parent();
+    }
     Ok(())
 }
 
