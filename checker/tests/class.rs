@@ -7,8 +7,14 @@ use std::path::Path;
 /// Grades the class in `dir` with `checker class --format <format>` (in the fallback the
 /// environment asks for, if any) and returns the gradebook.
 fn grade_class(dir: &Path, format: &str) -> String {
+    grade_class_with(dir, format, &[])
+}
+
+/// [`grade_class`], with `extra` options.
+fn grade_class_with(dir: &Path, format: &str, extra: &[&str]) -> String {
     let output = checker()
         .args(["class", "--format", format, "--test-timeout", "3"])
+        .args(extra)
         .args(crate::util::without_sandbox())
         .arg(dir)
         .output()
@@ -244,23 +250,7 @@ fn a_build_that_runs_out_of_time_costs_its_classmates_nothing() {
         enrol(dir, student, &Submission::solved());
     }
     const LIMIT: &str = "40";
-    let output = checker()
-        .args([
-            "class",
-            "--format",
-            "csv",
-            "--test-timeout",
-            "3",
-            "--jobs",
-            "2",
-        ])
-        .args(["--build-timeout", LIMIT])
-        .args(crate::util::without_sandbox())
-        .arg(dir)
-        .output()
-        .unwrap();
-    let csv = String::from_utf8(output.stdout).unwrap();
-    assert_eq!(output.status.code(), Some(0), "{csv}");
+    let csv = grade_class_with(dir, "csv", &["--jobs", "2", "--build-timeout", LIMIT]);
     let mut rows = csv::Reader::from_reader(csv.as_bytes());
     let headers = rows.headers().unwrap().clone();
     let column = |name: &str| headers.iter().position(|h| h == name).unwrap();
