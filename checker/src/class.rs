@@ -38,6 +38,10 @@ pub struct StudentResult {
     /// Their report, when they could be graded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub report: Option<CourseReport>,
+    /// Where their lessons were graded from (the folder, or where their archive was
+    /// unpacked), for the class report's comparison of sources; never in a gradebook.
+    #[serde(skip)]
+    pub lessons_dir: Option<PathBuf>,
 }
 
 /// A class's results: the lessons graded and every student, sorted by name.
@@ -53,8 +57,8 @@ pub struct Gradebook {
 pub trait ClassProgress: Sync {
     /// The class has this many students.
     fn start(&self, students: usize);
-    /// One student is done.
-    fn student_done(&self, student: &str);
+    /// One student is done: called from the worker that graded them, as soon as they are.
+    fn student_done(&self, result: &StudentResult);
 }
 
 /// Grades every submission in `dir`.
@@ -128,23 +132,26 @@ pub fn grade_class(
         .and_then(|()| locate_lessons(path, &unpacked.join(student)))
         .and_then(|lessons_dir| {
             grade::grade(course, &lessons, &lessons_dir, &per_student, &|_| {})
+                .map(|report| (report, lessons_dir))
         });
         let result = match outcome {
-            Ok(report) => StudentResult {
+            Ok((report, lessons_dir)) => StudentResult {
                 student: student.clone(),
                 score: report.score,
                 error: None,
                 report: Some(report),
+                lessons_dir: Some(lessons_dir),
             },
             Err(error) => StudentResult {
                 student: student.clone(),
                 score: 0.0,
                 error: Some(crate::report::printable(&format!("{error:#}"))),
                 report: None,
+                lessons_dir: None,
             },
         };
+        progress.student_done(&result);
         results.lock().expect("no worker panics")[index] = Some(result);
-        progress.student_done(student);
     });
     let students = results
         .into_inner()

@@ -229,6 +229,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         #[command(flatten)]
+        report: ReportArgs,
+        #[command(flatten)]
         limits: LimitArgs,
     },
     /// For instructors: write the student edition of the course into OUT (lessons, the
@@ -321,6 +323,28 @@ pub struct LimitArgs {
     /// grader's files. The checker must run as root to switch users.
     #[arg(long, value_name = "USER", help_heading = INSTRUCTORS)]
     pub run_as: Option<String>,
+}
+
+/// What `class` writes beside the gradebook.
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    /// Also write the class report into the folder OUT: index.html (one self-contained
+    /// page: scores, the mistakes the class made by name, who is stuck, similar
+    /// submissions, a section per student) and report.json, the data it is drawn from.
+    #[arg(long, value_name = "OUT")]
+    pub report: Option<PathBuf>,
+    /// Record this run in the SQLite database FILE (created if needed), one row per
+    /// student, lesson and test; the report then shows the trends across the runs
+    /// recorded there.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// The run's name in the history (default: the date).
+    #[arg(long, value_name = "TEXT", requires = "history")]
+    pub run_label: Option<String>,
+    /// The Python that has copydetect (`pip install copydetect`), which compares the
+    /// submissions for the report's section on similar ones.
+    #[arg(long, value_name = "FILE", default_value = "python3")]
+    pub python: PathBuf,
 }
 
 /// Gradebook formats.

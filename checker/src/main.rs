@@ -8,6 +8,8 @@
 mod cascade;
 #[cfg(feature = "instructor")]
 mod class;
+#[cfg(feature = "instructor")]
+mod class_report;
 mod classroom;
 mod cli;
 mod compile;
@@ -99,8 +101,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             dir,
             format,
             out,
+            report,
             limits,
-        }) => grade_class(&course, &dir, format, out.as_deref(), &limits),
+        }) => grade_class(&course, &dir, format, out.as_deref(), &report, &limits),
         Some(Command::ExportStudent { out }) => {
             export::export_student(&course, &out)?;
             let out = out.display().to_string();
@@ -127,20 +130,46 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// `class`: grade every submission in `dir` and write the gradebook.
+/// `class`: grade every submission in `dir`, write the gradebook, and the report and
+/// history when asked; end with a few lines on what the class got wrong.
 #[cfg(feature = "instructor")]
 fn grade_class(
     course: &Course,
     dir: &std::path::Path,
     format: ClassFormat,
     out: Option<&std::path::Path>,
+    report_args: &cli::ReportArgs,
     limits: &cli::LimitArgs,
 ) -> Result<ExitCode> {
+    use crate::class_report::{ClassReport, history::History, similarity};
     let options = crate::grade::Options {
         instructor: true,
         ..limits.options()?
     };
-    let book = ui::grade_class_with_progress(course, dir, &options)?;
+    let lessons: Vec<String> = course.select(&[])?.iter().map(|l| l.id.clone()).collect();
+    let history = match &report_args.history {
+        Some(path) => Some(History::start(
+            path,
+            report_args.run_label.as_deref(),
+            &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
+            &lessons,
+        )?),
+        None => None,
+    };
+    // Each student is recorded as soon as they are graded, so that an interrupted run
+    // keeps them; a history that cannot be written is said once and the grading goes on.
+    let history_error = std::sync::Mutex::new(None);
+    let on_student = |result: &crate::class::StudentResult| {
+        if let Some(history) = &history
+            && let Err(error) = history.record(result)
+        {
+            history_error
+                .lock()
+                .expect("no recorder panics")
+                .get_or_insert(error);
+        }
+    };
+    let book = ui::grade_class_with_progress(course, dir, &options, &on_student)?;
     let text = match format {
         ClassFormat::Csv => gradebook::csv(&book)?,
         ClassFormat::Json => gradebook::json(&book),
@@ -153,6 +182,28 @@ fn grade_class(
         })?,
         None => print!("{text}"),
     }
+    if let Some(error) = history_error.into_inner().expect("no recorder panics") {
+        return Err(error.context(tr!(MESSAGES, "history-not-written")));
+    }
+    let mut report = ClassReport::new(course, &book);
+    if let Some(history) = history {
+        let students: Vec<String> =
+            book.students.iter().map(|s| s.student.clone()).collect();
+        report.history = Some(history.finish(&students)?);
+    }
+    if let Some(folder) = &report_args.report {
+        report.similarity = similarity::compare(
+            course,
+            &book,
+            &report_args.python,
+            &similarity::work_dir(course),
+        );
+        report.write(folder)?;
+    }
+    eprint!(
+        "{}",
+        class_report::summary(&report, report_args.report.as_deref())
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -173,6 +224,7 @@ fn grade_class(
     _: &std::path::Path,
     _: ClassFormat,
     _: Option<&std::path::Path>,
+    _: &cli::ReportArgs,
     _: &cli::LimitArgs,
 ) -> Result<ExitCode> {
     anyhow::bail!(tr!(MESSAGES, "instructors-only"))

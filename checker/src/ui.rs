@@ -71,28 +71,35 @@ pub fn grade_with_progress(
     report
 }
 
-/// A progress bar over the students of a class, on standard error when it is a terminal.
+/// A progress bar over the students of a class, on standard error when it is a terminal,
+/// and what to do with each student's result as soon as it is known.
 #[cfg(feature = "instructor")]
-struct ClassBar(ProgressBar);
+struct ClassBar<'a>(
+    ProgressBar,
+    &'a (dyn Fn(&crate::class::StudentResult) + Sync),
+);
 
 #[cfg(feature = "instructor")]
-impl crate::class::ClassProgress for ClassBar {
+impl crate::class::ClassProgress for ClassBar<'_> {
     fn start(&self, students: usize) {
         self.0.set_length(students as u64);
     }
 
-    fn student_done(&self, student: &str) {
-        self.0.set_message(student.to_owned());
+    fn student_done(&self, result: &crate::class::StudentResult) {
+        self.0.set_message(result.student.clone());
         self.0.inc(1);
+        (self.1)(result);
     }
 }
 
-/// Grades a class, showing a bar over its students.
+/// Grades a class, showing a bar over its students, handing each student's result to
+/// `on_student` as soon as it is known.
 #[cfg(feature = "instructor")]
 pub fn grade_class_with_progress(
     course: &crate::course::Course,
     dir: &std::path::Path,
     options: &crate::grade::Options,
+    on_student: &(dyn Fn(&crate::class::StudentResult) + Sync),
 ) -> Result<crate::class::Gradebook> {
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
@@ -106,7 +113,7 @@ pub fn grade_class_with_progress(
     } else {
         ProgressBar::hidden()
     };
-    let progress = ClassBar(bar);
+    let progress = ClassBar(bar, on_student);
     let book = crate::class::grade_class(course, dir, options, &progress);
     progress.0.finish_and_clear();
     book

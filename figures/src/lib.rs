@@ -7,6 +7,7 @@
 //!
 //! - [`svg`] writes a document element by element, each attribute in the order given and
 //!   each number either as Rust writes it or with a fixed number of decimals;
+//! - [`bars`] draws bar charts (a histogram of scores);
 //! - [`chart`] draws line charts: panels side by side, linear or logarithmic axes, grid,
 //!   lines with markers, a legend;
 //! - [`heatmap`] draws matrices as grids of coloured cells with their labels, and colour
@@ -28,6 +29,7 @@
 //! differences between the book's figures (sizes, offsets, which attribute comes first)
 //! are the parameters of [`chart::ChartStyle`] and [`heatmap::Heatmap`].
 
+pub mod bars;
 pub mod chart;
 pub mod colour;
 pub mod heatmap;

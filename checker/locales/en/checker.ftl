@@ -73,6 +73,7 @@ exported-student = Wrote the student edition to { $out }. It holds no solutions 
 verify-consistent = verify: the course is consistent; every solution scores 100% and every stub 0%.
 verify-problems = verify: { $count } problem(s) found.
 gradebook-not-written = could not write the gradebook to { $path }
+history-not-written = the gradebook is written, but this run could not be recorded in the history: run again, or give --history another file
 wrote-gradescope = Wrote the Gradescope autograder to { $out }; upload { $out }/autograder.zip. Try it locally with { $out }/run_autograder (its header says how).
 instructors-only = this checker is the student edition's, built without the instructor's commands: grade a class or write the Gradescope bundle from the course's full repository
 hint-name-the-lesson = name the lesson: `cargo run -p checker -- hint 02-attention --all` (or `--reset`)

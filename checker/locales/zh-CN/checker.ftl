@@ -126,6 +126,8 @@ verify-consistent = verify：课程前后一致；每个参考答案得 100%，�
 verify-problems = verify：发现 { $count } 个问题。
 # en: ad9002aa32d0a7b6
 gradebook-not-written = 无法把成绩册写入 { $path }
+# en: 030de20d5420db49
+history-not-written = 成绩册已写好，但这次运行没能记入历史记录：请再运行一次，或给 --history 另一个文件
 # en: 0a1401a1bfa3f6f6
 wrote-gradescope = 已把 Gradescope 自动评分器写入 { $out }；请上传 { $out }/autograder.zip。可以先用 { $out }/run_autograder 在本地试运行（它的开头说明了用法）。
 # en: d236c6f3fdad0141

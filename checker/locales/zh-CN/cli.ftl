@@ -93,3 +93,11 @@ cli-class-arg-format = 成绩册的格式：csv（每名学生一行，每课得
 cli-class-arg-out = 把成绩册写入 FILE，而不是标准输出。
 # en: 50cfc3c45c808ab3
 cli-arg-out = 一个尚不存在（或为空）的文件夹。
+# en: 667168a345b81088
+cli-class-arg-report = 另把班级报告写入文件夹 OUT：index.html（一个自成一体的网页：分数、全班按名字列出的错误、谁卡住了、相似的作业、每名学生一节）和 report.json，即网页所依据的数据。
+# en: 27dd10fec5fecb18
+cli-class-arg-history = 把这次运行记入 SQLite 数据库 FILE（需要时创建），每名学生、每课、每个测试一行；报告随后显示其中记录的各次运行的趋势。
+# en: 06976af71bf921a3
+cli-class-arg-run-label = 这次运行在历史记录中的名字（默认：日期）。
+# en: 6e202a2086141cfb
+cli-class-arg-python = 装有 copydetect（`pip install copydetect`）的 Python，用来为报告中“相似的作业”一节比较各份作业。

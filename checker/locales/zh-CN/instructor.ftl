@@ -217,3 +217,123 @@ verify-failure = { $test }（{ $message }）
 verify-stub-passes = { $id } 的练习框架通过了本应失败的评分测试：{ $tests }
 # en: e76f9f1c65716f15
 verify-stub-does-not-build = { $id } 的练习框架无法构建：{ $message }
+
+## 班级报告、它的历史记录与相似的作业（class_report/）
+
+# en: 234bf0ad639bdfd9
+history-could-not-open = 无法打开历史数据库 { $path }（一个 SQLite 文件）：请给 --history 一个可以创建文件的路径，或一个已有的历史记录
+# en: 7fa0d6aa09c9c304
+history-not-ours = { $path } 是一个 SQLite 数据库，但不是班级历史记录（其中有别的表）：请给 --history 一个新文件
+# en: f350f9141f81daed
+history-newer-schema = { $path } 是结构版本 { $found } 的班级历史记录，比这个 checker 的版本（{ $known }）新：文件未做任何改动；请用写下它的 checker 记录，或给 --history 一个新文件
+# en: 2d1ea56bbd2e6561
+similarity-unavailable = 没有比较各份作业：{ $python } 没有 copydetect。请安装它（`{ $python } -m pip install copydetect`，或装在虚拟环境里），或用 --python 指定装有它的解释器，然后再运行一次。
+# en: 651908330cb1e24c
+similarity-could-not-run = 无法运行 { $python } 来比较各份作业
+# en: 4eacc247b5b3724c
+similarity-timed-out = 比较各份作业用了超过 { $seconds } 秒，已被停止
+# en: cb7fcf83e4e727cd
+similarity-failed = 用 { $python } 比较各份作业失败：{ $error }
+# en: 395faee55feffaa7
+report-title = 班级报告
+# en: 1850d5b415d7a2fc
+report-summary = { $students } 名学生（其中 { $graded } 名可以评分），{ $lessons } 课。
+# en: 594e84f46e801685
+report-lessons = 各课
+# en: 75ec27c00311c4a7
+report-misconceptions = 常见误解
+# en: 42e234b9c7c11a84
+report-unexplained = 未被解释的失败
+# en: 57954569b9643055
+report-stuck = 卡住的学生
+# en: 4521bcf12c0dabd4
+report-similar = 相似的作业
+# en: f8ea3d72b7b8c9e7
+report-students = 学生
+# en: 6b2556e6fc046a47
+report-misconceptions-note = 检查点出名字的错误，以及犯了这些错误的学生（每名学生每个错误只算一次）。每条都说明错在哪里、应当怎么做；提示是 checker 对该函数给出的提示，章节是书中讲解它的地方。
+# en: 7ec53ada621c6e07
+report-none = 没有。
+# en: a53f4cffcf997cf1
+report-students-count = 学生数
+# en: 78129e431b2d2b21
+report-mistake = 错误
+# en: d45f1672f6244a5d
+report-who = 哪些学生
+# en: f7ff17f30ae1b789
+report-hint = 提示
+# en: ed349216d56bb91a
+report-chapter = 书中章节：{ $chapter }
+# en: 54ea171d3dd36d51
+report-gone = 以前的运行中出现过、现在已没有人再犯的错误：
+# en: 8eda7ed759343e80
+report-unexplained-note = 没有任何已命名错误能解释的失败测试，按测试和消息的第一行分组（数字写作 #）。这里很大的一组，就是检查还不认识的一种错误。
+# en: febcae8c57bdf429
+report-failure = 测试与第一条消息
+# en: 522982625858f095
+report-student = 学生
+# en: f5d2eba3bd632bed
+report-why = 原因
+# en: d44bae8397c22263
+report-lesson = 课
+# en: fc77032ebdb0b335
+report-detail = 详情
+# en: 5a5eee1eee0ab0b0
+report-similar-note = 同一课中比全班通常情况相似得多的成对作业；比较时去掉了该课练习框架和参考解答中的代码。这只是请人去看一看两份作业的理由，不是结论：任何成绩都不取决于它。
+# en: 6c553f93016c1537
+report-similar-none = 没有哪一对特别突出。
+# en: debf216e8c66ae53
+report-pair = 学生
+# en: c648d4820ffb9906
+report-similarity = 相似度
+# en: 889755af9b0a66a6
+report-class-median = 全班中位数
+# en: b84729beddcdae41
+report-student-trend = 各次记录的运行中的分数：{ $scores }
+# en: f99d5351a74abd11
+report-score = 通过
+# en: 896ad3e3bc094700
+report-first-failure = 第一个失败
+# en: 5f26153ce8907830
+report-histogram-title = { $lesson } 的分数
+# en: 4f3450a239a8b5c7
+report-histogram-description = 分数从 0 到 1、以 0.1 为一档的学生人数：{ $counts }
+# en: b90a2881e18e93e7
+report-histogram-axis = 分数
+# en: 552dc0b5141227a1
+report-median = 中位数 { $median }，平均 { $mean }。
+# en: 90a7c989375a7cf7
+report-test = 测试（最难的在前）
+# en: 57e80ef2f4c42ac5
+report-passing = 通过人数
+# en: 71aa768bfc388b2e
+report-held-out = 留出测试
+# en: 7942f3494386107b
+report-stuck-not-submitted = 无法评分
+# en: 82f2d5d3d0288a71
+report-stuck-not-started = 尚未开始
+# en: 63e73bdf445bdc20
+report-stuck-does-not-compile = 无法编译
+# en: aa7dcbac63a77178
+report-stuck-crashing = 崩溃
+# en: a33b50455cde603f
+report-stuck-timing-out = 超时
+# en: ca16e81c732555f4
+report-stuck-blocked = 被前面的课挡住
+# en: 5030a3b036bd85cb
+report-blocked-by = { $earlier } 也没有通过，而这一课建立在它之上：请先修好 { $earlier }
+# en: bb796e55ad00572d
+summary-class = 全班：{ $students } 名学生，{ $graded } 名已评分。
+# en: 5fcee4beed707e59
+summary-no-mistakes = 没有点出名字的错误。
+# en: 33e1fc6990e2c965
+summary-mistakes = 最常见的错误：
+# 每个错误一行：学生人数、它的键、有历史记录时以前各次运行的人数、它的说明。
+# en: f5000163bc95f1e1
+summary-mistake = {"  "}{ $count } × { $key }{ $trend }：{ $text }
+# en: 1b00068c85d086a1
+summary-more = {"，"}另有 { $count } 名
+# en: 68dc8659c877eaa7
+summary-stuck = { $kind }：{ $count }（{ $names }）
+# en: b5b2c860132fc0a2
+summary-report = 报告：{ $page }

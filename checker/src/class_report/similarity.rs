@@ -1,0 +1,391 @@
+//! Pairs of submissions far more alike than the class's usual, for a human to look at.
+//!
+//! The comparison is copydetect's (<https://github.com/blingenf/copydetect>, from PyPI:
+//! `pip install copydetect`): it tokenises each file with Pygments' Rust lexer, names and
+//! literals made generic, and fingerprints the token stream by winnowing (Schleimer,
+//! Wilkerson and Aiken, 2003; MOSS's algorithm), so renaming variables, changing comments
+//! or reflowing lines hides nothing. For each lesson, every student's `src/` whose lesson
+//! was graded (an untouched stub has nothing of its own) becomes one file, and every pair
+//! is compared. Code the lesson's stub or its reference solution holds is *boilerplate*,
+//! counted for nobody: two correct solutions resemble each other through the solution;
+//! what counts is what they share beyond it.
+//!
+//! A pair's similarity is the mean of the two shares of each file's tokens that match the
+//! other. A pair is flagged when it is at least [`FLOOR`] and far above the lesson's usual:
+//! the median of its pairs plus [`SPREADS`] times their spread (the median absolute
+//! deviation, scaled to a standard deviation). The report says that a flag is a reason to
+//! look, never a finding, and no grade depends on it.
+//!
+//! Sources are read as grading reads them: regular files only, no link followed, at most
+//! [`MAX_SOURCE_BYTES`] per student and lesson. The tool runs in a process of its own,
+//! reading only the folder written for it, with a time limit.
+
+use crate::class::Gradebook;
+use crate::course::Course;
+use crate::messages::INSTRUCTOR;
+use crate::report::LessonStatus;
+use anyhow::{Context, Result, bail};
+use course_i18n::tr;
+use serde::{Deserialize, Serialize};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The lowest similarity ever flagged.
+pub const FLOOR: f64 = 0.5;
+/// How many spreads above the lesson's median a flagged pair is.
+pub const SPREADS: f64 = 4.0;
+/// The most source read per student and lesson.
+pub const MAX_SOURCE_BYTES: usize = 512 << 10;
+/// How long the comparison may take.
+const TIME_LIMIT: Duration = Duration::from_secs(600);
+
+/// The script that runs copydetect on the folders the checker writes.
+const SCRIPT: &str = include_str!("similarity.py");
+
+/// What the similarity section shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Similarity {
+    /// `done`, `not_asked` (no `--report`), `unavailable` (the tool is not installed)
+    /// or `failed`.
+    pub status: SimilarityStatus,
+    /// What to do when it is unavailable or failed; the tool's version when done.
+    pub detail: String,
+    /// The flagged pairs, most alike first.
+    pub pairs: Vec<Pair>,
+}
+
+/// Whether the comparison ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SimilarityStatus {
+    /// It ran.
+    Done,
+    /// Nobody asked.
+    NotAsked,
+    /// The tool is not installed.
+    Unavailable,
+    /// The tool failed.
+    Failed,
+}
+
+/// Two submissions of one lesson far more alike than the class's usual.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pair {
+    /// The lesson.
+    pub lesson: String,
+    /// One student.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// Their similarity, from 0 to 1.
+    pub similarity: f64,
+    /// The median similarity of the lesson's pairs.
+    pub class_median: f64,
+}
+
+impl Similarity {
+    /// The section when nobody asked for it.
+    pub fn not_asked() -> Self {
+        Self {
+            status: SimilarityStatus::NotAsked,
+            detail: String::new(),
+            pairs: Vec::new(),
+        }
+    }
+}
+
+/// The script's answer.
+#[derive(Deserialize)]
+struct Answer {
+    #[serde(default)]
+    missing: bool,
+    #[serde(default)]
+    version: String,
+    #[serde(default)]
+    lessons: Vec<LessonAnswer>,
+}
+
+#[derive(Deserialize)]
+struct LessonAnswer {
+    id: String,
+    files: Vec<String>,
+    similarity: Vec<Vec<f64>>,
+}
+
+/// Compares the graded submissions of `book` lesson by lesson with copydetect, run by
+/// `python` (a Python interpreter that has it), in a folder under `work`.
+pub fn compare(
+    course: &Course,
+    book: &Gradebook,
+    python: &Path,
+    work: &Path,
+) -> Similarity {
+    match run(course, book, python, work) {
+        Ok(similarity) => similarity,
+        Err(error) => Similarity {
+            status: SimilarityStatus::Failed,
+            detail: crate::report::printable(&format!("{error:#}")),
+            pairs: Vec::new(),
+        },
+    }
+}
+
+fn run(
+    course: &Course,
+    book: &Gradebook,
+    python: &Path,
+    work: &Path,
+) -> Result<Similarity> {
+    if work.exists() {
+        std::fs::remove_dir_all(work)?;
+    }
+    // Students are files named by their index: a name is the student's to choose.
+    let mut lessons = Vec::new();
+    for id in &book.lessons {
+        let lesson = course.lesson(id)?;
+        let dir = work.join(id).join("students");
+        let boilerplate = work.join(id).join("boilerplate");
+        std::fs::create_dir_all(&dir)?;
+        std::fs::create_dir_all(&boilerplate)?;
+        let stub: String = course
+            .stub_sources(lesson)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect();
+        std::fs::write(boilerplate.join("stub.rs"), stub)?;
+        let solution = course.solutions_dir().join(id).join("src");
+        std::fs::write(boilerplate.join("solution.rs"), sources(&solution))?;
+        for (index, student) in book.students.iter().enumerate() {
+            let graded = student
+                .report
+                .iter()
+                .flat_map(|r| &r.lessons)
+                .any(|l| l.id == *id && l.status == LessonStatus::Graded);
+            let Some(lessons_dir) = &student.lessons_dir else {
+                continue;
+            };
+            if graded {
+                let text = sources(&lessons_dir.join(id).join("src"));
+                std::fs::write(dir.join(format!("{index:05}.rs")), text)?;
+            }
+        }
+        lessons.push(serde_json::json!({
+            "id": id,
+            "dir": dir,
+            "boilerplate": boilerplate,
+        }));
+    }
+    let request = serde_json::json!({ "lessons": lessons }).to_string();
+    let answer = ask(python, &request, work)?;
+    if answer.missing {
+        return Ok(Similarity {
+            status: SimilarityStatus::Unavailable,
+            detail: tr!(
+                INSTRUCTOR,
+                "similarity-unavailable",
+                python = python.display().to_string()
+            ),
+            pairs: Vec::new(),
+        });
+    }
+    let mut pairs = Vec::new();
+    for lesson in &answer.lessons {
+        let student = |file: &str| -> Option<String> {
+            let index: usize = file.strip_suffix(".rs")?.parse().ok()?;
+            Some(book.students.get(index)?.student.clone())
+        };
+        pairs.extend(flagged(
+            &lesson.id,
+            &lesson.files,
+            &lesson.similarity,
+            student,
+        ));
+    }
+    pairs.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then_with(|| (&a.lesson, &a.a, &a.b).cmp(&(&b.lesson, &b.a, &b.b)))
+    });
+    Ok(Similarity {
+        status: SimilarityStatus::Done,
+        detail: format!("copydetect {}", answer.version),
+        pairs,
+    })
+}
+
+/// The pairs of one lesson to flag, from the similarity matrix of its `files`.
+fn flagged(
+    lesson: &str,
+    files: &[String],
+    matrix: &[Vec<f64>],
+    student: impl Fn(&str) -> Option<String>,
+) -> Vec<Pair> {
+    let mut all = Vec::new();
+    for i in 0..files.len() {
+        for j in i + 1..files.len() {
+            let value = matrix
+                .get(i)
+                .and_then(|row| row.get(j))
+                .copied()
+                .unwrap_or(0.0);
+            all.push((i, j, value));
+        }
+    }
+    let values: Vec<f64> = all.iter().map(|p| p.2).collect();
+    let median = super::median(&values);
+    let deviations: Vec<f64> = values.iter().map(|v| (v - median).abs()).collect();
+    let spread = 1.4826 * super::median(&deviations);
+    let threshold = FLOOR.max(median + SPREADS * spread);
+    all.into_iter()
+        .filter(|&(_, _, value)| value >= threshold)
+        .filter_map(|(i, j, value)| {
+            let (a, b) = (student(&files[i])?, student(&files[j])?);
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            Some(Pair {
+                lesson: lesson.to_owned(),
+                a,
+                b,
+                similarity: value,
+                class_median: median,
+            })
+        })
+        .collect()
+}
+
+/// The `.rs` files under `src`, one after the other in the order of their paths, at most
+/// [`MAX_SOURCE_BYTES`] of them.
+fn sources(src: &Path) -> String {
+    let mut text = String::new();
+    for entry in crate::files::regular_files(src).filter_map(Result::ok) {
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let Ok(file) = std::fs::File::open(entry.path()) else {
+            continue;
+        };
+        let left = MAX_SOURCE_BYTES.saturating_sub(text.len());
+        let mut bytes = Vec::new();
+        if file.take(left as u64).read_to_end(&mut bytes).is_err() {
+            continue;
+        }
+        text.push_str(&String::from_utf8_lossy(&bytes));
+        text.push('\n');
+        if text.len() >= MAX_SOURCE_BYTES {
+            break;
+        }
+    }
+    text
+}
+
+/// Runs the script with `python`, `request` on its standard input, within [`TIME_LIMIT`].
+fn ask(python: &Path, request: &str, work: &Path) -> Result<Answer> {
+    let script = work.join("similarity.py");
+    std::fs::write(&script, SCRIPT)?;
+    let shown = python.display().to_string();
+    let mut child = match Command::new(python)
+        .arg(&script)
+        .current_dir(work)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Answer {
+                missing: true,
+                version: String::new(),
+                lessons: Vec::new(),
+            });
+        }
+        Err(error) => {
+            return Err(error).with_context(|| {
+                tr!(INSTRUCTOR, "similarity-could-not-run", python = &shown)
+            });
+        }
+    };
+    let mut stdin = child.stdin.take().context("a pipe to the tool")?;
+    let request = request.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(request.as_bytes()));
+    let mut stdout = child.stdout.take().context("a pipe from the tool")?;
+    let mut stderr = child.stderr.take().context("a pipe from the tool")?;
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).map(|_| out)
+    });
+    let errors = std::thread::spawn(move || {
+        let mut err = Vec::new();
+        let _ = (&mut stderr).take(64 << 10).read_to_end(&mut err);
+        err
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if start.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!(tr!(
+                INSTRUCTOR,
+                "similarity-timed-out",
+                seconds = TIME_LIMIT.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let _ = writer.join();
+    let out = reader.join().map_err(|_| anyhow::anyhow!("reader"))??;
+    let err = errors.join().unwrap_or_default();
+    if !status.success() {
+        let last = String::from_utf8_lossy(&err);
+        let last = last.lines().last().unwrap_or_default().to_owned();
+        bail!(tr!(
+            INSTRUCTOR,
+            "similarity-failed",
+            python = &shown,
+            error = last
+        ));
+    }
+    serde_json::from_slice(&out).with_context(|| {
+        tr!(INSTRUCTOR, "similarity-failed", python = &shown, error = "")
+    })
+}
+
+/// The folder the comparison writes its files in.
+pub fn work_dir(course: &Course) -> PathBuf {
+    course.scratch_dir().join("class-similarity")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(pairs: &[Pair]) -> Vec<(String, String)> {
+        pairs.iter().map(|p| (p.a.clone(), p.b.clone())).collect()
+    }
+
+    #[test]
+    fn only_a_pair_far_above_the_lessons_usual_is_flagged() {
+        let files: Vec<String> = (0..5).map(|i| format!("{i:05}.rs")).collect();
+        // Pairs around 0.1, one pair at 0.9.
+        let mut matrix = vec![vec![0.1; 5]; 5];
+        matrix[1][3] = 0.9;
+        matrix[0][2] = 0.15;
+        let student = |f: &str| Some(format!("s{}", f.strip_suffix(".rs")?));
+        let pairs = flagged("02", &files, &matrix, student);
+        assert_eq!(names(&pairs), [("s00001".into(), "s00003".into())]);
+        assert!((pairs[0].class_median - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_class_whose_pairs_are_all_alike_flags_nobody_below_the_floor() {
+        let files: Vec<String> = (0..4).map(|i| format!("{i:05}.rs")).collect();
+        let mut matrix = vec![vec![0.0; 4]; 4];
+        matrix[0][1] = 0.45;
+        let pairs = flagged("02", &files, &matrix, |f| Some(f.to_owned()));
+        assert!(pairs.is_empty(), "{:?}", names(&pairs));
+    }
+}
