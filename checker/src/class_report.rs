@@ -587,9 +587,12 @@ pub fn numbers_as_hash(text: &str) -> String {
     let digit_at = |i: usize| chars.get(i).is_some_and(char::is_ascii_digit);
     for (i, &c) in chars.iter().enumerate() {
         let exponent = matches!(c, 'e' | 'E')
-            && (digit_at(i + 1) || matches!(chars.get(i + 1), Some('-' | '+')) && digit_at(i + 2));
-        let exponent_sign =
-            matches!(c, '-' | '+') && i > 0 && matches!(chars[i - 1], 'e' | 'E') && digit_at(i + 1);
+            && (digit_at(i + 1)
+                || matches!(chars.get(i + 1), Some('-' | '+')) && digit_at(i + 2));
+        let exponent_sign = matches!(c, '-' | '+')
+            && i > 0
+            && matches!(chars[i - 1], 'e' | 'E')
+            && digit_at(i + 1);
         let part_of_number = c.is_ascii_digit()
             || in_number && (c == '.' && digit_at(i + 1) || exponent || exponent_sign);
         if part_of_number {
