@@ -230,15 +230,21 @@ impl ClassReport {
         }
     }
 
-    /// Writes `report.json` and `index.html` into `out` (created if needed).
-    pub fn write(&self, out: &Path) -> Result<()> {
+    /// Writes `report.json` and `index.html` into `out` (created if needed). A Chinese
+    /// page carries the book's CJK font (`book/src/fonts/`, when the course has it), so
+    /// that it reads on a machine without a Chinese font, as the book does.
+    pub fn write(&self, course: &Course, out: &Path) -> Result<()> {
         std::fs::create_dir_all(out).with_context(|| {
             let path = out.display().to_string();
             tr!(INSTRUCTOR, "file-could-not-create", path = path)
         })?;
         let json =
             serde_json::to_string_pretty(self).expect("a class report always serialises");
-        for (name, text) in [("report.json", json), ("index.html", html::page(self))] {
+        let font = (self.lang != "en")
+            .then(|| std::fs::read(course.root.join(html::CJK_FONT)).ok())
+            .flatten();
+        let page = html::page(self, font.as_deref());
+        for (name, text) in [("report.json", json), ("index.html", page)] {
             let path = out.join(name);
             std::fs::write(&path, text).with_context(|| {
                 let path = path.display().to_string();

@@ -198,7 +198,7 @@ fn grade_class(
             &report_args.python,
             &similarity::work_dir(course),
         );
-        report.write(folder)?;
+        report.write(course, folder)?;
     }
     eprint!(
         "{}",

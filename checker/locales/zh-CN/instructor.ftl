@@ -298,14 +298,16 @@ report-first-failure = 第一个失败
 report-histogram-title = { $lesson } 的分数
 # en: 4f3450a239a8b5c7
 report-histogram-description = 分数从 0 到 1、以 0.1 为一档的学生人数：{ $counts }
-# en: b90a2881e18e93e7
-report-histogram-axis = 分数
+# en: d9dc93051071034b
+report-histogram-axis = 分数（每档 0.1；最后一档含 1）
 # en: 552dc0b5141227a1
 report-median = 中位数 { $median }，平均 { $mean }。
 # en: 90a7c989375a7cf7
 report-test = 测试（最难的在前）
 # en: 57e80ef2f4c42ac5
 report-passing = 通过人数
+# en: 3dd586c0fe1b91cd
+report-all-tests = 全部 { $count } 个测试
 # en: 71aa768bfc388b2e
 report-held-out = 留出测试
 # en: 7942f3494386107b

@@ -37,14 +37,29 @@ code { overflow-wrap: anywhere; }
 details { margin: .2rem 0; }
 ";
 
-/// The page of `report`, in the language it was drawn in.
-pub fn page(report: &ClassReport) -> String {
+/// The book's CJK font (Noto Sans CJK SC cut down to the characters the book uses; SIL
+/// Open Font License 1.1), relative to the course's root.
+pub const CJK_FONT: &str = "book/src/fonts/cjk-subset.woff2";
+
+/// The page of `report`, in the language it was drawn in, with `font` (WOFF2) embedded as
+/// the face of Chinese text when given. A character the font lacks falls back to the
+/// system's Chinese fonts.
+pub fn page(report: &ClassReport, font: Option<&[u8]>) -> String {
+    use base64::Engine as _;
     let mut html = String::new();
     let lang = &report.lang;
+    let font_face = font
+        .map(|bytes| {
+            format!(
+                "/* Noto Sans CJK SC (subset), SIL Open Font License 1.1 */\n@font-face {{ font-family: 'Noto Sans CJK SC'; src: url(data:font/woff2;base64,{}) format('woff2'); }}\n",
+                base64::engine::general_purpose::STANDARD.encode(bytes)
+            )
+        })
+        .unwrap_or_default();
     let title = tr!(INSTRUCTOR, "report-title");
     let _ = write!(
         html,
-        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{font_face}{STYLE}</style>\n</head>\n<body>\n",
         esc(lang),
         esc(&title)
     );
@@ -94,7 +109,7 @@ pub fn page(report: &ClassReport) -> String {
     // Lessons.
     let _ = writeln!(html, "<h2 id=\"lessons\">{}</h2>", esc(&sections[0].1));
     for lesson in &report.lessons {
-        lesson_section(&mut html, lesson);
+        lesson_section(&mut html, lesson, figure_lang(lang));
     }
 
     // Misconceptions.
@@ -381,7 +396,7 @@ pub fn page(report: &ClassReport) -> String {
 }
 
 /// A lesson's histogram, median and hardest tests.
-fn lesson_section(html: &mut String, lesson: &LessonSummary) {
+fn lesson_section(html: &mut String, lesson: &LessonSummary, lang: course_figures::Lang) {
     let labels: Vec<String> =
         (0..10).map(|i| format!("{:.1}", i as f64 / 10.0)).collect();
     let title = tr!(
@@ -400,13 +415,16 @@ fn lesson_section(html: &mut String, lesson: &LessonSummary) {
             .join(", ")
     );
     let x_label = tr!(INSTRUCTOR, "report-histogram-axis");
-    let svg = bar_chart(&Bars {
-        title: &title,
-        description: &description,
-        labels: &labels,
-        counts: &lesson.histogram,
-        x_label: &x_label,
-    });
+    let svg = course_figures::in_language(
+        lang,
+        &bar_chart(&Bars {
+            title: &title,
+            description: &description,
+            labels: &labels,
+            counts: &lesson.histogram,
+            x_label: &x_label,
+        }),
+    );
     let _ = writeln!(
         html,
         "<h3>{} · {}</h3>\n<div class=\"lesson\"><div>{svg}<p>{}</p></div><div>",
@@ -425,7 +443,19 @@ fn lesson_section(html: &mut String, lesson: &LessonSummary) {
         esc(&tr!(INSTRUCTOR, "report-test")),
         esc(&tr!(INSTRUCTOR, "report-passing")),
     );
-    for test in &lesson.tests {
+    for (index, test) in lesson.tests.iter().enumerate() {
+        // The hardest tests are what a lecture can address; the rest are one click away.
+        if index == TESTS_SHOWN {
+            let _ = writeln!(
+                html,
+                "</table><details><summary>{}</summary><table>",
+                esc(&tr!(
+                    INSTRUCTOR,
+                    "report-all-tests",
+                    count = lesson.tests.len()
+                ))
+            );
+        }
         let tier = match test.tier {
             crate::course::Tier::HeldOut => {
                 format!(
@@ -444,7 +474,23 @@ fn lesson_section(html: &mut String, lesson: &LessonSummary) {
             test.share * 80.0
         );
     }
-    html.push_str("</table></div></div>\n");
+    if lesson.tests.len() > TESTS_SHOWN {
+        html.push_str("</table></details></div></div>\n");
+    } else {
+        html.push_str("</table></div></div>\n");
+    }
+}
+
+/// How many of a lesson's tests are listed before the rest are folded away.
+const TESTS_SHOWN: usize = 8;
+
+/// The figures' language for the page's.
+fn figure_lang(lang: &str) -> course_figures::Lang {
+    if lang == "en" {
+        course_figures::Lang::En
+    } else {
+        course_figures::Lang::ZhCn
+    }
 }
 
 /// The header of the trend column: the runs' labels.
