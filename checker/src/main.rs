@@ -43,7 +43,7 @@ use anyhow::{Context, Result};
 use cli::{ClassFormat, Cli, Command, Format};
 use course::Course;
 use course_i18n::tr;
-use messages::MESSAGES;
+use messages::{INSTRUCTOR, MESSAGES};
 use session::Session;
 use std::process::ExitCode;
 
@@ -146,6 +146,20 @@ fn grade_class(
         instructor: true,
         ..limits.options()?
     };
+    // Where the results go is made before grading, not found missing after it.
+    for folder in [
+        out.and_then(std::path::Path::parent),
+        report_args.report.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|f| !f.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(folder).with_context(|| {
+            let path = folder.display().to_string();
+            tr!(INSTRUCTOR, "file-could-not-create", path = path)
+        })?;
+    }
     let lessons: Vec<String> = course.select(&[])?.iter().map(|l| l.id.clone()).collect();
     let history = match &report_args.history {
         Some(path) => Some(History::start(

@@ -13,6 +13,8 @@ mod export;
 mod feedback;
 // The Gradescope bundle, run against a fake /autograder.
 mod gradescope;
+// The class report and its history: counts, trends, an interrupted run.
+mod report;
 // Submissions named by outcome, from full marks to hostile code; each must be graded
 // right, within its time limit, without touching the submission.
 mod hostile;
