@@ -36,6 +36,9 @@ use std::time::{Duration, Instant};
 pub const FLOOR: f64 = 0.5;
 /// How many spreads above the lesson's median a flagged pair is.
 pub const SPREADS: f64 = 4.0;
+/// The least code a flagged pair shares, in copydetect's filtered tokens (about a
+/// character each: a name is one, `+=` two): some ten lines.
+pub const MIN_SHARED_TOKENS: u64 = 200;
 /// The most source read per student and lesson.
 pub const MAX_SOURCE_BYTES: usize = 512 << 10;
 /// How long the comparison may take.
@@ -81,6 +84,8 @@ pub struct Pair {
     pub b: String,
     /// Their similarity, from 0 to 1.
     pub similarity: f64,
+    /// How much code they share, in copydetect's filtered tokens.
+    pub shared_tokens: u64,
     /// The median similarity of the lesson's pairs.
     pub class_median: f64,
 }
@@ -112,6 +117,7 @@ struct LessonAnswer {
     id: String,
     files: Vec<String>,
     similarity: Vec<Vec<f64>>,
+    shared: Vec<Vec<u64>>,
 }
 
 /// Compares the graded submissions of `book` lesson by lesson with copydetect, run by
@@ -200,6 +206,7 @@ fn run(
             &lesson.id,
             &lesson.files,
             &lesson.similarity,
+            &lesson.shared,
             student,
         ));
     }
@@ -220,17 +227,15 @@ fn flagged(
     lesson: &str,
     files: &[String],
     matrix: &[Vec<f64>],
+    shared: &[Vec<u64>],
     student: impl Fn(&str) -> Option<String>,
 ) -> Vec<Pair> {
     let mut all = Vec::new();
     for i in 0..files.len() {
         for j in i + 1..files.len() {
-            let value = matrix
-                .get(i)
-                .and_then(|row| row.get(j))
-                .copied()
-                .unwrap_or(0.0);
-            all.push((i, j, value));
+            let value = matrix.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0.0);
+            let tokens = shared.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0);
+            all.push((i, j, value, tokens));
         }
     }
     let values: Vec<f64> = all.iter().map(|p| p.2).collect();
@@ -239,8 +244,10 @@ fn flagged(
     let spread = 1.4826 * super::median(&deviations);
     let threshold = FLOOR.max(median + SPREADS * spread);
     all.into_iter()
-        .filter(|&(_, _, value)| value >= threshold)
-        .filter_map(|(i, j, value)| {
+        .filter(|&(_, _, value, tokens)| {
+            value >= threshold && tokens >= MIN_SHARED_TOKENS
+        })
+        .filter_map(|(i, j, value, shared_tokens)| {
             let (a, b) = (student(&files[i])?, student(&files[j])?);
             let (a, b) = if a <= b { (a, b) } else { (b, a) };
             Some(Pair {
@@ -248,6 +255,7 @@ fn flagged(
                 a,
                 b,
                 similarity: value,
+                shared_tokens,
                 class_median: median,
             })
         })
@@ -375,7 +383,8 @@ mod tests {
         matrix[1][3] = 0.9;
         matrix[0][2] = 0.15;
         let student = |f: &str| Some(format!("s{}", f.strip_suffix(".rs")?));
-        let pairs = flagged("02", &files, &matrix, student);
+        let shared = vec![vec![500; 5]; 5];
+        let pairs = flagged("02", &files, &matrix, &shared, student);
         assert_eq!(names(&pairs), [("s00001".into(), "s00003".into())]);
         assert!((pairs[0].class_median - 0.1).abs() < 1e-12);
     }
@@ -385,7 +394,169 @@ mod tests {
         let files: Vec<String> = (0..4).map(|i| format!("{i:05}.rs")).collect();
         let mut matrix = vec![vec![0.0; 4]; 4];
         matrix[0][1] = 0.45;
-        let pairs = flagged("02", &files, &matrix, |f| Some(f.to_owned()));
+        let shared = vec![vec![500; 4]; 4];
+        let pairs = flagged("02", &files, &matrix, &shared, |f| Some(f.to_owned()));
         assert!(pairs.is_empty(), "{:?}", names(&pairs));
+    }
+
+    #[test]
+    fn a_pair_alike_in_a_few_lines_only_is_not_flagged() {
+        let files: Vec<String> = (0..5).map(|i| format!("{i:05}.rs")).collect();
+        let mut matrix = vec![vec![0.1; 5]; 5];
+        matrix[1][3] = 1.0;
+        let mut shared = vec![vec![500; 5]; 5];
+        shared[1][3] = MIN_SHARED_TOKENS - 1;
+        let pairs = flagged("02", &files, &matrix, &shared, |f| Some(f.to_owned()));
+        assert!(pairs.is_empty(), "{:?}", names(&pairs));
+    }
+
+    /// A softmax of the student's own, with index loops: what two students who worked
+    /// together would share.
+    const OWN_SOFTMAX: &str = r#"pub fn softmax_rows(scores: &Matrix) -> Matrix {
+    let (rows, cols) = scores.dim();
+    let mut out = Matrix::zeros((rows, cols));
+    for r in 0..rows {
+        let mut biggest = Float::NEG_INFINITY;
+        for c in 0..cols {
+            if scores[[r, c]] > biggest {
+                biggest = scores[[r, c]];
+            }
+        }
+        if biggest == Float::NEG_INFINITY {
+            continue; // an all-masked row stays zero
+        }
+        let mut total = 0.0;
+        for c in 0..cols {
+            let e = (scores[[r, c]] - biggest).exp();
+            out[[r, c]] = e;
+            total += e;
+        }
+        for c in 0..cols {
+            out[[r, c]] /= total;
+        }
+    }
+    out
+}
+"#;
+
+    /// The same, disguised: names changed, comments changed, lines reflowed.
+    const DISGUISED: &str = r#"pub fn softmax_rows(input: &Matrix) -> Matrix {
+    let (n, m) = input.dim();
+    let mut result = Matrix::zeros((n, m));
+    for i in 0..n {
+        let mut top = Float::NEG_INFINITY;
+        for j in 0..m { if input[[i, j]] > top { top = input[[i, j]]; } }
+        // nothing to attend to
+        if top == Float::NEG_INFINITY { continue; }
+        let mut s = 0.0;
+        for j in 0..m { let x = (input[[i, j]] - top).exp(); result[[i, j]] = x; s += x; }
+        for j in 0..m { result[[i, j]] /= s; }
+    }
+    result
+}
+"#;
+
+    /// Another student's own softmax, written independently (iterators, no loops by
+    /// index).
+    const OTHER_SOFTMAX: &str = r#"pub fn softmax_rows(scores: &Matrix) -> Matrix {
+    let mut w = scores.clone();
+    w.rows_mut().into_iter().for_each(|mut row| {
+        let m = row.iter().cloned().fold(Float::NEG_INFINITY, Float::max);
+        if m.is_infinite() && m < 0.0 {
+            row.fill(0.0);
+        } else {
+            let exps: Vec<Float> = row.iter().map(|s| (s - m).exp()).collect();
+            let z: Float = exps.iter().sum();
+            row.iter_mut().zip(exps).for_each(|(slot, e)| *slot = e / z);
+        }
+    });
+    w
+}
+"#;
+
+    /// Compares, with copydetect itself, a class in which two students share their own
+    /// softmax (one disguised), three hand in the solution (two with the same one-line
+    /// mistake) and one wrote a softmax of their own: the pair, and only the pair, is
+    /// flagged. Without copydetect it says why it could not run, unless
+    /// `CHECKER_REQUIRE_COPYDETECT` is set (CI sets it), when that is a failure.
+    #[test]
+    fn copydetect_flags_the_pair_that_shares_its_own_code_and_nobody_else() {
+        use crate::class::{Gradebook, StudentResult};
+        use crate::report::{CourseReport, LessonReport};
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let course = Course::locate(Some(&root)).unwrap();
+        let id = "02-attention";
+        let solution =
+            std::fs::read_to_string(root.join("solutions").join(id).join("src/lib.rs"))
+                .unwrap();
+        let start = solution.find("pub fn softmax_rows(").unwrap();
+        let end = start + solution[start..].find("\n}\n").unwrap() + 3;
+        let with_softmax =
+            |own: &str| format!("{}{own}{}", &solution[..start], &solution[end..]);
+        let columns = solution.replacen("rows_mut() {", "columns_mut() {", 1);
+        let classmates = [
+            ("ann", with_softmax(OWN_SOFTMAX)),
+            ("ben", solution.clone()),
+            ("cat", columns.clone()),
+            ("dan", columns),
+            ("eva", with_softmax(DISGUISED)),
+            ("fay", with_softmax(OTHER_SOFTMAX)),
+        ];
+        let class = tempfile::tempdir().unwrap();
+        let students = classmates
+            .iter()
+            .map(|(name, source)| {
+                let lessons = class.path().join(name);
+                let src = lessons.join(id).join("src");
+                std::fs::create_dir_all(&src).unwrap();
+                std::fs::write(src.join("lib.rs"), source).unwrap();
+                let lesson = LessonReport::from_tests(
+                    id,
+                    "",
+                    LessonStatus::Graded,
+                    None,
+                    Vec::new(),
+                );
+                StudentResult {
+                    student: (*name).to_owned(),
+                    score: 0.0,
+                    error: None,
+                    report: Some(CourseReport::new(vec![lesson])),
+                    lessons_dir: Some(lessons),
+                }
+            })
+            .collect();
+        let book = Gradebook {
+            lessons: vec![id.to_owned()],
+            students,
+        };
+        let python = std::env::var_os("CHECKER_TEST_PYTHON").unwrap_or("python3".into());
+        let similarity = compare(
+            &course,
+            &book,
+            Path::new(&python),
+            &class.path().join("work"),
+        );
+        if similarity.status == SimilarityStatus::Unavailable
+            && std::env::var_os("CHECKER_REQUIRE_COPYDETECT").is_none()
+        {
+            eprintln!(
+                "skipped, copydetect is not installed: {}",
+                similarity.detail
+            );
+            return;
+        }
+        assert_eq!(
+            similarity.status,
+            SimilarityStatus::Done,
+            "{}",
+            similarity.detail
+        );
+        assert_eq!(
+            names(&similarity.pairs),
+            [("ann".to_owned(), "eva".to_owned())],
+            "{:?}",
+            similarity.pairs
+        );
     }
 }
