@@ -455,6 +455,54 @@ mod tests {
         assert_eq!(rows, 80);
     }
 
+    /// The queries the book shows answer on a history of three runs: ada passes her
+    /// graded tests and fails a held-out one; bo makes the same mistake each week.
+    #[test]
+    fn the_questions_of_the_book_run_on_a_history_and_answer_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("history.sqlite");
+        let mask = "harness:mask-after-softmax";
+        let held_out_failure = || {
+            let mut ada = student("ada", &[]);
+            let lesson = &mut ada.report.as_mut().unwrap().lessons[0];
+            lesson.tests[1].tier = crate::course::Tier::HeldOut;
+            lesson.tests[1].passed = false;
+            lesson.tests[1].status = TestStatus::Fail;
+            ada
+        };
+        for week in ["1", "2", "3"] {
+            record(&path, week, &[held_out_failure(), student("bo", &[mask])]);
+        }
+        let connection = Connection::open(&path).unwrap();
+        let questions = include_str!("questions.sql");
+        let query = |anchor: &str| -> Vec<Vec<String>> {
+            let start = questions.find(&format!("ANCHOR: {anchor}\n")).unwrap();
+            let end = questions.find(&format!("ANCHOR_END: {anchor}")).unwrap();
+            let sql = &questions[start..end];
+            let sql = &sql[sql.find('\n').unwrap()..sql.rfind("--").unwrap()];
+            let mut statement = connection.prepare(sql).unwrap();
+            let columns = statement.column_count();
+            statement
+                .query_map([], |row| {
+                    (0..columns)
+                        .map(|i| {
+                            let value: rusqlite::types::Value = row.get(i)?;
+                            Ok(match value {
+                                rusqlite::types::Value::Text(text) => text,
+                                rusqlite::types::Value::Integer(n) => n.to_string(),
+                                other => format!("{other:?}"),
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        assert_eq!(query("held_out_only"), [["ada", "02-attention", "1"]]);
+        assert_eq!(query("persistent"), [["bo", mask]]);
+    }
+
     #[test]
     fn a_database_of_a_newer_schema_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();

@@ -544,6 +544,33 @@ pub fn esc(text: &str) -> String {
 mod tests {
     use super::esc;
 
+    /// A Chinese page embeds the book's font, which holds the characters the book uses: the
+    /// report's own words must be among them, or they would show as boxes on a machine
+    /// without a Chinese font (the lessons' hints and causes are the book's too).
+    #[test]
+    fn the_chinese_report_s_words_are_in_the_book_s_font() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let Ok(font) =
+            std::fs::read_to_string(root.join("book/src/fonts/cjk-subset.txt"))
+        else {
+            return;
+        };
+        let source = crate::messages::INSTRUCTOR.source(course_i18n::Lang::ZhCn);
+        let report = &source[source.find("## 班级报告").expect("the report's section")..];
+        let missing: String = report
+            .chars()
+            .filter(|c| {
+                ('\u{3000}'..='\u{9fff}').contains(c)
+                    || ('\u{ff00}'..='\u{ffef}').contains(c)
+            })
+            .filter(|c| !font.contains(*c))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "not in the book's font: {missing} (book/fonts/subset.py)"
+        );
+    }
+
     #[test]
     fn text_from_a_submission_cannot_become_markup() {
         assert_eq!(
