@@ -42,7 +42,7 @@ pub const MIN_SHARED_TOKENS: u64 = 200;
 /// The most source read per student and lesson.
 pub const MAX_SOURCE_BYTES: usize = 512 << 10;
 /// How long the comparison may take.
-const TIME_LIMIT: Duration = Duration::from_secs(600);
+const TIME_LIMIT: Duration = Duration::from_secs(300);
 
 /// The script that runs copydetect on the folders the checker writes.
 const SCRIPT: &str = include_str!("similarity.py");
@@ -184,7 +184,10 @@ fn run(
         }));
     }
     let request = serde_json::json!({ "lessons": lessons }).to_string();
-    let answer = ask(python, &request, work)?;
+    let answer = ask(python, &request, work);
+    // The copies of the students' sources are not kept.
+    let _ = std::fs::remove_dir_all(work);
+    let answer = answer?;
     if answer.missing {
         return Ok(Similarity {
             status: SimilarityStatus::Unavailable,
@@ -362,9 +365,12 @@ fn ask(python: &Path, request: &str, work: &Path) -> Result<Answer> {
     })
 }
 
-/// The folder the comparison writes its files in.
+/// The folder the comparison writes its files in, one per process: two class runs of one
+/// course at once do not share it.
 pub fn work_dir(course: &Course) -> PathBuf {
-    course.scratch_dir().join("class-similarity")
+    course
+        .scratch_dir()
+        .join(format!("class-similarity-{}", std::process::id()))
 }
 
 #[cfg(test)]
