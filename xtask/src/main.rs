@@ -45,13 +45,17 @@ enum Task {
     /// Run every experiment of the course in release mode (and regenerate the figures);
     /// gather their summaries into target/experiments/summary.json.
     Experiments,
-    /// Generate a class of submissions (complete, partial, empty, archives, hostile),
-    /// grade it twice with `checker class` (cold, then warm), check the gradebooks are
-    /// identical and every score is as expected, and print the timings.
+    /// Generate a class of 30 (complete, partial, empty, archives, hostile, listed and
+    /// unlisted mistakes, two near copies) and grade it with `checker class --report
+    /// --history` cold, warm and a week later (half the mistakes fixed): check the
+    /// gradebooks are identical, every score is as planted, and the class report agrees
+    /// with its gradebook and with what was planted; print the timings and the report's
+    /// share of them.
     ClassBench {
-        /// How many students.
-        #[arg(long, default_value_t = 30)]
-        students: usize,
+        /// The Python that has copydetect (`pip install copydetect`), for the report's
+        /// similar submissions.
+        #[arg(long, default_value = "python3")]
+        python: PathBuf,
     },
     /// Measure ndarray's f32 and f64 matrix-product throughput at the course's shapes
     /// (an optimised build of common/examples/matmul_throughput.rs).
@@ -140,7 +144,7 @@ fn main() -> ExitCode {
             figures::figures(&workspace_root(), check, fonts_only)
         }
         Task::Experiments => figures::experiments(&workspace_root()),
-        Task::ClassBench { students } => class_bench::run(&workspace_root(), students),
+        Task::ClassBench { python } => class_bench::run(&workspace_root(), &python),
         Task::Matmul => run_command(
             Command::new("cargo")
                 .current_dir(workspace_root())

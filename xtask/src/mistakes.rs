@@ -23,18 +23,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// One mistake, as its list gives it.
-struct Mistake {
-    name: String,
-    function: String,
-    find: String,
-    replace: String,
+pub(crate) struct Mistake {
+    pub(crate) name: String,
+    pub(crate) function: String,
+    pub(crate) find: String,
+    pub(crate) replace: String,
     /// The causes that name it, by key (`harness:mask-after-softmax`): the checker names
     /// it when its report lists one of them for the first failing test, the visible tests
     /// when their output holds one's English text.
-    causes: Vec<String>,
+    pub(crate) causes: Vec<String>,
     /// Phrases that name it, for a mistake no cause of a check names (a hint of a
     /// property check, a suite's own message): found in the flattened output.
-    named: Vec<String>,
+    pub(crate) named: Vec<String>,
 }
 
 /// What a learner would see for one mistake.
@@ -352,10 +352,10 @@ fn flat(text: &str) -> String {
 }
 
 /// A lesson's source files, by path relative to its `src/`.
-type Sources = BTreeMap<PathBuf, String>;
+pub(crate) type Sources = BTreeMap<PathBuf, String>;
 
 /// Every file under `src`.
-fn read_sources(src: &Path) -> Result<Sources> {
+pub(crate) fn read_sources(src: &Path) -> Result<Sources> {
     let mut sources = Sources::new();
     for entry in walkdir::WalkDir::new(src).sort_by_file_name() {
         let entry = entry?;
@@ -369,7 +369,7 @@ fn read_sources(src: &Path) -> Result<Sources> {
 }
 
 /// Makes `src` hold exactly `sources`.
-fn write_sources(src: &Path, sources: &Sources) -> Result<()> {
+pub(crate) fn write_sources(src: &Path, sources: &Sources) -> Result<()> {
     if src.exists() {
         std::fs::remove_dir_all(src)?;
     }
@@ -382,7 +382,7 @@ fn write_sources(src: &Path, sources: &Sources) -> Result<()> {
 }
 
 /// The solution with the mistake made: `find` must occur exactly once in all its files.
-fn apply(solution: &Sources, mistake: &Mistake) -> Result<Sources> {
+pub(crate) fn apply(solution: &Sources, mistake: &Mistake) -> Result<Sources> {
     let count: usize = solution
         .values()
         .map(|text| text.matches(&mistake.find).count())
@@ -404,7 +404,10 @@ fn apply(solution: &Sources, mistake: &Mistake) -> Result<Sources> {
 
 /// The lists of mistakes, `solutions/<lesson>/mistakes.toml`, by lesson id, in the
 /// course's order.
-fn lists(root: &Path, only: Option<&str>) -> Result<Vec<(String, Vec<Mistake>)>> {
+pub(crate) fn lists(
+    root: &Path,
+    only: Option<&str>,
+) -> Result<Vec<(String, Vec<Mistake>)>> {
     let manifest = course_manifest::Manifest::load(&root.join("course.toml"))?;
     let mut lists = Vec::new();
     for lesson in manifest.lessons {
