@@ -20,21 +20,32 @@ use std::fmt::Write as _;
 const STYLE: &str = "
 body { font-family: Helvetica, Arial, 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem 4rem; color: #1a1a1a; line-height: 1.45; }
 nav { position: sticky; top: 0; background: #fff; padding: .4rem 0; border-bottom: 1px solid #ddd; }
-nav a { margin-right: 1rem; }
+nav a { margin-right: 1rem; display: inline-block; }
+[id] { scroll-margin-top: 5rem; }
 h1 { margin-bottom: .2rem; }
 h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; table-layout: auto; }
-th, td { border-bottom: 1px solid #eee; padding: .25rem .5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
-th { background: #f6f6f6; }
-td.n, th.n { text-align: right; white-space: nowrap; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f6f6; padding: .4rem .6rem; margin: .2rem 0; font-size: .85rem; }
-code { overflow-wrap: anywhere; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
+th, td { border-bottom: 1px solid #eee; padding: .25rem .5rem; text-align: left; vertical-align: top; overflow-wrap: break-word; }
+th { background: #f6f6f6; word-break: keep-all; }
+td.n, th.n { text-align: right; }
+td.n { white-space: nowrap; }
+pre, code { font-family: ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace, 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif; overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; background: #f6f6f6; padding: .4rem .6rem; margin: .2rem 0; font-size: .85rem; }
+svg { max-width: 100%; height: auto; }
 .lesson { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
 .lesson > div { flex: 1 1 28rem; min-width: 0; }
+.lesson > div:first-child { flex: 0 1 auto; }
 .share { display: inline-block; height: .7rem; background: #0072B2; vertical-align: middle; }
 .note { color: #555; }
-.kind { font-weight: bold; }
+.kind { font-weight: bold; min-width: 4.5em; }
+.student { min-width: 4em; }
+.who { margin-top: .3rem; }
 details { margin: .2rem 0; }
+@media (max-width: 40rem) {
+  body { padding: .5rem .6rem 3rem; }
+  nav { position: static; }
+  th, td { padding: .2rem .3rem; }
+}
 ";
 
 /// The book's CJK font (Noto Sans CJK SC cut down to the characters the book uses; SIL
@@ -129,10 +140,9 @@ pub fn page(report: &ClassReport, font: Option<&[u8]>) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             html,
-            "<table><tr><th class=\"n\">{}</th><th>{}</th>{trend_header}<th>{}</th></tr>",
+            "<table><tr><th class=\"n\">{}</th><th>{}</th>{trend_header}</tr>",
             esc(&tr!(INSTRUCTOR, "report-students-count")),
             esc(&tr!(INSTRUCTOR, "report-mistake")),
-            esc(&tr!(INSTRUCTOR, "report-who")),
         );
         for m in &report.misconceptions {
             let mut cell = format!(
@@ -172,10 +182,13 @@ pub fn page(report: &ClassReport, font: Option<&[u8]>) -> String {
                     format!("<td>{}</td>", esc(&arrows(&counts)))
                 })
                 .unwrap_or_default();
+            // Who, inside the mistake's cell: a column of its own leaves a phone's
+            // screen too narrow for the mistake.
             let _ = writeln!(
                 html,
-                "<tr><td class=\"n\">{}</td><td>{cell}</td>{trend}<td>{}</td></tr>",
+                "<tr><td class=\"n\">{}</td><td>{cell}<div class=\"who\">{}: {}</div></td>{trend}</tr>",
                 m.students.len(),
+                esc(&tr!(INSTRUCTOR, "report-who")),
                 links(&m.students)
             );
         }
@@ -221,19 +234,19 @@ pub fn page(report: &ClassReport, font: Option<&[u8]>) -> String {
     } else {
         let _ = writeln!(
             html,
-            "<table><tr><th class=\"n\">{}</th><th>{}</th><th>{}</th></tr>",
+            "<table><tr><th class=\"n\">{}</th><th>{}</th></tr>",
             esc(&tr!(INSTRUCTOR, "report-students-count")),
             esc(&tr!(INSTRUCTOR, "report-failure")),
-            esc(&tr!(INSTRUCTOR, "report-who")),
         );
         for group in &report.unexplained {
             let _ = writeln!(
                 html,
-                "<tr><td class=\"n\">{}</td><td>{} · <code>{}</code><pre>{}</pre></td><td>{}</td></tr>",
+                "<tr><td class=\"n\">{}</td><td>{} · <code>{}</code><pre>{}</pre><div class=\"who\">{}: {}</div></td></tr>",
                 group.students.len(),
                 esc(&group.lesson),
                 esc(&group.test),
                 esc(&group.message),
+                esc(&tr!(INSTRUCTOR, "report-who")),
                 links(&group.students)
             );
         }
@@ -263,7 +276,7 @@ pub fn page(report: &ClassReport, font: Option<&[u8]>) -> String {
             };
             let _ = writeln!(
                 html,
-                "<tr><td>{}</td><td class=\"kind\">{}</td><td>{}</td><td>{detail}</td></tr>",
+                "<tr><td class=\"student\">{}</td><td class=\"kind\">{}</td><td>{}</td><td>{detail}</td></tr>",
                 link(&entry.student),
                 esc(&stuck_kind(entry.kind)),
                 esc(entry.lesson.as_deref().unwrap_or("—"))
@@ -362,12 +375,19 @@ pub fn page(report: &ClassReport, font: Option<&[u8]>) -> String {
                 esc(&tr!(INSTRUCTOR, "report-first-failure")),
             );
             for lesson in &student.lessons {
+                // A message of one line is shown as it is; a longer one, by its first
+                // line, the rest one click away.
                 let failure = match &lesson.first_failure {
-                    Some(f) => format!(
+                    Some(f) if f.message.trim_end().contains('\n') => format!(
                         "<code>{}</code><details><summary>{}</summary><pre>{}</pre></details>",
                         esc(&f.test),
                         esc(&first_line(&f.message)),
                         esc(&f.message)
+                    ),
+                    Some(f) => format!(
+                        "<code>{}</code><pre>{}</pre>",
+                        esc(&f.test),
+                        esc(f.message.trim_end())
                     ),
                     None => String::new(),
                 };
