@@ -165,15 +165,66 @@ pub fn grade_class(
     })
 }
 
-/// A student's name from their entry: the file name without an archive extension.
+/// A student's name from their entry: the file name without an archive extension, every
+/// character that could pass for something else written as an escape ([`name_text`]).
 fn student_name(entry: &str) -> String {
-    let entry = crate::report::printable(entry);
+    let entry = name_text(entry);
     for extension in [".tar.gz", ".tgz", ".tar", ".zip"] {
         if let Some(stem) = entry.strip_suffix(extension) {
             return stem.to_owned();
         }
     }
     entry
+}
+
+/// `name` with every character that is not plainly visible, or that reads as another,
+/// written `\u{..}`, and `\` written `\\` (so that no two names are written alike).
+///
+/// A student names their own entry, and the name lands in lists that the terminal summary
+/// and the report join with `, ` and lines: a newline in a name would add a made-up line
+/// to the summary ("does not compile: 2 (ann, ben)"), and an invisible character would make
+/// `car\u{200b}ol` pass for `carol`. So control characters (newline and tab included), the
+/// invisible and formatting characters of Unicode (zero-width spaces and joiners, direction
+/// marks and overrides, the line and paragraph separators, the soft hyphen, the byte-order
+/// mark, the invisible Hangul fillers) and noncharacters are escaped.
+pub fn name_text(name: &str) -> String {
+    let mut text = String::with_capacity(name.len());
+    for c in name.chars() {
+        let code = u32::from(c);
+        let invisible = matches!(
+            code,
+            0x00AD
+                | 0x034F
+                | 0x061C
+                | 0x115F
+                | 0x1160
+                | 0x17B4
+                | 0x17B5
+                | 0x180B..=0x180F
+                | 0x200B..=0x200F
+                | 0x2028..=0x202E
+                | 0x2060..=0x206F
+                | 0x3164
+                | 0xFE00..=0xFE0F
+                | 0xFEFF
+                | 0xFFA0
+                | 0xFFF0..=0xFFFB
+                | 0xE0000..=0xE0FFF
+        );
+        let noncharacter = (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE;
+        if c == '\\' {
+            text.push_str("\\\\");
+        } else if c.is_control()
+            || c.is_whitespace() && c != ' '
+            || invisible
+            || noncharacter
+        {
+            text.push_str(&c.escape_unicode().to_string());
+        } else {
+            text.push(c);
+        }
+    }
+    text
 }
 
 /// The folder laid out like `lessons/` inside a submission, unpacking it into `scratch`
@@ -466,5 +517,19 @@ mod tests {
     #[test]
     fn control_characters_in_entry_names_are_escaped() {
         assert_eq!(student_name("eve\u{1b}[2J.zip"), "eve\\u{1b}[2J");
+    }
+
+    #[test]
+    fn a_name_cannot_add_a_line_or_pass_for_another() {
+        assert_eq!(
+            name_text("a)\ndoes not compile"),
+            "a)\\u{a}does not compile"
+        );
+        assert_eq!(name_text("car\u{200b}ol"), "car\\u{200b}ol");
+        assert_eq!(name_text("\u{61c}frank\u{200d}"), "\\u{61c}frank\\u{200d}");
+        assert_eq!(name_text("dave\u{2028}x\tz"), "dave\\u{2028}x\\u{9}z");
+        // An escape written by the student stays apart from the character it names.
+        assert_ne!(name_text("eve\u{1b}"), name_text("eve\\u{1b}"));
+        assert_eq!(name_text("Zoë Li 李"), "Zoë Li 李");
     }
 }

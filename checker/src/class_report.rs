@@ -308,8 +308,8 @@ pub fn summary(report: &ClassReport, folder: Option<&Path>) -> String {
     let mut by_kind: BTreeMap<StuckKind, Vec<String>> = BTreeMap::new();
     for entry in &report.stuck {
         let who = match &entry.lesson {
-            Some(lesson) => format!("{} ({lesson})", entry.student),
-            None => entry.student.clone(),
+            Some(lesson) => format!("{} ({lesson})", quoted(&entry.student)),
+            None => quoted(&entry.student),
         };
         by_kind.entry(entry.kind).or_default().push(who);
     }
@@ -333,12 +333,57 @@ pub fn summary(report: &ClassReport, folder: Option<&Path>) -> String {
         ));
         text.push('\n');
     }
+    let similarity = &report.similarity;
+    match similarity.status {
+        similarity::SimilarityStatus::Done => {
+            let pairs: Vec<String> = similarity
+                .pairs
+                .iter()
+                .map(|p| format!("{} ~ {} ({})", quoted(&p.a), quoted(&p.b), p.lesson))
+                .collect();
+            text.push_str(&tr!(
+                INSTRUCTOR,
+                "summary-similar",
+                count = pairs.len(),
+                pairs = if pairs.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "{}{}",
+                        tr!(INSTRUCTOR, "summary-colon"),
+                        pairs.join(&tr!(INSTRUCTOR, "list-comma"))
+                    )
+                }
+            ));
+            text.push('\n');
+        }
+        similarity::SimilarityStatus::NotAsked => {}
+        similarity::SimilarityStatus::Unavailable
+        | similarity::SimilarityStatus::Failed => {
+            text.push_str(&similarity.detail);
+            text.push('\n');
+        }
+    }
     if let Some(folder) = folder {
         let page = folder.join("index.html").display().to_string();
         text.push_str(&tr!(INSTRUCTOR, "summary-report", page = page));
         text.push('\n');
     }
     text
+}
+
+/// A student's name as the terminal summary lists it: in quotes when it holds what the
+/// list itself uses (a comma, a parenthesis, a quote, a space at an end), so that
+/// `cat, dan` reads as one student.
+fn quoted(name: &str) -> String {
+    let ambiguous = name.contains([',', '(', ')', '"', '、', '（', '）'])
+        || name.starts_with(' ')
+        || name.ends_with(' ');
+    if ambiguous {
+        format!("\"{}\"", name.replace('"', "\\\""))
+    } else {
+        name.to_owned()
+    }
 }
 
 /// `text` cut to `most` characters, with an ellipsis when cut.

@@ -188,3 +188,7 @@ summary-mistake = {"  "}{ $count } × { $key }{ $trend }: { $text }
 summary-more = {", "}and { $count } more
 summary-stuck = { $kind }: { $count } ({ $names })
 summary-report = Report: { $page }
+report-similar-truncated = Compared only in part (their sources are longer than the comparison reads): { $who }
+summary-similar = Similar submissions (for a person to look at): { $count } pair(s){ $pairs }
+# What comes before a list in a line of the summary.
+summary-colon = {": "}

@@ -339,3 +339,10 @@ summary-more = {"，"}另有 { $count } 名
 summary-stuck = { $kind }：{ $count }（{ $names }）
 # en: b5b2c860132fc0a2
 summary-report = 报告：{ $page }
+# en: 505de3f261416afc
+report-similar-truncated = 只比较了一部分（源代码超出了比较所读取的长度）：{ $who }
+# en: c2e83dc4abc69efd
+summary-similar = 相似的作业（请人去看一看）：{ $count } 对{ $pairs }
+# 摘要中一行里列表之前的符号。
+# en: 0f03477a09cf3230
+summary-colon = ：

@@ -23,6 +23,8 @@ nav { position: sticky; top: 0; background: #fff; padding: .4rem 0; border-botto
 nav a { margin-right: 1rem; display: inline-block; }
 [id] { scroll-margin-top: 5rem; }
 h1 { margin-bottom: .2rem; }
+h1, h2, h3 { overflow-wrap: anywhere; }
+.name { display: inline-block; background: #eef3f8; border-radius: .25rem; padding: 0 .3rem; margin: .1rem 0; overflow-wrap: anywhere; max-width: 100%; }
 h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
 th, td { border-bottom: 1px solid #eee; padding: .25rem .5rem; text-align: left; vertical-align: top; overflow-wrap: break-word; }
@@ -110,12 +112,14 @@ pub fn page(report: &ClassReport, font: Option<&[u8]>) -> String {
         .enumerate()
         .map(|(i, s)| (s.student.as_str(), i))
         .collect();
+    // Each name is a box of its own: a student may be named `cat, dan`, which joined with
+    // commas would read as two students.
     let link = |name: &str| match student_anchor.get(name) {
-        Some(i) => format!("<a href=\"#student-{i}\">{}</a>", esc(name)),
-        None => esc(name),
+        Some(i) => format!("<a class=\"name\" href=\"#student-{i}\">{}</a>", esc(name)),
+        None => format!("<span class=\"name\">{}</span>", esc(name)),
     };
     let links =
-        |names: &[String]| names.iter().map(|n| link(n)).collect::<Vec<_>>().join(", ");
+        |names: &[String]| names.iter().map(|n| link(n)).collect::<Vec<_>>().join(" ");
 
     // Lessons.
     let _ = writeln!(html, "<h2 id=\"lessons\">{}</h2>", esc(&sections[0].1));
@@ -333,6 +337,18 @@ pub fn page(report: &ClassReport, font: Option<&[u8]>) -> String {
         | SimilarityStatus::Failed => {
             let _ = writeln!(html, "<p>{}</p>", esc(&similarity.detail));
         }
+    }
+
+    if !similarity.truncated.is_empty() {
+        let _ = writeln!(
+            html,
+            "<p class=\"note\">{}</p>",
+            esc(&tr!(
+                INSTRUCTOR,
+                "report-similar-truncated",
+                who = similarity.truncated.join(&tr!(INSTRUCTOR, "list-comma"))
+            ))
+        );
     }
 
     // Students.

@@ -57,6 +57,9 @@ pub struct Similarity {
     pub detail: String,
     /// The flagged pairs, most alike first.
     pub pairs: Vec<Pair>,
+    /// The students and lessons whose sources were compared only in part: past
+    /// [`MAX_SOURCE_BYTES`] of tokens.
+    pub truncated: Vec<String>,
 }
 
 /// Whether the comparison ran.
@@ -97,6 +100,7 @@ impl Similarity {
             status: SimilarityStatus::NotAsked,
             detail: String::new(),
             pairs: Vec::new(),
+            truncated: Vec::new(),
         }
     }
 }
@@ -134,6 +138,7 @@ pub fn compare(
             status: SimilarityStatus::Failed,
             detail: crate::report::printable(&format!("{error:#}")),
             pairs: Vec::new(),
+            truncated: Vec::new(),
         },
     }
 }
@@ -149,6 +154,7 @@ fn run(
     }
     // Students are files named by their index: a name is the student's to choose.
     let mut lessons = Vec::new();
+    let mut truncated = Vec::new();
     for id in &book.lessons {
         let lesson = course.lesson(id)?;
         let dir = work.join(id).join("students");
@@ -158,11 +164,11 @@ fn run(
         let stub: String = course
             .stub_sources(lesson)
             .into_iter()
-            .map(|(_, text)| text)
+            .filter_map(|(_, text)| normalized(&text))
             .collect();
         std::fs::write(boilerplate.join("stub.rs"), stub)?;
         let solution = course.solutions_dir().join(id).join("src");
-        std::fs::write(boilerplate.join("solution.rs"), sources(&solution))?;
+        std::fs::write(boilerplate.join("solution.rs"), sources(&solution).0)?;
         for (index, student) in book.students.iter().enumerate() {
             let graded = student
                 .report
@@ -173,7 +179,10 @@ fn run(
                 continue;
             };
             if graded {
-                let text = sources(&lessons_dir.join(id).join("src"));
+                let (text, cut) = sources(&lessons_dir.join(id).join("src"));
+                if cut {
+                    truncated.push(format!("{} ({id})", student.student));
+                }
                 std::fs::write(dir.join(format!("{index:05}.rs")), text)?;
             }
         }
@@ -197,6 +206,7 @@ fn run(
                 python = python.display().to_string()
             ),
             pairs: Vec::new(),
+            truncated,
         });
     }
     let mut pairs = Vec::new();
@@ -222,6 +232,7 @@ fn run(
         status: SimilarityStatus::Done,
         detail: format!("copydetect {}", answer.version),
         pairs,
+        truncated,
     })
 }
 
@@ -265,29 +276,106 @@ fn flagged(
         .collect()
 }
 
-/// The `.rs` files under `src`, one after the other in the order of their paths, at most
-/// [`MAX_SOURCE_BYTES`] of them.
-fn sources(src: &Path) -> String {
-    let mut text = String::new();
+/// What of a student's `src/` is compared: every regular file under it that reads as Rust
+/// tokens (whatever its name: `#[path = "imp.txt"] mod imp;` compiles a `.txt`), `lib.rs`
+/// first and then the shortest first, each [`normalized`], at most [`MAX_SOURCE_BYTES`] in
+/// all. The second value says whether some was left out at that limit.
+///
+/// Normalising first means that a file of comments cannot push the code past the limit,
+/// and that what copydetect's lexer reads is only tokens rustc reads too: a bare carriage
+/// return inside a `//` comment is a comment's character to rustc and a line break to the
+/// lexer, which then reads the rest of the line as code (one such file cost copydetect
+/// minutes).
+fn sources(src: &Path) -> (String, bool) {
+    let mut files: Vec<(bool, String)> = Vec::new();
     for entry in crate::files::regular_files(src).filter_map(Result::ok) {
-        if entry.path().extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
         let Ok(file) = std::fs::File::open(entry.path()) else {
             continue;
         };
-        let left = MAX_SOURCE_BYTES.saturating_sub(text.len());
+        // Grading refuses a src/ larger than this, so a lesson it graded is not.
         let mut bytes = Vec::new();
-        if file.take(left as u64).read_to_end(&mut bytes).is_err() {
+        let limit = crate::scratch::MAX_SOURCE_BYTES;
+        if file.take(limit).read_to_end(&mut bytes).is_err() {
             continue;
         }
-        text.push_str(&String::from_utf8_lossy(&bytes));
-        text.push('\n');
-        if text.len() >= MAX_SOURCE_BYTES {
-            break;
+        if let Some(text) = normalized(&String::from_utf8_lossy(&bytes)) {
+            files.push((entry.path() != src.join("lib.rs"), text));
         }
     }
-    text
+    files.sort_by_key(|a| (a.0, a.1.len()));
+    let mut text = String::new();
+    for (_, file) in files {
+        if text.len() + file.len() > MAX_SOURCE_BYTES {
+            return (text, true);
+        }
+        text.push_str(&file);
+        text.push('\n');
+    }
+    (text, false)
+}
+
+/// `source` as Rust tokens, one after the other: no comments, no doc comments (`///` and
+/// `//!` are `#[doc]` attributes to the tokenizer, dropped here), every string literal
+/// written `""`, a line break after `;`, `{` and `}`. `None` if it is not Rust tokens.
+fn normalized(source: &str) -> Option<String> {
+    let stream: proc_macro2::TokenStream = source.parse().ok()?;
+    let mut out = String::new();
+    write_tokens(stream, &mut out);
+    Some(out)
+}
+
+fn write_tokens(stream: proc_macro2::TokenStream, out: &mut String) {
+    use proc_macro2::{Delimiter, TokenTree};
+    let tokens: Vec<TokenTree> = stream.into_iter().collect();
+    let is_doc = |token: Option<&TokenTree>| {
+        matches!(token, Some(TokenTree::Group(group))
+            if group.delimiter() == Delimiter::Bracket
+                && matches!(group.stream().into_iter().next(),
+                    Some(TokenTree::Ident(ident)) if ident == "doc"))
+    };
+    let mut i = 0;
+    while i < tokens.len() {
+        if let TokenTree::Punct(punct) = &tokens[i]
+            && punct.as_char() == '#'
+        {
+            let bang = matches!(tokens.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+            let attribute = i + 1 + usize::from(bang);
+            if is_doc(tokens.get(attribute)) {
+                i = attribute + 1;
+                continue;
+            }
+        }
+        match &tokens[i] {
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{\n", "}\n"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::None => ("", ""),
+                };
+                out.push_str(open);
+                write_tokens(group.stream(), out);
+                out.push_str(close);
+            }
+            TokenTree::Ident(ident) => {
+                out.push_str(&ident.to_string());
+                out.push(' ');
+            }
+            TokenTree::Punct(punct) => {
+                out.push(punct.as_char());
+                if punct.spacing() == proc_macro2::Spacing::Alone {
+                    out.push(if punct.as_char() == ';' { '\n' } else { ' ' });
+                }
+            }
+            TokenTree::Literal(literal) => {
+                let text = literal.to_string();
+                let string = text.contains('"');
+                out.push_str(if string { "\"\"" } else { &text });
+                out.push(' ');
+            }
+        }
+        i += 1;
+    }
 }
 
 /// Runs the script with `python`, `request` on its standard input, within [`TIME_LIMIT`].
@@ -564,5 +652,37 @@ mod tests {
             "{:?}",
             similarity.pairs
         );
+    }
+
+    #[test]
+    fn comments_doc_comments_and_strings_are_not_compared_and_code_is() {
+        let source = "//! Module.\n/// Doc.\n#[inline]\npub fn f(x: f64) -> f64 { // note\r r#\"\n    let s = \"a long string\"; /* block */ x * 2.0 }\n";
+        let text = normalized(source).unwrap();
+        assert!(
+            !text.contains("Module") && !text.contains("Doc") && !text.contains("note")
+        );
+        assert!(
+            !text.contains("long string") && !text.contains("block"),
+            "{text}"
+        );
+        assert!(
+            text.contains("# [inline ]") || text.contains("#[inline"),
+            "{text}"
+        );
+        assert!(text.contains("x * 2.0"), "{text}");
+        assert_eq!(normalized("fn f() { \"unclosed"), None);
+    }
+
+    #[test]
+    fn every_file_of_src_is_compared_lib_rs_first_and_padding_does_not_push_code_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path();
+        std::fs::write(src.join("lib.rs"), "#[path = \"imp.txt\"] mod imp;").unwrap();
+        std::fs::write(src.join("imp.txt"), "pub fn own() -> u8 { 42 }").unwrap();
+        std::fs::write(src.join("0pad.rs"), "// padding\n".repeat(100_000)).unwrap();
+        let (text, cut) = sources(src);
+        assert!(!cut);
+        assert!(text.starts_with("# [path"), "{text}");
+        assert!(text.contains("fn own"), "{text}");
     }
 }
