@@ -43,7 +43,7 @@ use anyhow::{Context, Result};
 use cli::{ClassFormat, Cli, Command, Format};
 use course::Course;
 use course_i18n::tr;
-use messages::{INSTRUCTOR, MESSAGES};
+use messages::MESSAGES;
 use session::Session;
 use std::process::ExitCode;
 
@@ -157,7 +157,7 @@ fn grade_class(
     {
         std::fs::create_dir_all(folder).with_context(|| {
             let path = folder.display().to_string();
-            tr!(INSTRUCTOR, "file-could-not-create", path = path)
+            tr!(messages::INSTRUCTOR, "file-could-not-create", path = path)
         })?;
     }
     let lessons: Vec<String> = course.select(&[])?.iter().map(|l| l.id.clone()).collect();
