@@ -8,7 +8,7 @@
 
 use super::history::Trends;
 use super::similarity::SimilarityStatus;
-use super::{ClassReport, LessonSummary, StuckKind};
+use super::{ClassReport, LessonSummary, StuckKind, first_line};
 use crate::messages::INSTRUCTOR;
 use course_figures::bars::{Bars, bar_chart};
 use course_i18n::tr;
@@ -554,10 +554,6 @@ pub fn stuck_kind(kind: StuckKind) -> String {
         StuckKind::TimingOut => tr!(INSTRUCTOR, "report-stuck-timing-out"),
         StuckKind::Blocked => tr!(INSTRUCTOR, "report-stuck-blocked"),
     }
-}
-
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or_default().to_owned()
 }
 
 /// `text` escaped for HTML text and attribute values.
